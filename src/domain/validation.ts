@@ -1,0 +1,117 @@
+// Shared validation schemas: the browser uses them for comfort, the server enforces them.
+// Messages are stable error codes that the browser and e-mail templates translate.
+import { z } from 'zod';
+
+export const EMAIL_MAX_LENGTH = 254;
+export const ORDER_ID_MAX_LENGTH = 36;
+// Spec section 5: an e-mail of the form x@y.z.
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// Spec section 5: a UUID of version 1-5 shape.
+export const ORDER_ID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-5][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+export const emailSchema = z
+  .string({ error: 'emailRequired' })
+  .trim()
+  .toLowerCase()
+  .min(1, { error: 'emailRequired' })
+  .max(EMAIL_MAX_LENGTH, { error: 'inputTooLong' })
+  .regex(EMAIL_SHAPE, { error: 'invalidEmail' });
+
+export const orderIdSchema = z
+  .string({ error: 'required' })
+  .trim()
+  .min(1, { error: 'required' })
+  .max(ORDER_ID_MAX_LENGTH, { error: 'inputTooLong' })
+  .regex(ORDER_ID_SHAPE, { error: 'invalidOrderId' })
+  .transform((id) => id.toLowerCase());
+
+export const trackingFormSchema = z
+  .object({
+    orderId: z.string({ error: 'required' }),
+    email: z.string({ error: 'required' }),
+  })
+  .strict()
+  .superRefine((value, ctx) => {
+    // Spec: both fields are required first, then shape and length per field.
+    if (value.orderId.trim() === '' || value.email.trim() === '') {
+      ctx.addIssue({ code: 'custom', message: 'required', path: [] });
+    }
+  })
+  .pipe(
+    z.object({
+      orderId: orderIdSchema,
+      email: emailSchema,
+    }),
+  );
+
+export const CONTACT_LIMITS = { nameMin: 2, nameMax: 100, messageMin: 10, messageMax: 2000, inputMax: 2000 } as const;
+
+/** Spec section 5: patterns in contact input that are refused as suspicious. */
+export const SUSPICIOUS_PATTERNS: readonly RegExp[] = [
+  /<\s*script\b/i,
+  /javascript\s*:/i,
+  /\bon[a-z]+\s*=/i,
+  /\beval\s*\(/i,
+  /\bdocument\./i,
+  /\bwindow\./i,
+];
+
+export function containsSuspiciousContent(text: string): boolean {
+  return SUSPICIOUS_PATTERNS.some((pattern) => pattern.test(text));
+}
+
+/** Cleans contact input: cut to 2000 characters, then trimmed (spec section 5). */
+export function cleanContactInput(value: unknown): string {
+  return typeof value === 'string' ? value.slice(0, CONTACT_LIMITS.inputMax).trim() : '';
+}
+
+export const contactFormSchema = z
+  .object({
+    name: z.string({ error: 'nameRequired' }),
+    email: z.string({ error: 'emailRequired' }),
+    message: z.string({ error: 'messageRequired' }),
+  })
+  .strict()
+  .transform((value) => ({
+    name: cleanContactInput(value.name),
+    email: cleanContactInput(value.email).toLowerCase(),
+    message: cleanContactInput(value.message),
+  }))
+  .pipe(
+    z
+      .object({
+        name: z
+          .string()
+          .min(1, { error: 'nameRequired' })
+          .min(CONTACT_LIMITS.nameMin, { error: 'nameTooShort' })
+          .max(CONTACT_LIMITS.nameMax, { error: 'nameTooLong' }),
+        email: z
+          .string()
+          .min(1, { error: 'emailRequired' })
+          .max(EMAIL_MAX_LENGTH, { error: 'emailInvalid' })
+          .regex(EMAIL_SHAPE, { error: 'emailInvalid' }),
+        message: z
+          .string()
+          .min(1, { error: 'messageRequired' })
+          .min(CONTACT_LIMITS.messageMin, { error: 'messageTooShort' })
+          .max(CONTACT_LIMITS.messageMax, { error: 'messageTooLong' }),
+      })
+      .superRefine((value, ctx) => {
+        if (containsSuspiciousContent(`${value.name}\n${value.email}\n${value.message}`)) {
+          ctx.addIssue({ code: 'custom', message: 'suspiciousContent', path: ['message'] });
+        }
+      }),
+  );
+
+export type ContactForm = z.output<typeof contactFormSchema>;
+export type TrackingForm = z.output<typeof trackingFormSchema>;
+
+/** Field -> first error code, for forms that show one error per field. */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const field = issue.path.length ? String(issue.path[0]) : '_form';
+    if (!(field in out)) out[field] = issue.message;
+  }
+  return out;
+}
