@@ -1,0 +1,9 @@
+// Used only to draft new migration SQL from the schema (`npx drizzle-kit generate`);
+// the SQL files in src/server/db/migrations are the source of truth and are applied by our migrator.
+import { defineConfig } from 'drizzle-kit';
+
+export default defineConfig({
+  dialect: 'postgresql',
+  schema: './src/server/db/schema.ts',
+  out: './.tmp/drizzle',
+});

@@ -1,0 +1,184 @@
+// The only reader of process.env. A wrong setting stops the start with a message naming it.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { validateCampaign, type Campaign } from '../domain/campaign.js';
+import { PACKAGE_KEYS, type PackageKey } from '../domain/catalog.js';
+import { PROJECT_ROOT } from './paths.js';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const url = z.url({ error: 'must be a URL' });
+const optionalString = z.string().trim().min(1).optional();
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test'], { error: 'must be development, production or test' }).default('development'),
+  PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535, { error: 'must be a port number from 0 to 65535' }).default(3000),
+  HOST: optionalString,
+  PUBLIC_URL: url.optional(),
+  DATA_DIR: optionalString,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: bool.default(false),
+  APP_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// URL' })
+    .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  S3_BUCKET: optionalString,
+  S3_REGION: z.string().default('eu-central-1'),
+  S3_ENDPOINT: url.optional(),
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_FORCE_PATH_STYLE: bool.default(false),
+  SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(3600),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, { error: 'must be an smtp:// or smtps:// URL' })
+    .optional(),
+  MAIL_FROM: z.string().default('Bewerbungsfoto Studio <bestellung@bewerbungsfoto.example>'),
+  SUPPORT_EMAIL: z.email({ error: 'must be an e-mail address' }).default('support@bewerbungsfoto.example'),
+  PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe'], { error: 'must be sandbox or stripe' }).optional(),
+  ALLOW_SANDBOX_IN_PRODUCTION: bool.default(false),
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  CAMPAIGN_PERCENT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(90).default(20),
+  CAMPAIGN_PACKAGES: z.string().default('pro,premium'),
+  CAMPAIGN_STARTS_AT: z.string().default('2026-11-01T00:00:00+01:00'),
+  CAMPAIGN_ENDS_AT: z.string().default('2027-01-01T00:00:00+01:00'),
+});
+
+export type StorageConfig =
+  | { driver: 'local'; dir: string }
+  | {
+      driver: 's3';
+      bucket: string;
+      region: string;
+      endpoint: string | undefined;
+      accessKeyId: string | undefined;
+      secretAccessKey: string | undefined;
+      forcePathStyle: boolean;
+    };
+
+export interface AppConfig {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  logLevel: string;
+  trustProxy: boolean;
+  appSecret: string;
+  database: { kind: 'postgres'; url: string; poolSize: number } | { kind: 'pglite'; dataDir: string };
+  storage: StorageConfig;
+  signedUrlTtlSeconds: number;
+  mail: { smtpUrl: string | undefined; from: string; supportEmail: string };
+  payments:
+    | { provider: 'sandbox' }
+    | { provider: 'stripe'; secretKey: string; webhookSecret: string };
+  campaign: Campaign | null;
+}
+
+function parseCampaign(env: z.output<typeof envSchema>, problems: string[]): Campaign | null {
+  if (env.CAMPAIGN_PERCENT === 0) return null;
+  const packages = env.CAMPAIGN_PACKAGES.split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const campaign: Campaign = {
+    id: `campaign-${env.CAMPAIGN_STARTS_AT.slice(0, 10)}`,
+    percent: env.CAMPAIGN_PERCENT,
+    packages: packages as PackageKey[],
+    startsAt: new Date(env.CAMPAIGN_STARTS_AT),
+    endsAt: new Date(env.CAMPAIGN_ENDS_AT),
+  };
+  for (const problem of validateCampaign(campaign)) problems.push(`CAMPAIGN_*: ${problem} (packages: ${PACKAGE_KEYS.join(', ')})`);
+  return campaign;
+}
+
+/** A secret that survives restarts in development; production must set APP_SECRET. */
+function developmentSecret(dataDir: string): string {
+  const file = path.join(dataDir, '.app-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export function loadConfig(source: Record<string, string | undefined> = process.env): AppConfig {
+  // Empty strings count as unset, as in most .env tooling.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0] ?? '?');
+        return `${name}: ${issue.message} (got ${JSON.stringify(cleaned[name])})`;
+      }),
+    );
+  }
+  const env = parsed.data;
+  const problems: string[] = [];
+  const production = env.NODE_ENV === 'production';
+  const dataDir = path.resolve(PROJECT_ROOT, env.DATA_DIR ?? 'data');
+
+  if (production && !env.APP_SECRET) problems.push('APP_SECRET: required in production (at least 32 random characters)');
+
+  let storage: StorageConfig = { driver: 'local', dir: path.join(dataDir, 'files') };
+  if (env.S3_BUCKET) {
+    storage = {
+      driver: 's3',
+      bucket: env.S3_BUCKET,
+      region: env.S3_REGION,
+      endpoint: env.S3_ENDPOINT,
+      accessKeyId: env.S3_ACCESS_KEY_ID,
+      secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: env.S3_FORCE_PATH_STYLE,
+    };
+    if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+      problems.push('S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY: set both or neither');
+    }
+  }
+
+  const provider = env.PAYMENT_PROVIDER ?? (env.STRIPE_SECRET_KEY ? 'stripe' : 'sandbox');
+  let payments: AppConfig['payments'] = { provider: 'sandbox' };
+  if (provider === 'stripe') {
+    if (!env.STRIPE_SECRET_KEY) problems.push('STRIPE_SECRET_KEY: required when PAYMENT_PROVIDER is stripe');
+    if (!env.STRIPE_WEBHOOK_SECRET) problems.push('STRIPE_WEBHOOK_SECRET: required when PAYMENT_PROVIDER is stripe');
+    payments = { provider: 'stripe', secretKey: env.STRIPE_SECRET_KEY ?? '', webhookSecret: env.STRIPE_WEBHOOK_SECRET ?? '' };
+  } else if (production && !env.ALLOW_SANDBOX_IN_PRODUCTION) {
+    problems.push('PAYMENT_PROVIDER: the sandbox takes no real money; configure Stripe or set ALLOW_SANDBOX_IN_PRODUCTION=true');
+  }
+
+  const campaign = parseCampaign(env, problems);
+  if (problems.length) throw new ConfigError(problems);
+
+  const host = env.HOST ?? (production ? '0.0.0.0' : 'localhost');
+  return {
+    env: env.NODE_ENV,
+    port: env.PORT,
+    host,
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
+    dataDir,
+    logLevel: env.LOG_LEVEL,
+    trustProxy: env.TRUST_PROXY,
+    appSecret: env.APP_SECRET ?? developmentSecret(dataDir),
+    database: env.DATABASE_URL
+      ? { kind: 'postgres', url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE }
+      : { kind: 'pglite', dataDir: path.join(dataDir, 'db') },
+    storage,
+    signedUrlTtlSeconds: env.SIGNED_URL_TTL_SECONDS,
+    mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, supportEmail: env.SUPPORT_EMAIL },
+    payments,
+    campaign,
+  };
+}

@@ -1,0 +1,84 @@
+import { mkdir } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { runMigrations, type MigrationConnection } from './migrate.js';
+import * as schema from './schema.js';
+
+export type Schema = typeof schema;
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+/** A transaction or the database itself: repositories accept either. */
+export type Executor = Pick<Database, 'select' | 'insert' | 'update' | 'delete' | 'execute' | 'transaction'>;
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: 'pglite' | 'postgres';
+  migrate(): Promise<string[]>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+  /** Embedded only: a tarball of the data directory (test templates). */
+  dumpDataDir?(): Promise<Blob>;
+}
+
+export type DatabaseOptions =
+  | { kind: 'postgres'; url: string; poolSize?: number }
+  | { kind: 'pglite'; dataDir: string | null; loadDataDir?: Blob };
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  return options.kind === 'postgres' ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options.dataDir, options.loadDataDir);
+}
+
+async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<DatabaseHandle> {
+  if (dataDir) await mkdir(dataDir, { recursive: true });
+  const client = await PGlite.create(dataDir ?? undefined, loadDataDir ? { loadDataDir } : {});
+  const db = drizzlePglite(client, { schema }) as unknown as Database;
+  const conn: MigrationConnection = {
+    query: async (text, params) => ({ rows: (await client.query<Record<string, unknown>>(text, params)).rows }),
+    exec: async (text) => {
+      await client.exec(text);
+    },
+  };
+  return {
+    db,
+    kind: 'pglite',
+    // One embedded process owns the data directory, so no lock is needed.
+    migrate: () => runMigrations(conn, { advisoryLock: false }),
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    close: () => client.close(),
+    dumpDataDir: async () => (await client.dumpDataDir('none')) as Blob,
+  };
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle client losing its connection must not crash the process.
+  pool.on('error', () => {});
+  const db = drizzlePg(pool, { schema }) as unknown as Database;
+  return {
+    db,
+    kind: 'postgres',
+    migrate: async () => {
+      const client = await pool.connect();
+      try {
+        const conn: MigrationConnection = {
+          query: async (text, params) => ({ rows: (await client.query(text, params)).rows }),
+          exec: async (text) => {
+            await client.query(text);
+          },
+        };
+        return await runMigrations(conn, { advisoryLock: true });
+      } finally {
+        client.release();
+      }
+    },
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,340 @@
+// The whole data model of decisions.md section 2. Money is integer cents everywhere.
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+export const orders = pgTable(
+  'orders',
+  {
+    id: uuid('id').primaryKey(),
+    orderNumber: text('order_number').notNull(),
+    status: text('status').notNull().default('created'),
+    paymentStatus: text('payment_status').notNull().default('pending'),
+    language: text('language').notNull().default('de'),
+    email: text('email'),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    phone: text('phone'),
+    billingName: text('billing_name'),
+    billingAddress: text('billing_address'),
+    gender: text('gender'),
+    styleBase: text('style_base'),
+    package: text('package'),
+    refineLocation: text('refine_location'),
+    refineOutfit: text('refine_outfit'),
+    featureExtraVariants: boolean('feature_extra_variants').notNull().default(false),
+    featureExpressDelivery: boolean('feature_express_delivery').notNull().default(false),
+    featureHd: boolean('feature_hd').notNull().default(true),
+    featureCommercialLicense: boolean('feature_commercial_license').notNull().default(false),
+    // Every price component as computed by the server at checkout.
+    packageListCents: integer('package_list_cents'),
+    discountPercent: integer('discount_percent').notNull().default(0),
+    discountCents: integer('discount_cents').notNull().default(0),
+    campaignId: text('campaign_id'),
+    packageCents: integer('package_cents'),
+    featureExtraVariantsCents: integer('feature_extra_variants_cents').notNull().default(0),
+    featureExpressDeliveryCents: integer('feature_express_delivery_cents').notNull().default(0),
+    extrasCents: integer('extras_cents').notNull().default(0),
+    netCents: integer('net_cents'),
+    vatCents: integer('vat_cents'),
+    taxRatePercent: integer('tax_rate_percent').notNull().default(19),
+    totalCents: integer('total_cents'),
+    // Consents (decisions.md section 4): when and to which text version.
+    photoConsentAt: timestamp('photo_consent_at', { withTimezone: true }),
+    photoConsentVersion: text('photo_consent_version'),
+    waiverAcceptedAt: timestamp('waiver_accepted_at', { withTimezone: true }),
+    waiverTextVersion: text('waiver_text_version'),
+    orderedAt: timestamp('ordered_at', { withTimezone: true }),
+    paymentProvider: text('payment_provider'),
+    providerSessionId: text('provider_session_id'),
+    providerPaymentId: text('provider_payment_id'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    photosDeleteAfter: timestamp('photos_delete_after', { withTimezone: true }),
+    photosDeletedAt: timestamp('photos_deleted_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('orders_order_number_key').on(t.orderNumber),
+    uniqueIndex('orders_provider_session_key').on(t.providerSessionId),
+    index('orders_created_at_idx').on(t.createdAt),
+    index('orders_status_idx').on(t.status, t.createdAt),
+    index('orders_email_idx').on(t.email),
+    index('orders_photos_delete_after_idx').on(t.photosDeleteAfter),
+    check('orders_status_check', sql`${t.status} in ('created','paid','in_progress','completed','cancelled')`),
+    check('orders_payment_status_check', sql`${t.paymentStatus} in ('pending','paid','failed','refunded')`),
+    check('orders_language_check', sql`${t.language} in ('de','en','es')`),
+    check('orders_gender_check', sql`${t.gender} is null or ${t.gender} in ('male','female','diverse')`),
+    check('orders_package_check', sql`${t.package} is null or ${t.package} in ('basic','pro','premium')`),
+    check('orders_money_check', sql`${t.totalCents} is null or ${t.totalCents} >= 0`),
+  ],
+);
+
+export const orderUploads = pgTable(
+  'order_uploads',
+  {
+    id: uuid('id').primaryKey(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    fileName: text('file_name').notNull(),
+    fileSize: integer('file_size').notNull(),
+    mimeType: text('mime_type').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    storageKey: text('storage_key').notNull(),
+    uploadOrder: integer('upload_order').notNull(),
+    quality: jsonb('quality'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('order_uploads_order_idx').on(t.orderId, t.uploadOrder), uniqueIndex('order_uploads_storage_key').on(t.storageKey)],
+);
+
+export const generatedImages = pgTable(
+  'generated_images',
+  {
+    id: uuid('id').primaryKey(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    fileName: text('file_name').notNull(),
+    fileSize: integer('file_size').notNull(),
+    mimeType: text('mime_type').notNull(),
+    width: integer('width'),
+    height: integer('height'),
+    storageKey: text('storage_key').notNull(),
+    generationType: text('generation_type').notNull(),
+    // Idempotency for generated drafts: one job output slot makes one image.
+    generationKey: text('generation_key'),
+    uploadedBy: uuid('uploaded_by').references(() => staffUsers.id, { onDelete: 'set null' }),
+    status: text('status').notNull().default('draft'),
+    variant: jsonb('variant'),
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('generated_images_order_idx').on(t.orderId, t.createdAt),
+    uniqueIndex('generated_images_storage_key').on(t.storageKey),
+    uniqueIndex('generated_images_generation_key').on(t.orderId, t.generationKey),
+    check('generated_images_status_check', sql`${t.status} in ('draft','active','archived','deleted')`),
+    check('generated_images_type_check', sql`${t.generationType} in ('admin_upload','studio','external')`),
+  ],
+);
+
+export const imageDownloads = pgTable(
+  'image_downloads',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    generatedImageId: uuid('generated_image_id')
+      .notNull()
+      .references(() => generatedImages.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    downloadedAt: timestamp('downloaded_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('image_downloads_image_idx').on(t.generatedImageId), check('image_downloads_kind_check', sql`${t.kind} in ('single','zip')`)],
+);
+
+export const orderHistory = pgTable(
+  'order_history',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    event: text('event').notNull(),
+    fromStatus: text('from_status'),
+    toStatus: text('to_status'),
+    actorType: text('actor_type').notNull(),
+    actorId: text('actor_id'),
+    note: text('note'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('order_history_order_idx').on(t.orderId, t.createdAt),
+    check('order_history_actor_check', sql`${t.actorType} in ('system','staff','customer')`),
+  ],
+);
+
+export const revisionRequests = pgTable(
+  'revision_requests',
+  {
+    id: uuid('id').primaryKey(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    message: text('message').notNull(),
+    status: text('status').notNull().default('open'),
+    createdAt: createdAt(),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+  },
+  (t) => [index('revision_requests_status_idx').on(t.status, t.createdAt), check('revision_requests_status_check', sql`${t.status} in ('open','done')`)],
+);
+
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    type: text('type').notNull(),
+    orderId: uuid('order_id').references(() => orders.id, { onDelete: 'set null' }),
+    payload: jsonb('payload').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    processedAt: timestamp('processed_at', { withTimezone: true }),
+    outcome: text('outcome'),
+  },
+  (t) => [uniqueIndex('payment_events_provider_event_key').on(t.provider, t.eventId), index('payment_events_order_idx').on(t.orderId)],
+);
+
+export const staffUsers = pgTable(
+  'staff_users',
+  {
+    id: uuid('id').primaryKey(),
+    email: text('email').notNull(),
+    name: text('name'),
+    passwordHash: text('password_hash').notNull(),
+    role: text('role').notNull().default('staff'),
+    failedLogins: integer('failed_logins').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('staff_users_email_key').on(t.email), check('staff_users_role_check', sql`${t.role} in ('staff','admin')`)],
+);
+
+export const staffSessions = pgTable(
+  'staff_sessions',
+  {
+    // SHA-256 of the cookie token: a leaked table does not give working sessions.
+    tokenHash: text('token_hash').primaryKey(),
+    staffUserId: uuid('staff_user_id')
+      .notNull()
+      .references(() => staffUsers.id, { onDelete: 'cascade' }),
+    csrfToken: text('csrf_token').notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('staff_sessions_user_idx').on(t.staffUserId), index('staff_sessions_expires_idx').on(t.expiresAt)],
+);
+
+/** Counters for rate limits and login throttling, shared by every app process. */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    hits: integer('hits').notNull(),
+    resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('rate_limits_reset_idx').on(t.resetAt)],
+);
+
+export const contactMessages = pgTable(
+  'contact_messages',
+  {
+    id: uuid('id').primaryKey(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    message: text('message').notNull(),
+    language: text('language').notNull().default('de'),
+    status: text('status').notNull().default('new'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('contact_messages_status_idx').on(t.status, t.createdAt), check('contact_messages_status_check', sql`${t.status} in ('new','read','answered')`)],
+);
+
+export const outgoingMail = pgTable(
+  'outgoing_mail',
+  {
+    id: uuid('id').primaryKey(),
+    template: text('template').notNull(),
+    language: text('language').notNull(),
+    toAddress: text('to_address').notNull(),
+    fromAddress: text('from_address').notNull(),
+    subject: text('subject').notNull(),
+    html: text('html').notNull(),
+    text: text('text').notNull(),
+    orderId: uuid('order_id').references(() => orders.id, { onDelete: 'set null' }),
+    // Prevents the same mail for the same occasion going out twice.
+    dedupeKey: text('dedupe_key'),
+    transport: text('transport').notNull(),
+    status: text('status').notNull(),
+    providerMessageId: text('provider_message_id'),
+    error: text('error'),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('outgoing_mail_dedupe_key').on(t.dedupeKey),
+    index('outgoing_mail_created_idx').on(t.createdAt),
+    index('outgoing_mail_order_idx').on(t.orderId),
+    check('outgoing_mail_status_check', sql`${t.status} in ('sending','sent','outbox','failed')`),
+    check('outgoing_mail_transport_check', sql`${t.transport} in ('smtp','outbox')`),
+  ],
+);
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    actorType: text('actor_type').notNull(),
+    staffUserId: uuid('staff_user_id').references(() => staffUsers.id, { onDelete: 'set null' }),
+    action: text('action').notNull(),
+    orderId: uuid('order_id').references(() => orders.id, { onDelete: 'set null' }),
+    details: jsonb('details'),
+    ip: text('ip'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_log_order_idx').on(t.orderId, t.createdAt), index('audit_log_created_idx').on(t.createdAt)],
+);
+
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    queue: text('queue').notNull(),
+    payload: jsonb('payload').notNull(),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(5),
+    runAt: timestamp('run_at', { withTimezone: true }).notNull().defaultNow(),
+    lockedBy: text('locked_by'),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    progress: jsonb('progress'),
+    lastError: text('last_error'),
+    dedupeKey: text('dedupe_key'),
+    orderId: uuid('order_id').references(() => orders.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('jobs_ready_idx').on(t.status, t.runAt),
+    uniqueIndex('jobs_dedupe_key').on(t.queue, t.dedupeKey),
+    index('jobs_order_idx').on(t.orderId),
+    check('jobs_status_check', sql`${t.status} in ('pending','running','done','failed','dead')`),
+  ],
+);
