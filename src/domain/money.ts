@@ -17,12 +17,23 @@ export function percentOf(cents: number, percent: number): number {
 
 const LOCALES: Record<Language, string> = { de: 'de-DE', en: 'en-GB', es: 'es-ES' };
 
+const EURO = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' });
+
 /**
- * Formats cents for display. German format is used for every language's euro amounts
- * in the shop ("34,90 €") except where the language has its own convention.
+ * Formats cents for display. The spec shows prices in German format ("34,90 €") in every
+ * language: one way of writing a price across the shop, its e-mails and invoices.
  */
-export function formatMoney(cents: number, language: Language = 'de'): string {
-  return new Intl.NumberFormat(LOCALES[language], { style: 'currency', currency: 'EUR' }).format(cents / 100);
+export function formatMoney(cents: number): string {
+  return EURO.format(cents / 100);
+}
+
+/** Dates are shown in the shop's time zone so server and browser render the same text. */
+export const SHOP_TIME_ZONE = 'Europe/Berlin';
+
+export function formatDate(date: Date | string, language: Language): string {
+  return new Intl.DateTimeFormat(LOCALES[language], { timeZone: SHOP_TIME_ZONE, day: 'numeric', month: 'long', year: 'numeric' }).format(
+    new Date(date),
+  );
 }
 
 export function localeFor(language: Language): string {

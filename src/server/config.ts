@@ -5,6 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { validateCampaign, type Campaign } from '../domain/campaign.js';
 import { PACKAGE_KEYS, type PackageKey } from '../domain/catalog.js';
+import type { SiteInfo } from '../domain/site.js';
 import { PROJECT_ROOT } from './paths.js';
 
 export class ConfigError extends Error {
@@ -51,6 +52,10 @@ const envSchema = z.object({
   ALLOW_SANDBOX_IN_PRODUCTION: bool.default(false),
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
+  SITE_NAME: z.string().trim().min(1).default('Bewerbungsfoto Studio'),
+  SITE_LEGAL_NAME: optionalString,
+  SITE_PHONE: optionalString,
+  SITE_ADDRESS: optionalString,
   CAMPAIGN_PERCENT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(90).default(20),
   CAMPAIGN_PACKAGES: z.string().default('pro,premium'),
   CAMPAIGN_STARTS_AT: z.string().default('2026-11-01T00:00:00+01:00'),
@@ -86,6 +91,7 @@ export interface AppConfig {
     | { provider: 'sandbox' }
     | { provider: 'stripe'; secretKey: string; webhookSecret: string };
   campaign: Campaign | null;
+  site: SiteInfo;
 }
 
 function parseCampaign(env: z.output<typeof envSchema>, problems: string[]): Campaign | null {
@@ -180,5 +186,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, supportEmail: env.SUPPORT_EMAIL },
     payments,
     campaign,
+    site: {
+      name: env.SITE_NAME,
+      legalName: env.SITE_LEGAL_NAME ?? env.SITE_NAME,
+      supportEmail: env.SUPPORT_EMAIL,
+      phone: env.SITE_PHONE ?? null,
+      address: env.SITE_ADDRESS ?? null,
+    },
   };
 }

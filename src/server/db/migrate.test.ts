@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { DatabaseHandle } from './client.js';
+import { queryRows, type DatabaseHandle } from './client.js';
 import { loadMigrations } from './migrate.js';
 import { testDatabases } from '../test/databases.js';
 
@@ -19,7 +19,8 @@ describe.each(testDatabases())('migrations on $name', (testDb) => {
 
   test('the template is fully migrated and migrating again changes nothing', async () => {
     expect(await handle.migrate()).toEqual([]);
-    const { rows } = await handle.db.execute<{ table_name: string }>(
+    const rows = await queryRows<{ table_name: string }>(
+      handle.db,
       sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
     );
     expect(rows.map((r) => r.table_name)).toEqual(

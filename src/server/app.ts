@@ -1,0 +1,118 @@
+// Builds the Fastify app from a validated config: external plugins, then app services as
+// typed decorators, then feature routes. Tests build it too (with their own database).
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import helmet from '@fastify/helmet';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AppConfig } from './config.js';
+import { openDatabase, type DatabaseHandle } from './db/client.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { zodSerializerCompiler, zodValidatorCompiler } from './http/zod-provider.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
+import { outboxRoutes } from './mail/outbox-routes.js';
+import { catalogRoutes } from './modules/catalog/routes.js';
+import { healthRoutes } from './modules/health/routes.js';
+import { webRoutes } from './modules/web/routes.js';
+import { PROJECT_ROOT, WEB_DIST_DIR } from './paths.js';
+import { createStorage } from './storage/create-storage.js';
+import { localFilesRoutes } from './storage/local-files-routes.js';
+import type { LocalStorage } from './storage/local-storage.js';
+import type { Storage } from './storage/storage.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: AppConfig;
+    db: DatabaseHandle;
+    storage: Storage;
+    mailer: Mailer;
+    /** The clock; tests may replace it. */
+    now: () => Date;
+  }
+}
+
+export interface AppOverrides {
+  db?: DatabaseHandle;
+  storage?: Storage;
+  mailer?: Mailer;
+  now?: () => Date;
+  /** Logger options; tests pass false. */
+  logger?: boolean;
+}
+
+export function contentSecurityPolicy(config: AppConfig): Record<string, string[]> {
+  const imgSources = ["'self'", 'data:', 'blob:'];
+  if (config.storage.driver === 's3') {
+    // Presigned links point at the bucket's host.
+    imgSources.push(
+      config.storage.endpoint ? new URL(config.storage.endpoint).origin : `https://${config.storage.bucket}.s3.${config.storage.region}.amazonaws.com`,
+    );
+  }
+  return {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'"],
+    imgSrc: imgSources,
+    connectSrc: ["'self'"],
+    fontSrc: ["'self'"],
+    objectSrc: ["'none'"],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+    ...(config.env === 'production' ? { upgradeInsecureRequests: [] } : {}),
+  };
+}
+
+export async function buildApp(config: AppConfig, overrides: AppOverrides = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: overrides.logger === false ? false : { level: config.logLevel },
+    genReqId: () => randomUUID(),
+    // A client-sent id is not trusted: it would let anyone forge log correlation.
+    requestIdHeader: false,
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  });
+  app.setValidatorCompiler(zodValidatorCompiler);
+  app.setSerializerCompiler(zodSerializerCompiler);
+  registerErrorHandling(app);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config) },
+    hsts: config.env === 'production' ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    frameguard: { action: 'deny' },
+    crossOriginEmbedderPolicy: false,
+  });
+
+  const db = overrides.db ?? (await openDatabase(config.database));
+  const storage = overrides.storage ?? createStorage(config.storage, { secret: config.appSecret, defaultTtlSeconds: config.signedUrlTtlSeconds });
+  const mailer = overrides.mailer ?? createMailer({ db: db.db, smtpUrl: config.mail.smtpUrl, from: config.mail.from, logger: app.log });
+  app.decorate('config', config);
+  app.decorate('db', db);
+  app.decorate('storage', storage);
+  app.decorate('mailer', mailer);
+  app.decorate('now', overrides.now ?? (() => new Date()));
+  app.addHook('onClose', async () => {
+    await mailer.close();
+    // A database handed in by a test belongs to the test.
+    if (!overrides.db) await db.close();
+  });
+
+  await app.register(healthRoutes);
+  await app.register(catalogRoutes);
+  if (storage.driver === 'local') {
+    await app.register(localFilesRoutes, { storage: storage as LocalStorage, secret: config.appSecret });
+  }
+  if (config.env !== 'production') await app.register(outboxRoutes, { db: db.db });
+
+  const built = existsSync(path.join(WEB_DIST_DIR, 'index.html'));
+  await app.register(webRoutes, {
+    templatePath: built ? path.join(WEB_DIST_DIR, 'index.html') : path.join(PROJECT_ROOT, 'index.html'),
+    clientDir: built ? WEB_DIST_DIR : null,
+  });
+  return app;
+}

@@ -1,0 +1,171 @@
+// The dev outbox: every mail the shop wrote, readable in a browser and as JSON for tests.
+// Registered only outside production; it shows customers' mail to anyone who asks.
+import { desc, eq, sql } from 'drizzle-orm';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { Database } from '../db/client.js';
+import { outgoingMail } from '../db/schema.js';
+
+const LIST_LIMIT = 100;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+const idParams = {
+  type: 'object',
+  properties: { id: { type: 'string' } },
+  required: ['id'],
+  additionalProperties: false,
+} as const;
+
+const notFoundBody = {
+  type: 'object',
+  properties: { error: { type: 'object', properties: { code: { type: 'string' } }, required: ['code'] } },
+  required: ['error'],
+} as const;
+
+const mailJson = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    to: { type: 'string' },
+    subject: { type: 'string' },
+    template: { type: 'string' },
+    language: { type: 'string' },
+    status: { type: 'string' },
+    transport: { type: 'string' },
+    orderId: { type: ['string', 'null'] },
+    createdAt: { type: 'string' },
+    text: { type: 'string' },
+    html: { type: 'string' },
+  },
+  required: ['id', 'to', 'subject', 'template', 'language', 'status', 'transport', 'orderId', 'createdAt', 'text', 'html'],
+} as const;
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>${escapeHtml(title)}</title>
+<style>
+body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5rem; color: #222; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: .35rem .6rem; border-bottom: 1px solid #ddd; vertical-align: top; }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; }
+dt { font-weight: 600; }
+iframe { width: 100%; height: 75vh; border: 1px solid #ccc; }
+</style>
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
+}
+
+function sendNotFound(reply: FastifyReply) {
+  return reply.code(404).type('application/json; charset=utf-8').send({ error: { code: 'notFound' } });
+}
+
+export const outboxRoutes: FastifyPluginAsync<{ db: Database }> = async (app, { db }) => {
+  async function findMail(id: string) {
+    if (!UUID.test(id)) return null;
+    const [mail] = await db.select().from(outgoingMail).where(eq(outgoingMail.id, id));
+    return mail ?? null;
+  }
+
+  app.get('/dev/outbox', async (_request, reply) => {
+    const mails = await db.select().from(outgoingMail).orderBy(desc(outgoingMail.createdAt)).limit(LIST_LIMIT);
+    const rows = mails
+      .map(
+        (m) => `<tr>
+<td><time datetime="${m.createdAt.toISOString()}">${escapeHtml(m.createdAt.toISOString())}</time></td>
+<td>${escapeHtml(m.toAddress)}</td>
+<td><a href="/dev/outbox/${escapeHtml(m.id)}">${escapeHtml(m.subject)}</a></td>
+<td>${escapeHtml(m.template)}</td>
+<td>${escapeHtml(m.language)}</td>
+<td>${escapeHtml(m.status)}</td>
+<td><a href="/dev/outbox/${escapeHtml(m.id)}.txt">text</a></td>
+</tr>`,
+      )
+      .join('\n');
+    const body = `<h1>Dev outbox</h1>
+<p>The newest ${LIST_LIMIT} mails the shop wrote. With SMTP configured they were also sent.</p>
+${
+  mails.length === 0
+    ? '<p>No mail yet.</p>'
+    : `<table>
+<thead><tr><th>Time</th><th>To</th><th>Subject</th><th>Template</th><th>Language</th><th>Status</th><th></th></tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table>`
+}`;
+    return reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page('Dev outbox', body));
+  });
+
+  app.get<{ Params: { id: string } }>('/dev/outbox/:id.txt', { schema: { params: idParams, response: { 404: notFoundBody } } }, async (request, reply) => {
+    const mail = await findMail(request.params.id);
+    if (!mail) return sendNotFound(reply);
+    return reply.header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(mail.text);
+  });
+
+  app.get<{ Params: { id: string } }>('/dev/outbox/:id', { schema: { params: idParams, response: { 404: notFoundBody } } }, async (request, reply) => {
+    const mail = await findMail(request.params.id);
+    if (!mail) return sendNotFound(reply);
+    // The mail's own HTML goes into a sandboxed frame: its styles cannot touch this page
+    // and any script in it stays inert, as in a mail client.
+    const body = `<p><a href="/dev/outbox">← Dev outbox</a></p>
+<h1>${escapeHtml(mail.subject)}</h1>
+<dl>
+<dt>To</dt><dd>${escapeHtml(mail.toAddress)}</dd>
+<dt>From</dt><dd>${escapeHtml(mail.fromAddress)}</dd>
+<dt>Subject</dt><dd>${escapeHtml(mail.subject)}</dd>
+<dt>Template</dt><dd>${escapeHtml(mail.template)} (${escapeHtml(mail.language)})</dd>
+<dt>Status</dt><dd>${escapeHtml(mail.status)}${mail.error ? `: ${escapeHtml(mail.error)}` : ''}</dd>
+<dt>Created</dt><dd>${escapeHtml(mail.createdAt.toISOString())}</dd>
+</dl>
+<p><a href="/dev/outbox/${escapeHtml(mail.id)}.txt">Text version</a></p>
+<iframe sandbox title="HTML body" srcdoc="${escapeHtml(mail.html)}"></iframe>`;
+    return reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page(mail.subject, body));
+  });
+
+  app.get<{ Querystring: { to?: string } }>(
+    '/api/dev/outbox',
+    {
+      schema: {
+        querystring: { type: 'object', properties: { to: { type: 'string' } }, additionalProperties: false },
+        response: {
+          200: { type: 'object', properties: { mails: { type: 'array', items: mailJson } }, required: ['mails'] },
+        },
+      },
+    },
+    async (request) => {
+      const { to } = request.query;
+      const mails = await db
+        .select()
+        .from(outgoingMail)
+        // Case-insensitive: tests type addresses as the customer did, not as stored.
+        .where(to === undefined ? undefined : eq(sql`lower(${outgoingMail.toAddress})`, to.toLowerCase()))
+        .orderBy(desc(outgoingMail.createdAt))
+        .limit(LIST_LIMIT);
+      return {
+        mails: mails.map((m) => ({
+          id: m.id,
+          to: m.toAddress,
+          subject: m.subject,
+          template: m.template,
+          language: m.language,
+          status: m.status,
+          transport: m.transport,
+          orderId: m.orderId,
+          createdAt: m.createdAt.toISOString(),
+          text: m.text,
+          html: m.html,
+        })),
+      };
+    },
+  );
+};

@@ -1,0 +1,16 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { buildCatalogView } from '../../../domain/catalog-view.js';
+
+export const catalogRoutes: FastifyPluginAsync = async (app) => {
+  app.get('/api/catalog', async (_request, reply) => {
+    // Short cache: the campaign can start or end at any minute.
+    reply.header('cache-control', 'public, max-age=60');
+    return buildCatalogView(app.config.campaign, app.now());
+  });
+
+  // The operator's public details (footer, contact, legal pages).
+  app.get('/api/site', async (_request, reply) => {
+    reply.header('cache-control', 'public, max-age=300');
+    return app.config.site;
+  });
+};

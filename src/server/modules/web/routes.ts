@@ -1,0 +1,79 @@
+// Serves the built browser assets and renders every page on the server (real HTML, then hydrated).
+import { readFileSync } from 'node:fs';
+import fastifyStatic from '@fastify/static';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../../domain/catalog.js';
+import { buildCatalogView } from '../../../domain/catalog-view.js';
+import { render } from '../../../web/entry-server.js';
+
+export interface WebRoutesOptions {
+  templatePath: string;
+  /** The built client (dist/client); null in tests and development, where no assets are served. */
+  clientDir: string | null;
+}
+
+function cookieLanguage(request: FastifyRequest): Language | null {
+  const header = request.headers.cookie;
+  if (!header) return null;
+  const match = /(?:^|;\s*)lang=([a-z]{2})(?:;|$)/.exec(header);
+  return match && isLanguage(match[1]) ? match[1] : null;
+}
+
+/** ?lang= in the address (hreflang links) wins, then the visitor's remembered choice, then German. */
+export function requestLanguage(request: FastifyRequest): { language: Language; fromUrl: boolean } {
+  const query = request.query as Record<string, unknown>;
+  if (isLanguage(query.lang)) return { language: query.lang, fromUrl: true };
+  return { language: cookieLanguage(request) ?? DEFAULT_LANGUAGE, fromUrl: false };
+}
+
+export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, options) => {
+  const template = readFileSync(options.templatePath, 'utf8');
+
+  if (options.clientDir) {
+    await app.register(fastifyStatic, {
+      root: options.clientDir,
+      prefix: '/',
+      wildcard: false,
+      index: false,
+      // The template is only ever served rendered.
+      allowedPath: (pathName) => pathName !== '/index.html',
+      cacheControl: false,
+      setHeaders: (res, filePath) => {
+        res.setHeader(
+          'cache-control',
+          filePath.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+        );
+      },
+    });
+  }
+
+  app.get('/*', async (request, reply) => {
+    const url = request.url;
+    if (url.startsWith('/api/') || url === '/api') {
+      return reply.status(404).send({ error: { code: 'notFound', requestId: request.id } });
+    }
+    const { language, fromUrl } = requestLanguage(request);
+    const result = render({
+      url,
+      language,
+      languageFromUrl: fromUrl,
+      catalog: buildCatalogView(app.config.campaign, app.now()),
+      site: app.config.site,
+      publicUrl: app.config.publicUrl,
+      now: app.now(),
+    });
+    if (result.kind === 'redirect') return reply.redirect(result.to, 302);
+    if (result.kind === 'notFound') return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
+    const page = template
+      .replace('<!--app-lang-->', result.language)
+      .replace('<!--app-head-->', result.head)
+      .replace('<!--app-html-->', result.html)
+      .replace('<!--app-data-->', result.dataScript);
+    return reply
+      .header('cache-control', 'no-cache')
+      .header('vary', 'Cookie')
+      .header('content-language', result.language)
+      .type('text/html; charset=utf-8')
+      .send(page);
+  });
+};

@@ -1,0 +1,63 @@
+import { useEffect, type ReactNode } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { AppDataProvider, useAppData, type AppData } from './app-data.js';
+import { Footer } from './components/footer.js';
+import { NavBar } from './components/nav-bar.js';
+import { I18nProvider, useI18n } from './i18n/i18n.js';
+import { pageTitle } from './meta.js';
+import { resolvePath, PAGES } from './routes.js';
+import { HomePage } from './routes/home/home-page.js';
+
+/** Spec: the page scrolls to the top on each route change, and the title follows the page. */
+function RouteEffects() {
+  const location = useLocation();
+  const { messages } = useI18n();
+  const { site, catalog } = useAppData();
+  useEffect(() => {
+    if (!location.hash) window.scrollTo(0, 0);
+  }, [location.pathname, location.hash]);
+  useEffect(() => {
+    const resolution = resolvePath(location.pathname);
+    if (resolution.kind === 'page') document.title = pageTitle(resolution.page, messages, site, catalog);
+  }, [location.pathname, messages, site, catalog]);
+  return null;
+}
+
+function Redirects() {
+  const location = useLocation();
+  const resolution = resolvePath(location.pathname);
+  if (resolution.kind === 'redirect') return <Navigate to={resolution.to} replace />;
+  return <Navigate to="/" replace />;
+}
+
+function Shell() {
+  const { t, switching } = useI18n();
+  return (
+    <div className={`app${switching ? ' app--switching' : ''}`}>
+      <a className="skip-link" href="#main">
+        {t('common.skipToContent')}
+      </a>
+      <RouteEffects />
+      <NavBar />
+      <main id="main" className="main">
+        <Routes>
+          <Route path={PAGES.home} element={<HomePage />} />
+          <Route path="*" element={<Redirects />} />
+        </Routes>
+      </main>
+      <Footer />
+    </div>
+  );
+}
+
+export function App({ data, extra }: { data: AppData; extra?: ReactNode }) {
+  const { messages, ...rest } = data;
+  return (
+    <AppDataProvider data={rest}>
+      <I18nProvider language={data.language} messages={messages}>
+        {extra}
+        <Shell />
+      </I18nProvider>
+    </AppDataProvider>
+  );
+}

@@ -1,0 +1,135 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation } from 'react-router';
+import { LANGUAGES, type Language } from '../../domain/catalog.js';
+import { useAppData } from '../app-data.js';
+import { useI18n } from '../i18n/i18n.js';
+import { linkTarget, type LinkKey } from '../routes.js';
+
+/** Spec: the bar changes its look after more than 20 px of scroll. */
+export const SCROLLED_AFTER_PX = 20;
+
+const ITEMS: { key: LinkKey; label: string }[] = [
+  { key: 'home', label: 'common.nav.home' },
+  { key: 'tracking', label: 'common.nav.tracking' },
+  { key: 'beforeAfter', label: 'common.nav.beforeAfter' },
+];
+
+export function NavBar() {
+  const { t, language, setLanguage, switching } = useI18n();
+  const { site } = useAppData();
+  const location = useLocation();
+  const [scrolled, setScrolled] = useState(false);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [languageOpen, setLanguageOpen] = useState(false);
+  const languageRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const onScroll = () => setScrolled(window.scrollY > SCROLLED_AFTER_PX);
+    onScroll();
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, []);
+
+  useEffect(() => {
+    if (!languageOpen) return;
+    const onPointer = (event: MouseEvent | TouchEvent) => {
+      if (languageRef.current && !languageRef.current.contains(event.target as Node)) setLanguageOpen(false);
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setLanguageOpen(false);
+    };
+    document.addEventListener('mousedown', onPointer);
+    document.addEventListener('touchstart', onPointer);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('mousedown', onPointer);
+      document.removeEventListener('touchstart', onPointer);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [languageOpen]);
+
+  const choose = async (next: Language) => {
+    setLanguageOpen(false);
+    setMenuOpen(false);
+    if (next !== language) await setLanguage(next);
+  };
+
+  const items = ITEMS.map((item) => ({ ...item, href: linkTarget(item.key) })).filter(
+    (item): item is { key: LinkKey; label: string; href: string } => item.href !== null,
+  );
+
+  return (
+    <header className={`nav${scrolled ? ' nav--scrolled' : ''}`}>
+      <div className="nav__inner">
+        <Link to="/" className="nav__logo" aria-label={t('common.nav.homeLink', { site: site.name })}>
+          <span className="nav__logo-mark" aria-hidden="true">
+            BF
+          </span>
+          <span className="nav__logo-text">{site.name}</span>
+        </Link>
+        <button
+          type="button"
+          className="nav__toggle"
+          aria-expanded={menuOpen}
+          aria-controls="main-menu"
+          aria-label={menuOpen ? t('common.nav.closeMenu') : t('common.nav.openMenu')}
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          <span aria-hidden="true" className="nav__toggle-bars" />
+        </button>
+        <nav id="main-menu" className={`nav__menu${menuOpen ? ' nav__menu--open' : ''}`} aria-label={t('common.nav.mainNavigation')}>
+          <ul className="nav__items">
+            {items.map((item) => {
+              const active = item.href === location.pathname;
+              return (
+                <li key={item.key}>
+                  <Link
+                    to={item.href}
+                    className={`nav__item${active ? ' nav__item--active' : ''}`}
+                    aria-current={active ? 'page' : undefined}
+                    onClick={() => setMenuOpen(false)}
+                  >
+                    {t(item.label)}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+          <div className="lang" ref={languageRef}>
+            <button
+              type="button"
+              className="lang__button"
+              aria-haspopup="true"
+              aria-expanded={languageOpen}
+              aria-label={t('common.nav.language')}
+              disabled={switching}
+              onClick={() => setLanguageOpen((open) => !open)}
+              data-testid="language-button"
+            >
+              {language.toUpperCase()}
+              <span aria-hidden="true" className="lang__caret" />
+            </button>
+            {languageOpen && (
+              <ul className="lang__menu">
+                {LANGUAGES.map((code) => (
+                  <li key={code}>
+                    <button
+                      type="button"
+                      className={`lang__option${code === language ? ' lang__option--active' : ''}`}
+                      lang={code}
+                      aria-current={code === language ? 'true' : undefined}
+                      disabled={switching}
+                      onClick={() => void choose(code)}
+                    >
+                      <span className="lang__code">{code.toUpperCase()}</span> {t(`common.languages.${code}`)}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        </nav>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,90 @@
+// Server rendering: real HTML with content and meta tags for every public route, hydrated later.
+import { renderToString } from 'react-dom/server';
+import { StaticRouter } from 'react-router';
+import { LANGUAGES, type Language } from '../domain/catalog.js';
+import type { CatalogView } from '../domain/catalog-view.js';
+import type { SiteInfo } from '../domain/site.js';
+import { APP_DATA_ELEMENT_ID, serializeAppData, type AppData } from './app-data.js';
+import { App } from './app.js';
+import { ALL_MESSAGES } from './i18n/all-messages.js';
+import { pageMeta } from './meta.js';
+import { resolvePath, PAGES } from './routes.js';
+
+export interface RenderInput {
+  /** Path and query of the request. */
+  url: string;
+  language: Language;
+  languageFromUrl: boolean;
+  catalog: CatalogView;
+  site: SiteInfo;
+  publicUrl: string;
+  now: Date;
+}
+
+export type RenderResult =
+  | { kind: 'redirect'; to: string }
+  | { kind: 'notFound' }
+  | { kind: 'page'; language: Language; head: string; html: string; dataScript: string };
+
+const OG_LOCALE: Record<Language, string> = { de: 'de_DE', en: 'en_GB', es: 'es_ES' };
+
+function escapeHtml(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+function languageUrl(publicUrl: string, path: string, language: Language): string {
+  return `${publicUrl}${path}${language === 'de' ? '' : `?lang=${language}`}`;
+}
+
+function organisationData(site: SiteInfo, publicUrl: string): string {
+  const data = {
+    '@context': 'https://schema.org',
+    '@type': 'Organization',
+    name: site.legalName,
+    url: `${publicUrl}/`,
+    email: site.supportEmail,
+    ...(site.phone ? { telephone: site.phone } : {}),
+    ...(site.address ? { address: site.address } : {}),
+  };
+  return JSON.stringify(data).replace(/</g, '\\u003c');
+}
+
+export function render(input: RenderInput): RenderResult {
+  const { pathname } = new URL(input.url, 'http://localhost');
+  const resolution = resolvePath(pathname);
+  if (resolution.kind !== 'page') return resolution;
+
+  const messages = ALL_MESSAGES[input.language];
+  const data: AppData = {
+    language: input.language,
+    languageFromUrl: input.languageFromUrl,
+    messages,
+    catalog: input.catalog,
+    site: input.site,
+    year: Number(new Intl.DateTimeFormat('en', { year: 'numeric', timeZone: 'Europe/Berlin' }).format(input.now)),
+  };
+  const html = renderToString(
+    <StaticRouter location={input.url}>
+      <App data={data} />
+    </StaticRouter>,
+  );
+  const meta = pageMeta(resolution.page, messages, input.site, input.catalog);
+  const path = PAGES[resolution.page];
+  const canonical = languageUrl(input.publicUrl, path, input.language);
+  const head = [
+    `<title>${escapeHtml(meta.title)}</title>`,
+    `<meta name="description" content="${escapeHtml(meta.description)}">`,
+    `<link rel="canonical" href="${escapeHtml(canonical)}">`,
+    ...LANGUAGES.map((lang) => `<link rel="alternate" hreflang="${lang}" href="${escapeHtml(languageUrl(input.publicUrl, path, lang))}">`),
+    `<link rel="alternate" hreflang="x-default" href="${escapeHtml(languageUrl(input.publicUrl, path, 'de'))}">`,
+    `<meta property="og:type" content="website">`,
+    `<meta property="og:title" content="${escapeHtml(meta.title)}">`,
+    `<meta property="og:description" content="${escapeHtml(meta.description)}">`,
+    `<meta property="og:url" content="${escapeHtml(canonical)}">`,
+    `<meta property="og:locale" content="${OG_LOCALE[input.language]}">`,
+    `<meta property="og:site_name" content="${escapeHtml(input.site.name)}">`,
+    `<script type="application/ld+json">${organisationData(input.site, input.publicUrl)}</script>`,
+  ].join('\n    ');
+  const dataScript = `<script id="${APP_DATA_ELEMENT_ID}" type="application/json">${serializeAppData(data)}</script>`;
+  return { kind: 'page', language: input.language, head, html, dataScript };
+}

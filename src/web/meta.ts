@@ -1,0 +1,23 @@
+// Title and description per page, used by the server for the HTML head and by the browser on navigation.
+import { formatMoney } from '../domain/money.js';
+import type { CatalogView } from '../domain/catalog-view.js';
+import type { SiteInfo } from '../domain/site.js';
+import { translate, type Messages } from './i18n/messages.js';
+import type { PageKey } from './routes.js';
+
+export interface PageMeta {
+  title: string;
+  description: string;
+}
+
+export function pageMeta(page: PageKey, messages: Messages, site: SiteInfo, catalog: CatalogView): PageMeta {
+  const vars = { site: site.name, price: formatMoney(catalog.fromPriceCents) };
+  switch (page) {
+    case 'home':
+      return { title: translate(messages, 'common.meta.homeTitle', vars), description: translate(messages, 'common.meta.homeDescription', vars) };
+  }
+}
+
+export function pageTitle(page: PageKey, messages: Messages, site: SiteInfo, catalog: CatalogView): string {
+  return pageMeta(page, messages, site, catalog).title;
+}

@@ -1,0 +1,32 @@
+// Which paths exist and where the others go (spec section 2, route table).
+// Later features add their pages here; links to a page that does not exist yet are not rendered.
+
+export type PageKey = 'home';
+
+export const PAGES: Readonly<Record<PageKey, string>> = {
+  home: '/',
+};
+
+/** Everything a link may point at. Targets missing from LINK_TARGETS are not built yet. */
+export type LinkKey = PageKey | 'beforeAfter' | 'tracking' | 'orderStart' | 'impressum' | 'datenschutz' | 'agb' | 'kontakt';
+
+const LINK_TARGETS: Partial<Record<LinkKey, string>> = {
+  home: PAGES.home,
+};
+
+export function linkTarget(key: LinkKey): string | null {
+  return LINK_TARGETS[key] ?? null;
+}
+
+export type Resolution = { kind: 'page'; page: PageKey } | { kind: 'redirect'; to: string } | { kind: 'notFound' };
+
+export function resolvePath(pathname: string): Resolution {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  for (const [page, pagePath] of Object.entries(PAGES) as [PageKey, string][]) {
+    if (path === pagePath) return { kind: 'page', page };
+  }
+  if (path === '/wizard' || path.startsWith('/wizard/')) return { kind: 'redirect', to: '/order' };
+  // A missing file (favicon.ico, an old asset) is a 404, not a page.
+  if (/\.[a-z0-9]{1,8}$/i.test(path)) return { kind: 'notFound' };
+  return { kind: 'redirect', to: '/' };
+}

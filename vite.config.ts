@@ -1,0 +1,25 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// `npm run dev`: Vite serves the browser app on 3000 with the API (started by scripts/dev.mjs on 3001) behind it.
+const apiTarget = `http://localhost:${process.env.API_PORT ?? 3001}`;
+
+export default defineConfig({
+  plugins: [react()],
+  publicDir: 'public',
+  build: {
+    outDir: 'dist/client',
+    emptyOutDir: true,
+    sourcemap: true,
+    rollupOptions: { input: 'index.html' },
+  },
+  server: {
+    port: 3000,
+    strictPort: true,
+    proxy: {
+      '/api': apiTarget,
+      '/files': apiTarget,
+      '/dev': apiTarget,
+    },
+  },
+});
