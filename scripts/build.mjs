@@ -7,8 +7,16 @@ import { FINGERPRINT_FILE, ROOT, sourceFingerprint } from './build-info.mjs';
 export async function buildAll({ quiet = false } = {}) {
   const logLevel = quiet ? 'warn' : 'info';
   const fingerprint = sourceFingerprint();
-  await build({ root: ROOT, configFile: path.join(ROOT, 'vite.config.ts'), logLevel });
-  await build({ root: ROOT, configFile: path.join(ROOT, 'vite.server.config.ts'), logLevel });
+  // Always a production bundle (React's production build), whatever mode the shop will run in.
+  const previous = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ root: ROOT, configFile: path.join(ROOT, 'vite.config.ts'), logLevel, mode: 'production' });
+    await build({ root: ROOT, configFile: path.join(ROOT, 'vite.server.config.ts'), logLevel, mode: 'production' });
+  } finally {
+    if (previous === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = previous;
+  }
   writeFileSync(FINGERPRINT_FILE, fingerprint);
 }
 

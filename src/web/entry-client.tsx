@@ -4,6 +4,7 @@ import { BrowserRouter } from 'react-router';
 import { APP_DATA_ELEMENT_ID, type AppData } from './app-data.js';
 import { App } from './app.js';
 import { rememberLanguage, storedLanguage, useI18n } from './i18n/i18n.js';
+import { loadMessages } from './i18n/messages.js';
 import './styles/global.css';
 
 /** After hydration: a language chosen earlier in this browser wins over the server's default. */
@@ -36,7 +37,6 @@ async function start() {
     return;
   }
   // Development without server rendering (the Vite dev server): fetch what the server would embed.
-  const { loadMessages } = await import('./i18n/messages.js');
   const language = storedLanguage() ?? 'de';
   const [catalog, site, messages] = await Promise.all([
     fetch('/api/catalog').then((r) => r.json()),

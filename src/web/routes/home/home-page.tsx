@@ -47,9 +47,14 @@ function Hero({ catalog }: { catalog: CatalogView }) {
         </h1>
         <p className="hero__subtitle">{t('home.hero.subtitle')}</p>
         <div className="hero__actions">
-          <PageLink to="orderStart" className="button button--primary button--large">
-            {t('home.hero.cta')}
-          </PageLink>
+          <div className="hero__buttons">
+            <PageLink to="orderStart" className="button button--primary button--large">
+              {t('home.hero.cta')}
+            </PageLink>
+            <a href="#pricing" className="button button--secondary button--large">
+              {t('home.hero.pricesLink')}
+            </a>
+          </div>
           <p className="hero__price">{t('home.hero.fromPrice', { price: formatMoney(catalog.fromPriceCents) })}</p>
         </div>
         <ul className="hero__points">

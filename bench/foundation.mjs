@@ -1,0 +1,37 @@
+// Issue 2 figures: cold start (first and later run), GET /api/catalog under load, home page JS size.
+import { rmSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { ROOT, printFigure, startShop, tempDataDir } from './lib.mjs';
+
+const port = Number(process.env.BENCH_PORT ?? 3901);
+const dataDir = tempDataDir('foundation');
+
+// First run: no build, no database yet (what a fresh clone meets after npm install).
+rmSync(path.join(ROOT, 'dist'), { recursive: true, force: true });
+const first = await startShop({ port, dataDir });
+await first.stop();
+printFigure('cold start to healthy, first run (build + new DB)', first.seconds, 's', '<= 30 s');
+
+const later = await startShop({ port, dataDir });
+printFigure('cold start to healthy, later run', later.seconds, 's', '<= 5 s');
+
+try {
+  const result = await autocannon({ url: `${later.url}/api/catalog`, connections: 20, duration: 10 });
+  printFigure('GET /api/catalog requests per second (10 s, 20 conn.)', Math.round(result.requests.average), 'req/s');
+  printFigure('GET /api/catalog p99 latency', result.latency.p99, 'ms');
+  if (result.non2xx || result.errors) printFigure('GET /api/catalog failed requests', result.non2xx + result.errors, '');
+
+  const html = await (await fetch(`${later.url}/`)).text();
+  const scripts = [...html.matchAll(/<script[^>]+src="([^"]+\.js)"/g), ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)].map((m) => m[1]);
+  let gzipped = 0;
+  for (const src of new Set(scripts)) {
+    const body = Buffer.from(await (await fetch(new URL(src, later.url))).arrayBuffer());
+    gzipped += gzipSync(body, { level: 9 }).length;
+  }
+  printFigure(`home page JavaScript, gzipped (${new Set(scripts).size} files)`, Math.round(gzipped / 102.4) / 10, 'KB', '<= 100 KB');
+} finally {
+  await later.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}

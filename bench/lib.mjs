@@ -1,0 +1,51 @@
+// Small helpers shared by the benchmarks: start the built shop, wait for health, stop it.
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export function tempDataDir(name) {
+  return mkdtempSync(path.join(os.tmpdir(), `shop-bench-${name}-`));
+}
+
+/** Starts `node scripts/start.mjs` (what `npm start` runs) and resolves once /api/health answers 200. */
+export async function startShop({ port, dataDir, env = {} }) {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'development', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the shop exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(`${url}/api/health`);
+      if (response.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('the shop did not become healthy in 120 s');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    url,
+    seconds,
+    child,
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGINT');
+      await exited;
+    },
+  };
+}
+
+export function printFigure(name, value, unit, target) {
+  const shown = typeof value === 'number' ? (Number.isInteger(value) ? String(value) : value.toFixed(2)) : value;
+  console.log(`${name.padEnd(52)} ${`${shown} ${unit}`.padEnd(18)} ${target ? `(target ${target})` : ''}`);
+}

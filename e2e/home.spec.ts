@@ -1,0 +1,74 @@
+import { expect, test } from '@playwright/test';
+
+test('home shows the packages with list and campaign prices', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Professionelle Bewerbungsfotos aus Ihren eigenen Selfies');
+  await expect(page.getByTestId('price-basic')).toHaveText('14,90 €');
+  await expect(page.getByTestId('price-pro')).toHaveText('27,92 €');
+  await expect(page.getByTestId('list-price-pro')).toContainText('34,90 €');
+  await expect(page.getByTestId('price-premium')).toHaveText('55,92 €');
+  await expect(page.getByTestId('list-price-premium')).toContainText('69,90 €');
+  await expect(page.getByTestId('list-price-basic')).toHaveCount(0);
+  await expect(page.getByTestId('campaign-banner')).toContainText('20 % Rabatt auf Pro und Premium');
+  await expect(page.getByTestId('price-card-pro')).toContainText('Beliebt');
+});
+
+test('switching to English changes the texts and survives a reload', async ({ page }) => {
+  await page.goto('/');
+  // Wait for hydration: the language button reacts only once React runs.
+  await page.getByTestId('language-button').click();
+  await page.getByRole('button', { name: /English/ }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Professional application photos from your own selfies');
+  await expect(page.getByTestId('language-button')).toHaveText('EN');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(page.getByTestId('price-card-pro')).toContainText('Popular');
+  expect(await page.evaluate(() => localStorage.getItem('language'))).toBe('en');
+
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Professional application photos from your own selfies');
+  await expect(page).toHaveTitle(/AI application photos/);
+
+  await page.getByTestId('language-button').click();
+  await page.getByRole('button', { name: /Español/ }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Fotos profesionales');
+});
+
+test('the language menu closes on an outside click', async ({ page }) => {
+  await page.goto('/');
+  await page.getByTestId('language-button').click();
+  await expect(page.getByRole('button', { name: /English/ })).toBeVisible();
+  await page.getByRole('heading', { level: 1 }).click();
+  await expect(page.getByRole('button', { name: /English/ })).toHaveCount(0);
+});
+
+test('phone width: the menu opens with the toggle and the prices stack', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/');
+  const toggle = page.getByRole('button', { name: 'Menü öffnen' });
+  await expect(toggle).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Hauptnavigation' })).toBeHidden();
+  await toggle.click();
+  await expect(page.getByRole('navigation', { name: 'Hauptnavigation' })).toBeVisible();
+  const basic = await page.getByTestId('price-card-basic').boundingBox();
+  const pro = await page.getByTestId('price-card-pro').boundingBox();
+  expect(pro!.y).toBeGreaterThan(basic!.y + basic!.height - 1);
+  await page.screenshot({ path: 'test-results/home-phone.png', fullPage: true });
+});
+
+test('the page works with scripts from our own origin only (CSP) and logs no errors', async ({ page }) => {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/');
+  await page.getByTestId('language-button').click();
+  await page.screenshot({ path: 'test-results/home-desktop.png', fullPage: true });
+  expect(problems).toEqual([]);
+});
+
+test('the old wizard path and unknown paths redirect', async ({ page }) => {
+  await page.goto('/irgendwo');
+  await expect(page).toHaveURL(/\/$/);
+});

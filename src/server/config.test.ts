@@ -1,0 +1,48 @@
+import { expect, test } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+const base = { NODE_ENV: 'test', DATA_DIR: '/tmp/shop-config-test', APP_SECRET: 'a'.repeat(32) };
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    loadConfig({ ...base, ...env });
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+test('defaults give an embedded shop on port 3000', () => {
+  const config = loadConfig(base);
+  expect(config.port).toBe(3000);
+  expect(config.database.kind).toBe('pglite');
+  expect(config.storage.driver).toBe('local');
+  expect(config.payments.provider).toBe('sandbox');
+  expect(config.mail.smtpUrl).toBeUndefined();
+  expect(config.campaign?.percent).toBe(20);
+  expect(config.signedUrlTtlSeconds).toBe(3600);
+});
+
+test('a wrong setting names the setting', () => {
+  expect(problems({ PORT: 'abc' })[0]).toMatch(/^PORT: /);
+  expect(problems({ DATABASE_URL: 'mysql://x' })[0]).toMatch(/^DATABASE_URL: /);
+  expect(problems({ SMTP_URL: 'http://x' })[0]).toMatch(/^SMTP_URL: /);
+  expect(problems({ CAMPAIGN_PACKAGES: 'gold' })[0]).toMatch(/^CAMPAIGN_\*: unknown package "gold"/);
+  expect(problems({ CAMPAIGN_ENDS_AT: '2020-01-01' })[0]).toMatch(/end must be after start/);
+  expect(problems({ S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k' })[0]).toMatch(/^S3_ACCESS_KEY_ID/);
+});
+
+test('production refuses the sandbox and a missing secret unless told', () => {
+  const found = problems({ NODE_ENV: 'production', APP_SECRET: '' });
+  expect(found.some((p) => p.startsWith('APP_SECRET'))).toBe(true);
+  expect(found.some((p) => p.startsWith('PAYMENT_PROVIDER'))).toBe(true);
+  expect(problems({ NODE_ENV: 'production', ALLOW_SANDBOX_IN_PRODUCTION: 'true' })).toEqual([]);
+  expect(problems({ PAYMENT_PROVIDER: 'stripe' }).map((p) => p.split(':')[0])).toEqual(['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET']);
+});
+
+test('DATABASE_URL switches to PostgreSQL and S3_BUCKET to object storage', () => {
+  const config = loadConfig({ ...base, DATABASE_URL: 'postgres://u@h/db', S3_BUCKET: 'photos', S3_ENDPOINT: 'http://127.0.0.1:9000' });
+  expect(config.database).toMatchObject({ kind: 'postgres', url: 'postgres://u@h/db' });
+  expect(config.storage).toMatchObject({ driver: 's3', bucket: 'photos', endpoint: 'http://127.0.0.1:9000' });
+});

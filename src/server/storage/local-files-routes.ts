@@ -1,0 +1,69 @@
+// Serves the local driver's signed links: GET /files/<key>?exp=&sig=[&name=].
+// Only used with the local driver; with S3 the browser fetches presigned URLs from the bucket.
+import type { FastifyPluginAsync } from 'fastify';
+import { verifyLocalSignature, type LocalStorage } from './local-storage.js';
+import { contentDisposition, isValidKey, StorageNotFoundError } from './storage.js';
+
+const errorBody = {
+  type: 'object',
+  properties: {
+    error: {
+      type: 'object',
+      properties: { code: { type: 'string', enum: ['linkExpired', 'linkInvalid', 'notFound'] } },
+      required: ['code'],
+    },
+  },
+  required: ['error'],
+} as const;
+
+// Stored files are customer uploads whose content type came from the upload. Should one claim to
+// be HTML or SVG, it must not run script in our origin when opened inline.
+const FILE_CSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox";
+
+export const localFilesRoutes: FastifyPluginAsync<{ storage: LocalStorage; secret: string }> = async (app, { storage, secret }) => {
+  app.get<{ Params: { '*': string }; Querystring: { exp?: string; sig?: string; name?: string } }>(
+    '/files/*',
+    {
+      schema: {
+        params: { type: 'object', properties: { '*': { type: 'string' } }, required: ['*'] },
+        // Not `required`: a link missing a part is an invalid link (403), not a bad request.
+        querystring: {
+          type: 'object',
+          properties: {
+            exp: { type: 'string', maxLength: 20 },
+            sig: { type: 'string', maxLength: 128 },
+            name: { type: 'string', maxLength: 1000 },
+          },
+          additionalProperties: false,
+        },
+        response: { 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request, reply) => {
+      const key = request.params['*'];
+      const { exp, sig, name } = request.query;
+      // We never sign a key outside the key alphabet, so such a path (`..`, `%2f`, ...) is forged.
+      if (!isValidKey(key)) return reply.code(403).send({ error: { code: 'linkInvalid' } });
+      const now = new Date();
+      const verdict = verifyLocalSignature({ secret, key, exp, name, sig, now });
+      if (verdict !== 'valid') return reply.code(403).send({ error: { code: verdict } });
+
+      let file;
+      try {
+        file = await storage.open(key);
+      } catch (error) {
+        if (error instanceof StorageNotFoundError) return reply.code(404).send({ error: { code: 'notFound' } });
+        throw error;
+      }
+      const secondsLeft = Math.max(1, Number(exp) - Math.floor(now.getTime() / 1000));
+      return reply
+        .header('Content-Type', file.contentType)
+        .header('Content-Length', file.size)
+        .header('Content-Disposition', contentDisposition(name))
+        .header('Cache-Control', `private, max-age=${secondsLeft}`)
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Content-Security-Policy', FILE_CSP)
+        .send(file.stream);
+    },
+  );
+};

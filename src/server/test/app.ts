@@ -1,0 +1,41 @@
+// Builds the real app for integration tests: a test database, a temporary data folder, no logs.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type AppOverrides } from '../app.js';
+import { loadConfig, type AppConfig } from '../config.js';
+import type { DatabaseHandle } from '../db/client.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: AppConfig;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export async function buildTestApp(
+  db: DatabaseHandle,
+  env: Record<string, string> = {},
+  overrides: Omit<AppOverrides, 'db'> = {},
+): Promise<TestApp> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'shop-test-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    APP_SECRET: 'test-secret-test-secret-test-secret-0123',
+    PUBLIC_URL: 'http://shop.test',
+    ...env,
+  });
+  const app = await buildApp(config, { logger: false, ...overrides, db });
+  await app.ready();
+  return {
+    app,
+    config,
+    dataDir,
+    async close() {
+      await app.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
