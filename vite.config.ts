@@ -5,7 +5,15 @@ import { defineConfig } from 'vite';
 const apiTarget = `http://localhost:${process.env.API_PORT ?? 3001}`;
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    {
+      // Without server rendering (dev server) the template's placeholders get neutral values.
+      name: 'dev-template',
+      apply: 'serve',
+      transformIndexHtml: (html) => html.replace('<!--app-lang-->', 'de'),
+    },
+  ],
   publicDir: 'public',
   build: {
     outDir: 'dist/client',
