@@ -1,0 +1,92 @@
+// The real start command in a child process: migrations, health, Ctrl-C, and data kept across restarts.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { openDatabase } from './db/client.js';
+import { PROJECT_ROOT } from './paths.js';
+
+let dataDir: string;
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'shop-main-'));
+});
+afterAll(async () => {
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function startShop(env: Record<string, string>): { child: ChildProcess; output: () => string } {
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: PROJECT_ROOT,
+    env: { PATH: process.env.PATH, NODE_ENV: 'development', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { child, output: () => output };
+}
+
+async function waitHealthy(port: number, child: ChildProcess) {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error('exited early');
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/api/health`);
+      if (response.ok) return;
+    } catch {
+      // not yet listening
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('not healthy in time');
+}
+
+function exitCode(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+test('starts, migrates, stops on Ctrl-C, and a second start finds the same data', { timeout: 90_000 }, async () => {
+  const port = await freePort();
+  const first = startShop({ PORT: String(port) });
+  await waitHealthy(port, first.child);
+  expect(first.output()).toContain('"applied":["0001_initial"]');
+  const stopped = exitCode(first.child);
+  first.child.kill('SIGINT');
+  expect(await stopped).toBe(0);
+  expect(first.output()).toContain('shutting down');
+
+  // Write into the embedded database while the shop is down, as a stand-in for data from the first run.
+  const db = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'db') });
+  await db.db.execute(
+    `insert into outgoing_mail (id, template, language, to_address, from_address, subject, html, text, transport, status)
+     values ('7d0f3b52-7a41-4c7e-9d1a-2f7b8a0c1e11', 'test', 'de', 'kunde@example.de', 'shop@example.de', 'Beständig', '<p>x</p>', 'x', 'outbox', 'outbox')` as never,
+  );
+  await db.close();
+
+  const second = startShop({ PORT: String(port) });
+  await waitHealthy(port, second.child);
+  expect(second.output()).not.toContain('"applied"');
+  const outbox = await (await fetch(`http://127.0.0.1:${port}/api/dev/outbox?to=kunde@example.de`)).json();
+  expect(outbox.mails.map((m: { subject: string }) => m.subject)).toEqual(['Beständig']);
+  const done = exitCode(second.child);
+  second.child.kill('SIGTERM');
+  expect(await done).toBe(0);
+});
+
+test('a wrong setting stops the start with a message naming it', { timeout: 30_000 }, async () => {
+  const shop = startShop({ PORT: 'abc', SMTP_URL: 'http://nope' });
+  expect(await exitCode(shop.child)).toBe(1);
+  expect(shop.output()).toMatch(/PORT: .*"abc"/);
+  expect(shop.output()).toMatch(/SMTP_URL: must be an smtp/);
+});
