@@ -62,6 +62,11 @@ export const orders = pgTable(
     paymentProvider: text('payment_provider'),
     providerSessionId: text('provider_session_id'),
     providerPaymentId: text('provider_payment_id'),
+    // The open checkout session, so a second click answers with the same payment page.
+    providerSessionUrl: text('provider_session_url'),
+    providerSessionTotalCents: integer('provider_session_total_cents'),
+    providerSessionExpiresAt: timestamp('provider_session_expires_at', { withTimezone: true }),
+    paymentFailedAt: timestamp('payment_failed_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     paidAt: timestamp('paid_at', { withTimezone: true }),
@@ -336,5 +341,34 @@ export const jobs = pgTable(
     uniqueIndex('jobs_dedupe_key').on(t.queue, t.dedupeKey),
     index('jobs_order_idx').on(t.orderId),
     check('jobs_status_check', sql`${t.status} in ('pending','running','done','failed','dead')`),
+  ],
+);
+
+/** Checkout sessions of the built-in sandbox payment provider (test mode only). */
+export const sandboxCheckoutSessions = pgTable(
+  'sandbox_checkout_sessions',
+  {
+    id: text('id').primaryKey(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    amountTotal: integer('amount_total').notNull(),
+    currency: text('currency').notNull(),
+    lineItems: jsonb('line_items').notNull(),
+    customerEmail: text('customer_email'),
+    locale: text('locale').notNull(),
+    metadata: jsonb('metadata').notNull(),
+    clientReferenceId: text('client_reference_id'),
+    status: text('status').notNull().default('open'),
+    paymentStatus: text('payment_status').notNull().default('unpaid'),
+    successUrl: text('success_url').notNull(),
+    cancelUrl: text('cancel_url').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('sandbox_checkout_sessions_order_idx').on(t.orderId),
+    check('sandbox_checkout_sessions_status_check', sql`${t.status} in ('open','complete','expired')`),
+    check('sandbox_checkout_sessions_payment_check', sql`${t.paymentStatus} in ('unpaid','paid')`),
   ],
 );
