@@ -13,6 +13,11 @@ import { createMailer, type Mailer } from './mail/mailer.js';
 import { outboxRoutes } from './mail/outbox-routes.js';
 import { catalogRoutes } from './modules/catalog/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
+import { createOrderService } from './modules/orders/order-service.js';
+import { orderRoutes } from './modules/orders/routes.js';
+import { paymentRoutes } from './modules/payments/routes.js';
+import { createPaymentProvider } from './payments/create-payment-provider.js';
+import type { PaymentProvider } from './payments/provider.js';
 import { webRoutes } from './modules/web/routes.js';
 import { PROJECT_ROOT, WEB_DIST_DIR } from './paths.js';
 import { createStorage } from './storage/create-storage.js';
@@ -26,6 +31,7 @@ declare module 'fastify' {
     db: DatabaseHandle;
     storage: Storage;
     mailer: Mailer;
+    payments: PaymentProvider;
     /** The clock; tests may replace it. */
     now: () => Date;
   }
@@ -35,6 +41,7 @@ export interface AppOverrides {
   db?: DatabaseHandle;
   storage?: Storage;
   mailer?: Mailer;
+  payments?: PaymentProvider;
   now?: () => Date;
   /** Logger options; tests pass false. */
   logger?: boolean;
@@ -94,8 +101,11 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
   app.decorate('config', config);
   app.decorate('db', db);
   app.decorate('storage', storage);
+  const now = overrides.now ?? (() => new Date());
+  const payments = overrides.payments ?? createPaymentProvider(config.payments, { db: db.db, publicUrl: config.publicUrl, appSecret: config.appSecret, now });
   app.decorate('mailer', mailer);
-  app.decorate('now', overrides.now ?? (() => new Date()));
+  app.decorate('payments', payments);
+  app.decorate('now', now);
   app.addHook('onClose', async () => {
     await mailer.close();
     // A database handed in by a test belongs to the test.
@@ -104,6 +114,21 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
 
   await app.register(healthRoutes);
   await app.register(catalogRoutes);
+  const orders = createOrderService({
+    db: db.db,
+    storage,
+    mailer,
+    payments,
+    campaign: config.campaign,
+    publicUrl: config.publicUrl,
+    appSecret: config.appSecret,
+    site: config.site,
+    signedUrlTtlSeconds: config.signedUrlTtlSeconds,
+    now,
+    log: app.log,
+  });
+  await app.register(orderRoutes, { service: orders });
+  await app.register(paymentRoutes, { service: orders, provider: payments });
   if (storage.driver === 'local') {
     await app.register(localFilesRoutes, { storage: storage as LocalStorage, secret: config.appSecret });
   }

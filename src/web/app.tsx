@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { Suspense, lazy, useEffect, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { AppDataProvider, useAppData, type AppData } from './app-data.js';
 import { Footer } from './components/footer.js';
@@ -7,6 +7,13 @@ import { I18nProvider, useI18n } from './i18n/i18n.js';
 import { pageTitle } from './meta.js';
 import { resolvePath, PAGES } from './routes.js';
 import { HomePage } from './routes/home/home-page.js';
+
+const OrderRoutes = lazy(() => import('./routes/order/order-routes.js'));
+const SuccessPage = lazy(() => import('./routes/order/success-page.js').then((m) => ({ default: m.SuccessPage })));
+
+function Loading() {
+  return <div className="page-loading" aria-busy="true" />;
+}
 
 /** Spec: the page scrolls to the top on each route change, and the title follows the page. */
 function RouteEffects() {
@@ -42,6 +49,22 @@ function Shell() {
       <main id="main" className="main">
         <Routes>
           <Route path={PAGES.home} element={<HomePage />} />
+          <Route
+            path="/order/*"
+            element={
+              <Suspense fallback={<Loading />}>
+                <OrderRoutes />
+              </Suspense>
+            }
+          />
+          <Route
+            path={PAGES.success}
+            element={
+              <Suspense fallback={<Loading />}>
+                <SuccessPage />
+              </Suspense>
+            }
+          />
           <Route path="*" element={<Redirects />} />
         </Routes>
       </main>

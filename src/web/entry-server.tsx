@@ -1,5 +1,7 @@
 // Server rendering: real HTML with content and meta tags for every public route, hydrated later.
-import { renderToString } from 'react-dom/server';
+import { PassThrough } from 'node:stream';
+import type { ReactNode } from 'react';
+import { renderToPipeableStream } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
 import { LANGUAGES, type Language } from '../domain/catalog.js';
 import type { CatalogView } from '../domain/catalog-view.js';
@@ -49,7 +51,26 @@ function organisationData(site: SiteInfo, publicUrl: string): string {
   return JSON.stringify(data).replace(/</g, '\\u003c');
 }
 
-export function render(input: RenderInput): RenderResult {
+/** Renders to a string after every lazy part of the page has loaded, so the HTML is complete. */
+function renderComplete(element: ReactNode): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let html = '';
+    const sink = new PassThrough();
+    sink.on('data', (chunk: Buffer) => (html += chunk.toString('utf8')));
+    sink.on('end', () => resolve(html));
+    const stream = renderToPipeableStream(element, {
+      onAllReady() {
+        stream.pipe(sink);
+      },
+      onShellError: reject,
+      onError(error) {
+        reject(error as Error);
+      },
+    });
+  });
+}
+
+export async function render(input: RenderInput): Promise<RenderResult> {
   const { pathname } = new URL(input.url, 'http://localhost');
   const resolution = resolvePath(pathname);
   if (resolution.kind !== 'page') return resolution;
@@ -63,7 +84,7 @@ export function render(input: RenderInput): RenderResult {
     site: input.site,
     year: Number(new Intl.DateTimeFormat('en', { year: 'numeric', timeZone: 'Europe/Berlin' }).format(input.now)),
   };
-  const html = renderToString(
+  const html = await renderComplete(
     <StaticRouter location={input.url}>
       <App data={data} />
     </StaticRouter>,
@@ -74,6 +95,7 @@ export function render(input: RenderInput): RenderResult {
   const head = [
     `<title>${escapeHtml(meta.title)}</title>`,
     `<meta name="description" content="${escapeHtml(meta.description)}">`,
+    ...(meta.noindex ? ['<meta name="robots" content="noindex">'] : []),
     `<link rel="canonical" href="${escapeHtml(canonical)}">`,
     ...LANGUAGES.map((lang) => `<link rel="alternate" hreflang="${lang}" href="${escapeHtml(languageUrl(input.publicUrl, path, lang))}">`),
     `<link rel="alternate" hreflang="x-default" href="${escapeHtml(languageUrl(input.publicUrl, path, 'de'))}">`,

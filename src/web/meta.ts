@@ -8,6 +8,8 @@ import type { PageKey } from './routes.js';
 export interface PageMeta {
   title: string;
   description: string;
+  /** Pages of one customer's order are not for search engines. */
+  noindex?: boolean;
 }
 
 export function pageMeta(page: PageKey, messages: Messages, site: SiteInfo, catalog: CatalogView): PageMeta {
@@ -15,6 +17,10 @@ export function pageMeta(page: PageKey, messages: Messages, site: SiteInfo, cata
   switch (page) {
     case 'home':
       return { title: translate(messages, 'common.meta.homeTitle', vars), description: translate(messages, 'common.meta.homeDescription', vars) };
+    case 'order':
+      return { title: translate(messages, 'order.meta.title', vars), description: translate(messages, 'order.meta.description', vars), noindex: true };
+    case 'success':
+      return { title: translate(messages, 'order.meta.successTitle', vars), description: translate(messages, 'order.meta.description', vars), noindex: true };
   }
 }
 

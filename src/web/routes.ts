@@ -1,17 +1,25 @@
 // Which paths exist and where the others go (spec section 2, route table).
 // Later features add their pages here; links to a page that does not exist yet are not rendered.
 
-export type PageKey = 'home';
+export type PageKey = 'home' | 'order' | 'success';
 
 export const PAGES: Readonly<Record<PageKey, string>> = {
   home: '/',
+  order: '/order',
+  success: '/success',
 };
+
+/** The wizard's steps by path; /order/ shows gender and /order/features shows the summary (spec). */
+export const ORDER_STEP_PATHS = ['gender', 'upload', 'style', 'package', 'refinement', 'features', 'summary'] as const;
 
 /** Everything a link may point at. Targets missing from LINK_TARGETS are not built yet. */
 export type LinkKey = PageKey | 'beforeAfter' | 'tracking' | 'orderStart' | 'impressum' | 'datenschutz' | 'agb' | 'kontakt';
 
 const LINK_TARGETS: Partial<Record<LinkKey, string>> = {
   home: PAGES.home,
+  order: PAGES.order,
+  orderStart: '/order/gender',
+  success: PAGES.success,
 };
 
 export function linkTarget(key: LinkKey): string | null {
@@ -22,8 +30,12 @@ export type Resolution = { kind: 'page'; page: PageKey } | { kind: 'redirect'; t
 
 export function resolvePath(pathname: string): Resolution {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  for (const [page, pagePath] of Object.entries(PAGES) as [PageKey, string][]) {
-    if (path === pagePath) return { kind: 'page', page };
+  if (path === '/') return { kind: 'page', page: 'home' };
+  if (path === '/success') return { kind: 'page', page: 'success' };
+  if (path === '/order') return { kind: 'page', page: 'order' };
+  if (path.startsWith('/order/')) {
+    const step = path.slice('/order/'.length);
+    return (ORDER_STEP_PATHS as readonly string[]).includes(step) ? { kind: 'page', page: 'order' } : { kind: 'redirect', to: '/' };
   }
   if (path === '/wizard' || path.startsWith('/wizard/')) return { kind: 'redirect', to: '/order' };
   // A missing file (favicon.ico, an old asset) is a 404, not a page.

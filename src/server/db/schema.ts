@@ -67,6 +67,8 @@ export const orders = pgTable(
     providerSessionTotalCents: integer('provider_session_total_cents'),
     providerSessionExpiresAt: timestamp('provider_session_expires_at', { withTimezone: true }),
     paymentFailedAt: timestamp('payment_failed_at', { withTimezone: true }),
+    // Set while one request creates a checkout session, so a double click waits for it instead of making a second.
+    checkoutClaimedAt: timestamp('checkout_claimed_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     paidAt: timestamp('paid_at', { withTimezone: true }),

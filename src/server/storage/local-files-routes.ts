@@ -1,41 +1,29 @@
 // Serves the local driver's signed links: GET /files/<key>?exp=&sig=[&name=].
 // Only used with the local driver; with S3 the browser fetches presigned URLs from the bucket.
 import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { zodSerializerCompiler, zodValidatorCompiler } from '../http/zod-provider.js';
 import { verifyLocalSignature, type LocalStorage } from './local-storage.js';
 import { contentDisposition, isValidKey, StorageNotFoundError } from './storage.js';
 
-const errorBody = {
-  type: 'object',
-  properties: {
-    error: {
-      type: 'object',
-      properties: { code: { type: 'string', enum: ['linkExpired', 'linkInvalid', 'notFound'] } },
-      required: ['code'],
-    },
-  },
-  required: ['error'],
-} as const;
+const errorBody = z.object({ error: z.object({ code: z.enum(['linkExpired', 'linkInvalid', 'notFound']) }) });
 
 // Stored files are customer uploads whose content type came from the upload. Should one claim to
 // be HTML or SVG, it must not run script in our origin when opened inline.
 const FILE_CSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox";
 
 export const localFilesRoutes: FastifyPluginAsync<{ storage: LocalStorage; secret: string }> = async (app, { storage, secret }) => {
+  app.setValidatorCompiler(zodValidatorCompiler);
+  app.setSerializerCompiler(zodSerializerCompiler);
   app.get<{ Params: { '*': string }; Querystring: { exp?: string; sig?: string; name?: string } }>(
     '/files/*',
     {
       schema: {
-        params: { type: 'object', properties: { '*': { type: 'string' } }, required: ['*'] },
+        params: z.object({ '*': z.string() }),
         // Not `required`: a link missing a part is an invalid link (403), not a bad request.
-        querystring: {
-          type: 'object',
-          properties: {
-            exp: { type: 'string', maxLength: 20 },
-            sig: { type: 'string', maxLength: 128 },
-            name: { type: 'string', maxLength: 1000 },
-          },
-          additionalProperties: false,
-        },
+        querystring: z
+          .object({ exp: z.string().max(20).optional(), sig: z.string().max(128).optional(), name: z.string().max(1000).optional() })
+          .strict(),
         response: { 403: errorBody, 404: errorBody },
       },
     },

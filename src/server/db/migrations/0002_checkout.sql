@@ -22,5 +22,6 @@ ALTER TABLE "orders" ADD COLUMN "provider_session_url" text;
 ALTER TABLE "orders" ADD COLUMN "provider_session_total_cents" integer;
 ALTER TABLE "orders" ADD COLUMN "provider_session_expires_at" timestamp with time zone;
 ALTER TABLE "orders" ADD COLUMN "payment_failed_at" timestamp with time zone;
+ALTER TABLE "orders" ADD COLUMN "checkout_claimed_at" timestamp with time zone;
 ALTER TABLE "sandbox_checkout_sessions" ADD CONSTRAINT "sandbox_checkout_sessions_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."orders"("id") ON DELETE cascade ON UPDATE no action;
 CREATE INDEX "sandbox_checkout_sessions_order_idx" ON "sandbox_checkout_sessions" USING btree ("order_id");

@@ -53,7 +53,7 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, optio
       return reply.status(404).send({ error: { code: 'notFound', requestId: request.id } });
     }
     const { language, fromUrl } = requestLanguage(request);
-    const result = render({
+    const result = await render({
       url,
       language,
       languageFromUrl: fromUrl,

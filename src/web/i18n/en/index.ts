@@ -1,5 +1,7 @@
 import catalog from './catalog.json';
 import common from './common.json';
+import errors from './errors.json';
 import home from './home.json';
+import order from './order.json';
 
-export default { common, home, catalog };
+export default { common, home, catalog, order, errors };

@@ -1,0 +1,34 @@
+import { expect, test } from 'vitest';
+import { EMPTY_SELECTION, checkoutSchema, completeSelection, WAIVER_TEXT_VERSION } from './order-selection.js';
+
+test('every step must be answered, refinement only for pro and premium', () => {
+  expect(completeSelection(EMPTY_SELECTION)).toEqual({ ok: false, code: 'genderRequired' });
+  expect(completeSelection({ ...EMPTY_SELECTION, gender: 'female' })).toEqual({ ok: false, code: 'styleRequired' });
+  expect(completeSelection({ ...EMPTY_SELECTION, gender: 'female', style: 'casual' })).toEqual({ ok: false, code: 'packageRequired' });
+  expect(completeSelection({ ...EMPTY_SELECTION, gender: 'female', style: 'casual', package: 'pro', location: 'office' })).toEqual({
+    ok: false,
+    code: 'refinementRequired',
+  });
+  const basic = completeSelection({ gender: 'male', style: 'professional', package: 'basic', location: 'office', outfit: 'casual', extras: [] });
+  expect(basic).toEqual({ ok: true, value: { gender: 'male', style: 'professional', package: 'basic', location: null, outfit: null, extras: [] } });
+});
+
+test('express is not offered with premium', () => {
+  expect(
+    completeSelection({ gender: 'diverse', style: 'creative', package: 'premium', location: 'studio', outfit: 'business', extras: ['express_delivery'] }),
+  ).toEqual({ ok: false, code: 'extraNotOffered' });
+});
+
+test('checkout needs the ticked waiver of the current version and a valid e-mail; unknown keys such as prices are refused', () => {
+  const valid = {
+    language: 'de',
+    selection: { gender: 'male', style: 'professional', package: 'basic', location: null, outfit: null, extras: [] },
+    email: ' Kunde@Example.de ',
+    waiverAccepted: true,
+    waiverTextVersion: WAIVER_TEXT_VERSION,
+  };
+  expect(checkoutSchema.parse(valid).email).toBe('kunde@example.de');
+  expect(checkoutSchema.safeParse({ ...valid, waiverAccepted: false }).error?.issues[0]?.message).toBe('waiverRequired');
+  expect(checkoutSchema.safeParse({ ...valid, waiverTextVersion: '2020-01-01' }).error?.issues[0]?.message).toBe('waiverOutdated');
+  expect(checkoutSchema.safeParse({ ...valid, totalCents: 1 }).success).toBe(false);
+});

@@ -1,0 +1,82 @@
+// What the customer chooses in the wizard, validated the same way in the browser and on the server.
+import { z } from 'zod';
+import { BASE_STYLES, EXTRA_KEYS, GENDERS, LANGUAGES, LOCATIONS, OUTFITS, PACKAGES, PACKAGE_KEYS, isExtraOffered } from './catalog.js';
+import type { BaseStyle, ExtraKey, Gender, Location, Outfit, PackageKey } from './catalog.js';
+import { emailSchema } from './validation.js';
+
+/** Version of the withdrawal-waiver text at the order button; stored with the consent. */
+export const WAIVER_TEXT_VERSION = '2026-11-01';
+/** Version of the consent to process face photos at the upload step. */
+export const PHOTO_CONSENT_VERSION = '2026-11-01';
+
+export const selectionSchema = z
+  .object({
+    gender: z.enum(GENDERS).nullable(),
+    style: z.enum(BASE_STYLES).nullable(),
+    package: z.enum(PACKAGE_KEYS).nullable(),
+    location: z.enum(LOCATIONS).nullable(),
+    outfit: z.enum(OUTFITS).nullable(),
+    extras: z.array(z.enum(EXTRA_KEYS)).max(EXTRA_KEYS.length),
+  })
+  .strict();
+
+export type Selection = z.output<typeof selectionSchema>;
+
+export const EMPTY_SELECTION: Selection = { gender: null, style: null, package: null, location: null, outfit: null, extras: [] };
+
+export const draftCreateSchema = z
+  .object({
+    language: z.enum(LANGUAGES),
+    selection: selectionSchema,
+    photoConsent: z.literal(true, { error: 'photoConsentRequired' }),
+    photoConsentVersion: z.literal(PHOTO_CONSENT_VERSION, { error: 'consentOutdated' }),
+  })
+  .strict();
+
+export const checkoutSchema = z
+  .object({
+    language: z.enum(LANGUAGES),
+    selection: selectionSchema,
+    email: emailSchema,
+    waiverAccepted: z.literal(true, { error: 'waiverRequired' }),
+    waiverTextVersion: z.literal(WAIVER_TEXT_VERSION, { error: 'waiverOutdated' }),
+  })
+  .strict();
+
+export type CheckoutInput = z.output<typeof checkoutSchema>;
+
+export interface CompleteSelection {
+  gender: Gender;
+  style: BaseStyle;
+  package: PackageKey;
+  location: Location | null;
+  outfit: Outfit | null;
+  extras: ExtraKey[];
+}
+
+export type SelectionProblem = 'genderRequired' | 'styleRequired' | 'packageRequired' | 'refinementRequired' | 'extraNotOffered';
+
+/**
+ * A selection that can be ordered: every step answered, location and outfit exactly when the package
+ * has refinement, only extras the package offers.
+ */
+export function completeSelection(selection: Selection): { ok: true; value: CompleteSelection } | { ok: false; code: SelectionProblem } {
+  if (!selection.gender) return { ok: false, code: 'genderRequired' };
+  if (!selection.style) return { ok: false, code: 'styleRequired' };
+  if (!selection.package) return { ok: false, code: 'packageRequired' };
+  const pkg = PACKAGES[selection.package];
+  if (pkg.hasRefinement && (!selection.location || !selection.outfit)) return { ok: false, code: 'refinementRequired' };
+  const extras = [...new Set(selection.extras)];
+  if (extras.some((extra) => !isExtraOffered(selection.package!, extra))) return { ok: false, code: 'extraNotOffered' };
+  return {
+    ok: true,
+    value: {
+      gender: selection.gender,
+      style: selection.style,
+      package: selection.package,
+      location: pkg.hasRefinement ? selection.location : null,
+      outfit: pkg.hasRefinement ? selection.outfit : null,
+      extras,
+    },
+  };
+}

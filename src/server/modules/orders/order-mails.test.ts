@@ -1,0 +1,300 @@
+import { expect, test } from 'vitest';
+import { LANGUAGES, deliveryHours, requiredResultCount, type ExtraKey, type Language, type PackageKey } from '../../../domain/catalog.js';
+import { formatMoney } from '../../../domain/money.js';
+import { priceOrder } from '../../../domain/pricing.js';
+import {
+  formatDateTime,
+  renderOrderReceivedMail,
+  renderPaymentConfirmedMail,
+  renderPaymentFailedMail,
+  type OrderMailData,
+  type RenderedMail,
+} from './order-mails.js';
+
+const WAIVER_TEXTS: Record<Language, string> = {
+  de: 'Ich verlange ausdrücklich, dass Sie vor Ablauf der Widerrufsfrist mit der Ausführung beginnen.',
+  en: 'I expressly request that you begin before the end of the withdrawal period.',
+  es: 'Solicito expresamente que comencéis antes de que finalice el plazo de desistimiento.',
+};
+
+const STATUS_URL = 'https://shop.example/order-status/5b0f7c8e-2f55-4a51-9a3e-0d1f3c6b7a21?token=abc&lang=de';
+const RETRY_URL = 'https://shop.example/checkout/retry/5b0f7c8e?token=xyz&step=pay';
+const TERMS_URL = 'https://shop.example/agb';
+const PRIVACY_URL = 'https://shop.example/datenschutz';
+
+function mailData(
+  language: Language,
+  options: { package?: PackageKey; extras?: ExtraKey[]; discountPercent?: number } = {},
+  overrides: Partial<OrderMailData> = {},
+): OrderMailData & { retryUrl: string } {
+  const pkg = options.package ?? 'pro';
+  const extras = options.extras ?? [];
+  const now = new Date('2026-03-12T13:05:00Z');
+  const percent = options.discountPercent ?? 0;
+  const campaign =
+    percent > 0
+      ? { id: 'spring', percent, packages: ['pro', 'premium'] as const, startsAt: new Date('2026-03-01T00:00:00Z'), endsAt: new Date('2026-04-01T00:00:00Z') }
+      : null;
+  const price = priceOrder({ package: pkg, extras, campaign, now });
+  return {
+    language,
+    orderNumber: 'BF-7K3M9Q2X',
+    email: 'kunde@example.de',
+    package: pkg,
+    style: 'professional',
+    location: 'office',
+    outfit: 'business',
+    gender: 'female',
+    extras: price.extras,
+    photoCount: 5,
+    prices: {
+      packageListCents: price.packageListCents,
+      discountPercent: price.discountPercent,
+      discountCents: price.discountCents,
+      packageCents: price.packageCents,
+      extras: price.lines.filter((line) => line.kind === 'extra').map((line) => ({ key: line.key as ExtraKey, cents: line.cents })),
+      netCents: price.netCents,
+      vatCents: price.vatCents,
+      vatRatePercent: price.vatRatePercent,
+      grossCents: price.grossCents,
+    },
+    deliveryHours: deliveryHours(pkg, extras),
+    resultCount: requiredResultCount(pkg, extras),
+    orderedAt: now,
+    paidAt: new Date('2026-03-12T13:09:00Z'),
+    waiver: { acceptedAt: new Date('2026-03-12T13:04:30Z'), textVersion: 'waiver-2026-03', text: WAIVER_TEXTS[language] },
+    statusUrl: STATUS_URL,
+    termsUrl: TERMS_URL,
+    privacyUrl: PRIVACY_URL,
+    site: {
+      name: 'FotoAtelier',
+      legalName: 'FotoAtelier GmbH',
+      supportEmail: 'support@shop.example',
+      address: 'Beispielweg 1\n10115 Berlin',
+      phone: '+49 30 1234567',
+    },
+    retryUrl: RETRY_URL,
+    ...overrides,
+  };
+}
+
+const RENDERERS = {
+  'order-received': renderOrderReceivedMail,
+  'payment-confirmed': renderPaymentConfirmedMail,
+  'payment-failed': renderPaymentFailedMail,
+} as const;
+type TemplateName = keyof typeof RENDERERS;
+const TEMPLATES = Object.keys(RENDERERS) as TemplateName[];
+
+function render(template: TemplateName, data: OrderMailData & { retryUrl: string }): RenderedMail {
+  return RENDERERS[template](data);
+}
+
+/** What the HTML must contain for a value: its escaped form. */
+function html(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+const VAT_LABEL: Record<Language, string> = { de: '19 % MwSt.', en: 'VAT 19%', es: 'IVA 19 %' };
+const TOTAL_LABEL: Record<Language, string> = { de: 'Gesamtbetrag inkl. MwSt.', en: 'Total incl. VAT', es: 'Total IVA incluido' };
+const WITHDRAWAL_HEADING: Record<Language, string> = {
+  de: 'Widerrufsbelehrung',
+  en: 'Information on your right of withdrawal',
+  es: 'Información sobre el derecho de desistimiento',
+};
+const PACKAGE_NAME: Record<Language, string> = { de: 'Pro Paket', en: 'Pro package', es: 'Paquete Pro' };
+const EXPRESS_NAME: Record<Language, string> = { de: 'Express-Lieferung', en: 'Express delivery', es: 'Entrega exprés' };
+const DISCOUNT_LABEL: Record<Language, string> = { de: 'Aktionsrabatt 20 %', en: 'Campaign discount 20%', es: 'Descuento de campaña 20 %' };
+
+for (const language of LANGUAGES) {
+  for (const template of TEMPLATES) {
+    test(`${template} (${language}): subject, total, VAT, status link`, () => {
+      const data = mailData(language, { extras: ['extra_variants'] });
+      const mail = render(template, data);
+      expect(mail.template).toBe(template);
+      expect(mail.subject).toContain('BF-7K3M9Q2X');
+      expect(mail.subject).not.toMatch(/[\r\n]/);
+
+      const total = formatMoney(data.prices.grossCents);
+      expect(total.replace(/\s/g, ' ')).toBe('44,89 €');
+      expect(mail.text).toContain(`${TOTAL_LABEL[language]}: ${total}`);
+      expect(mail.html).toContain(html(TOTAL_LABEL[language]));
+      expect(mail.html).toContain(total);
+
+      const vat = formatMoney(data.prices.vatCents);
+      expect(mail.text).toContain(`${VAT_LABEL[language]}: ${vat}`);
+      expect(mail.html).toContain(html(VAT_LABEL[language]));
+      expect(mail.html).toContain(vat);
+      expect(mail.text).toContain(formatMoney(data.prices.netCents));
+
+      expect(mail.text).toContain(STATUS_URL);
+      expect(mail.html).toContain(`href="${html(STATUS_URL)}"`);
+      expect(mail.html).not.toContain(STATUS_URL); // the raw "&" must be escaped in HTML
+
+      expect(mail.text).toContain(PACKAGE_NAME[language]);
+      expect(mail.html).toContain(PACKAGE_NAME[language]);
+      expect(mail.html).toContain('max-width:600px');
+      expect(mail.html).toMatch(/^<!DOCTYPE html>/);
+      expect(mail.html).toContain(`<html lang="${language}">`);
+    });
+
+    test(`${template} (${language}): discount line only with a discount`, () => {
+      const without = render(template, mailData(language));
+      expect(without.text).not.toContain(DISCOUNT_LABEL[language]);
+      expect(without.html).not.toContain(html(DISCOUNT_LABEL[language]));
+
+      const data = mailData(language, { discountPercent: 20 });
+      expect(data.prices.discountCents).toBe(698);
+      const withDiscount = render(template, data);
+      expect(withDiscount.text).toContain(`${DISCOUNT_LABEL[language]}: ${formatMoney(-698)}`);
+      expect(withDiscount.html).toContain(html(DISCOUNT_LABEL[language]));
+      expect(withDiscount.text).toContain(`${PACKAGE_NAME[language]}: ${formatMoney(3490)}`);
+      expect(withDiscount.text).toContain(`${TOTAL_LABEL[language]}: ${formatMoney(2792)}`);
+    });
+
+    test(`${template} (${language}): express delivery is named with its price and 6 hours`, () => {
+      const hours = { de: '6 Stunden', en: '6 hours', es: '6 horas' }[language];
+      const express = render(template, mailData(language, { package: 'basic', extras: ['express_delivery'] }));
+      expect(express.text).toContain(`${EXPRESS_NAME[language]}: ${formatMoney(1499)}`);
+      expect(express.text).toContain(`${hours}`);
+      expect(express.html).toContain(EXPRESS_NAME[language]);
+
+      const standard = render(template, mailData(language, { package: 'basic' }));
+      expect(standard.text).not.toContain(EXPRESS_NAME[language]);
+      expect(standard.text).toContain({ de: '48 Stunden', en: '48 hours', es: '48 horas' }[language]);
+    });
+
+    test(`${template} (${language}): interpolated values are escaped in HTML`, () => {
+      const data = mailData(language, {}, {
+        email: 'a<b@x.de',
+        site: { name: 'Foto<Shop>', legalName: 'A & B <GmbH>', supportEmail: 'help@x.de', address: 'Weg 1 <b>', phone: null },
+        waiver: { acceptedAt: new Date('2026-03-12T13:04:30Z'), textVersion: 'v<2>', text: `<script>alert(1)</script> ${WAIVER_TEXTS[language]}` },
+      });
+      const mail = render(template, data);
+      expect(mail.html).not.toContain('a<b@x.de');
+      expect(mail.html).not.toContain('Foto<Shop>');
+      expect(mail.html).not.toContain('<GmbH>');
+      expect(mail.html).not.toContain('<b>');
+      expect(mail.html).not.toContain('<script>');
+      expect(mail.html).toContain('Foto&lt;Shop&gt;');
+      expect(mail.html).toContain('A &amp; B &lt;GmbH&gt;');
+      // The plain text shows the values as they are.
+      expect(mail.text).toContain('Foto<Shop>');
+    });
+  }
+
+  test(`order-received (${language}): contract content, waiver, withdrawal notice, AGB, payment pending`, () => {
+    const data = mailData(language, { extras: ['extra_variants'] });
+    const mail = renderOrderReceivedMail(data);
+    for (const body of [mail.text, mail.html]) {
+      expect(body).toContain(WITHDRAWAL_HEADING[language]);
+      expect(body).toContain('waiver-2026-03');
+      expect(body).toContain(formatDateTime(data.waiver!.acceptedAt, language));
+      expect(body).toContain(TERMS_URL);
+      expect(body).toContain('support@shop.example');
+      expect(body).toMatch(/356/);
+      expect(body).toContain({ de: '20 Bewerbungsfotos', en: '20 application photos', es: '20 fotos profesionales' }[language]);
+      expect(body).toContain({ de: 'Extra Varianten', en: 'Extra variants', es: 'Variantes extra' }[language]);
+      expect(body).toContain({ de: 'Professionell', en: 'Professional', es: 'Profesional' }[language]);
+      expect(body).toContain({ de: 'Büro', en: 'Office', es: 'Oficina' }[language]);
+      expect(body).toContain({ de: 'Weiblich', en: 'Female', es: 'Femenino' }[language]);
+      expect(body).toContain({ de: 'Zahlung ausstehend', en: 'Payment pending', es: 'Pago pendiente' }[language]);
+      expect(body).toContain({ de: 'Zahlungspflichtig bestellen', en: 'Order with obligation to pay', es: 'Pedido con obligación de pago' }[language]);
+    }
+    expect(mail.text).toContain(`> ${WAIVER_TEXTS[language]}`);
+    expect(mail.html).toContain(html(WAIVER_TEXTS[language]));
+    expect(mail.html).toContain(`href="${TERMS_URL}"`);
+    expect(mail.html).toContain(`href="${PRIVACY_URL}"`);
+  });
+
+  test(`order-received (${language}): without a recorded waiver the right does not expire early`, () => {
+    const mail = renderOrderReceivedMail(mailData(language, {}, { waiver: null }));
+    expect(mail.text).toContain(WITHDRAWAL_HEADING[language]);
+    expect(mail.text).toContain({ de: 'nicht vorzeitig', en: 'does not expire early', es: 'no se extingue anticipadamente' }[language]);
+    expect(mail.text).not.toContain('waiver-2026-03');
+  });
+
+  test(`payment-confirmed (${language}): paid amount and date, next steps, retention and retouching, contract data again`, () => {
+    const data = mailData(language);
+    const mail = renderPaymentConfirmedMail(data);
+    const paidAt = formatDateTime(data.paidAt!, language);
+    expect(mail.text).toContain(`${{ de: 'Bezahlter Betrag', en: 'Amount paid', es: 'Importe pagado' }[language]}: ${formatMoney(3490)}`);
+    expect(mail.text).toContain(paidAt);
+    expect(mail.text).toContain({ de: '24 Stunden', en: '24 hours', es: '24 horas' }[language]);
+    expect(mail.text).toContain({ de: '7 Tagen', en: '7 days', es: '7 días' }[language]);
+    expect(mail.text).toContain({ de: '30 Tage', en: '30 days', es: '30 días' }[language]);
+    expect(mail.text).toContain({ de: 'prüft jedes Foto', en: 'checks every photo', es: 'revisa cada foto' }[language]);
+    expect(mail.text).toContain(WITHDRAWAL_HEADING[language]);
+    expect(mail.text).toContain(WAIVER_TEXTS[language]);
+    expect(mail.text).toContain(TERMS_URL);
+    expect(mail.text).not.toContain({ de: 'Zahlung ausstehend', en: 'Payment pending', es: 'Pago pendiente' }[language]);
+
+    const unknownDate = renderPaymentConfirmedMail(mailData(language, {}, { paidAt: null }));
+    expect(unknownDate.text).not.toContain(paidAt);
+  });
+
+  test(`payment-failed (${language}): nothing charged, retry link`, () => {
+    const mail = renderPaymentFailedMail(mailData(language));
+    expect(mail.text).toContain({ de: 'nichts berechnet', en: 'Nothing has been charged', es: 'No se te ha cobrado nada' }[language]);
+    expect(mail.text).toContain(RETRY_URL);
+    expect(mail.html).toContain(`href="${html(RETRY_URL)}"`);
+    expect(mail.text).toContain('support@shop.example');
+    expect(mail.text).not.toContain(WITHDRAWAL_HEADING[language]);
+  });
+}
+
+test('every language has its own text: no German in the English and Spanish mails', () => {
+  const germanOnly = ['Bestellnummer', 'Widerrufsbelehrung', 'Gesamtbetrag', 'Zahlung', 'Sie ', 'Guten Tag'];
+  for (const template of TEMPLATES) {
+    const de = render(template, mailData('de'));
+    for (const word of germanOnly.slice(0, 1)) expect(de.text).toContain(word);
+    for (const language of ['en', 'es'] as const) {
+      const mail = render(template, mailData(language));
+      for (const word of germanOnly) {
+        expect(mail.text, `${template} ${language}: ${word}`).not.toContain(word);
+        expect(mail.html, `${template} ${language}: ${word}`).not.toContain(word);
+      }
+    }
+    const subjects = new Set(LANGUAGES.map((language) => render(template, mailData(language)).subject));
+    expect(subjects.size).toBe(LANGUAGES.length);
+  }
+});
+
+test('the Spanish mails say "tú", never "usted"', () => {
+  for (const template of TEMPLATES) {
+    const mail = render(template, mailData('es'));
+    expect(mail.text).not.toMatch(/\busted\b/i);
+    expect(mail.text).toMatch(/\btu\b/);
+  }
+});
+
+test('dates are shown in Europe/Berlin with the zone, summer time included', () => {
+  expect(formatDateTime(new Date('2026-03-12T13:05:00Z'), 'de')).toBe('12. März 2026 um 14:05 MEZ');
+  expect(formatDateTime(new Date('2026-07-01T22:30:00Z'), 'de')).toBe('2. Juli 2026 um 00:30 MESZ');
+  expect(formatDateTime(new Date('2026-03-12T13:05:00Z'), 'en')).toBe('12 March 2026 at 14:05 CET');
+  expect(formatDateTime(new Date('2026-03-12T13:05:00Z'), 'es')).toBe('12 de marzo de 2026 a las 14:05 CET');
+  const mail = renderOrderReceivedMail(mailData('de'));
+  expect(mail.text).toContain('Bestellt am: 12. März 2026 um 14:05 MEZ');
+});
+
+test('links other than http(s) and mailto are not made clickable', () => {
+  const mail = renderOrderReceivedMail(mailData('de', {}, { statusUrl: 'javascript:alert(1)', termsUrl: '/agb' }));
+  expect(mail.html).not.toContain('href="javascript:');
+  expect(mail.html).not.toContain('href="/agb"');
+  expect(mail.text).toContain('javascript:alert(1)');
+});
+
+test('premium includes express delivery without an express line in the prices', () => {
+  const mail = renderPaymentConfirmedMail(mailData('de', { package: 'premium' }));
+  expect(mail.text).toContain('innerhalb von 12 Stunden ab Zahlungseingang (Express-Lieferung inklusive)');
+  expect(mail.text).not.toContain('Express-Lieferung: ');
+  expect(mail.text).toContain('kommerzielle Lizenz');
+});
+
+test('a multi-line address and consent text keep their lines in HTML and text', () => {
+  const data = mailData('de', {}, { waiver: { acceptedAt: new Date('2026-03-12T13:04:30Z'), textVersion: 'v2', text: 'Zeile eins\nZeile zwei' } });
+  const mail = renderOrderReceivedMail(data);
+  expect(mail.html).toContain('Zeile eins<br>Zeile zwei');
+  expect(mail.text).toContain('> Zeile eins\n> Zeile zwei');
+  expect(mail.text).toContain('FotoAtelier GmbH, Beispielweg 1, 10115 Berlin, Telefon: +49 30 1234567, E-Mail: support@shop.example');
+});

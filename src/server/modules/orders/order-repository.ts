@@ -1,0 +1,70 @@
+import { and, asc, count, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { orderHistory, orderUploads, orders } from '../../db/schema.js';
+
+export type OrderRow = typeof orders.$inferSelect;
+export type UploadRow = typeof orderUploads.$inferSelect;
+export type HistoryInput = Omit<typeof orderHistory.$inferInsert, 'id' | 'createdAt' | 'orderId'>;
+
+/** Data access for orders; every function takes the database or a transaction. */
+export function createOrderRepository(db: Executor) {
+  return {
+    async insert(values: typeof orders.$inferInsert): Promise<OrderRow> {
+      const [row] = await db.insert(orders).values(values).returning();
+      return row!;
+    },
+    async find(id: string): Promise<OrderRow | null> {
+      const [row] = await db.select().from(orders).where(eq(orders.id, id));
+      return row ?? null;
+    },
+    /** Reads the order and locks its row until the transaction ends (PostgreSQL; PGlite runs one transaction at a time). */
+    async lock(id: string): Promise<OrderRow | null> {
+      const [row] = await db.select().from(orders).where(eq(orders.id, id)).for('update');
+      return row ?? null;
+    },
+    async update(id: string, values: Partial<typeof orders.$inferInsert>): Promise<OrderRow> {
+      const [row] = await db
+        .update(orders)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(orders.id, id))
+        .returning();
+      return row!;
+    },
+    async uploads(orderId: string): Promise<UploadRow[]> {
+      return db.select().from(orderUploads).where(eq(orderUploads.orderId, orderId)).orderBy(asc(orderUploads.uploadOrder));
+    },
+    async uploadCount(orderId: string): Promise<number> {
+      const [row] = await db.select({ n: count() }).from(orderUploads).where(eq(orderUploads.orderId, orderId));
+      return Number(row?.n ?? 0);
+    },
+    async nextUploadOrder(orderId: string): Promise<number> {
+      const [row] = await db
+        .select({ next: sql<number>`coalesce(max(${orderUploads.uploadOrder}) + 1, 0)` })
+        .from(orderUploads)
+        .where(eq(orderUploads.orderId, orderId));
+      return Number(row?.next ?? 0);
+    },
+    async insertUpload(values: typeof orderUploads.$inferInsert): Promise<UploadRow> {
+      const [row] = await db.insert(orderUploads).values(values).returning();
+      return row!;
+    },
+    async findUpload(orderId: string, uploadId: string): Promise<UploadRow | null> {
+      const [row] = await db
+        .select()
+        .from(orderUploads)
+        .where(and(eq(orderUploads.orderId, orderId), eq(orderUploads.id, uploadId)));
+      return row ?? null;
+    },
+    async deleteUpload(uploadId: string): Promise<void> {
+      await db.delete(orderUploads).where(eq(orderUploads.id, uploadId));
+    },
+    async addHistory(orderId: string, entry: HistoryInput): Promise<void> {
+      await db.insert(orderHistory).values({ ...entry, orderId });
+    },
+    async history(orderId: string) {
+      return db.select().from(orderHistory).where(eq(orderHistory.orderId, orderId)).orderBy(asc(orderHistory.createdAt), asc(orderHistory.id));
+    },
+  };
+}
+
+export type OrderRepository = ReturnType<typeof createOrderRepository>;

@@ -1,0 +1,613 @@
+// The order flow on the server: drafts, uploads, selections, checkout and payment events.
+// Every price is computed here from the domain catalogue; the browser only chooses.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import sharp from 'sharp';
+import type { Campaign } from '../../../domain/campaign.js';
+import { PACKAGES, UPLOAD_LIMITS, deliveryHours, requiredResultCount, type Language } from '../../../domain/catalog.js';
+import { orderNumberFromBytes } from '../../../domain/order-number.js';
+import { canChangePayment, canTransition, type OrderStatus, type PaymentStatus } from '../../../domain/order-state.js';
+import {
+  PHOTO_CONSENT_VERSION,
+  completeSelection,
+  type CheckoutInput,
+  type CompleteSelection,
+  type Selection,
+} from '../../../domain/order-selection.js';
+import { priceOrder, type PriceBreakdown } from '../../../domain/pricing.js';
+import type { SiteInfo } from '../../../domain/site.js';
+import { ALL_MESSAGES } from '../../../web/i18n/all-messages.js';
+import { translate } from '../../../web/i18n/messages.js';
+import type { Database } from '../../db/client.js';
+import { paymentEvents } from '../../db/schema.js';
+import { AppError, conflict, notFound, unprocessable } from '../../http/errors.js';
+import type { Mailer } from '../../mail/mailer.js';
+import type { PaymentEvent, PaymentProvider } from '../../payments/provider.js';
+import type { Storage } from '../../storage/storage.js';
+import { processCustomerPhoto } from '../uploads/image-processing.js';
+import { createOrderRepository, type OrderRow, type UploadRow } from './order-repository.js';
+import { renderOrderReceivedMail, renderPaymentConfirmedMail, renderPaymentFailedMail, type OrderMailData } from './order-mails.js';
+import { statusUrl } from './order-tokens.js';
+
+export interface OrderServiceDeps {
+  db: Database;
+  storage: Storage;
+  mailer: Mailer;
+  payments: PaymentProvider;
+  campaign: Campaign | null;
+  publicUrl: string;
+  appSecret: string;
+  site: SiteInfo;
+  signedUrlTtlSeconds: number;
+  now: () => Date;
+  log: FastifyBaseLogger;
+}
+
+export interface UploadView {
+  id: string;
+  fileName: string;
+  width: number;
+  height: number;
+  url: string;
+  thumbnailUrl: string;
+}
+
+export interface DraftView {
+  orderId: string;
+  orderNumber: string;
+  status: string;
+  paymentStatus: string;
+  language: string;
+  email: string | null;
+  selection: Selection;
+  uploads: UploadView[];
+  editable: boolean;
+}
+
+export interface ConfirmationView {
+  orderId: string;
+  orderNumber: string;
+  email: string | null;
+  package: string | null;
+  extras: string[];
+  totalCents: number | null;
+  status: string;
+  paymentStatus: string;
+  paidAt: string | null;
+  statusUrl: string;
+}
+
+const CHECKOUT_CLAIM_SECONDS = 30;
+/** Sessions closer than this to their expiry are not handed out again. */
+const SESSION_REUSE_MARGIN_MS = 5 * 60 * 1000;
+
+function selectionOf(order: OrderRow): Selection {
+  return {
+    gender: (order.gender as Selection['gender']) ?? null,
+    style: (order.styleBase as Selection['style']) ?? null,
+    package: (order.package as Selection['package']) ?? null,
+    location: (order.refineLocation as Selection['location']) ?? null,
+    outfit: (order.refineOutfit as Selection['outfit']) ?? null,
+    extras: [...(order.featureExtraVariants ? (['extra_variants'] as const) : []), ...(order.featureExpressDelivery ? (['express_delivery'] as const) : [])],
+  };
+}
+
+function selectionColumns(selection: Selection) {
+  return {
+    gender: selection.gender,
+    styleBase: selection.style,
+    package: selection.package,
+    refineLocation: selection.location,
+    refineOutfit: selection.outfit,
+    featureExtraVariants: selection.extras.includes('extra_variants'),
+    featureExpressDelivery: selection.extras.includes('express_delivery'),
+  };
+}
+
+/** Drafts can change until they are paid; a cancelled or paid order is final. */
+function isEditable(order: OrderRow): boolean {
+  return order.status === 'created' && order.paymentStatus !== 'paid' && order.paymentStatus !== 'refunded';
+}
+
+function safeFileName(name: string | undefined): string {
+  const cleaned = (name ?? 'foto').normalize('NFC').replace(/[\p{Cc}/\\]/gu, '').trim();
+  return (cleaned || 'foto').slice(0, 200);
+}
+
+export function createOrderService(deps: OrderServiceDeps) {
+  const { db, storage, mailer, payments, log } = deps;
+  const orders = createOrderRepository(db);
+
+  async function uploadView(upload: UploadRow): Promise<UploadView> {
+    const [url, thumbnailUrl] = await Promise.all([
+      storage.signedUrl(upload.storageKey, { expiresInSeconds: deps.signedUrlTtlSeconds }),
+      storage.signedUrl(thumbnailKey(upload.storageKey), { expiresInSeconds: deps.signedUrlTtlSeconds }),
+    ]);
+    return { id: upload.id, fileName: upload.fileName, width: upload.width, height: upload.height, url, thumbnailUrl };
+  }
+
+  async function requireOrder(orderId: string): Promise<OrderRow> {
+    const order = await orders.find(orderId);
+    if (!order) throw notFound('orderNotFound');
+    return order;
+  }
+
+  async function draftView(order: OrderRow): Promise<DraftView> {
+    const uploads = await orders.uploads(order.id);
+    return {
+      orderId: order.id,
+      orderNumber: order.orderNumber,
+      status: order.status,
+      paymentStatus: order.paymentStatus,
+      language: order.language,
+      email: order.email,
+      selection: selectionOf(order),
+      uploads: await Promise.all(uploads.map(uploadView)),
+      editable: isEditable(order),
+    };
+  }
+
+  function mailData(order: OrderRow, price: PriceBreakdown, photoCount: number): OrderMailData {
+    const language = order.language as Language;
+    const selection = selectionOf(order);
+    return {
+      language,
+      orderNumber: order.orderNumber,
+      email: order.email ?? '',
+      package: price.package,
+      style: selection.style,
+      location: selection.location,
+      outfit: selection.outfit,
+      gender: selection.gender,
+      extras: price.extras,
+      photoCount,
+      prices: {
+        packageListCents: price.packageListCents,
+        discountPercent: price.discountPercent,
+        discountCents: price.discountCents,
+        packageCents: price.packageCents,
+        extras: price.lines.filter((l) => l.kind === 'extra').map((l) => ({ key: l.key as 'extra_variants' | 'express_delivery', cents: l.cents })),
+        netCents: price.netCents,
+        vatCents: price.vatCents,
+        vatRatePercent: price.vatRatePercent,
+        grossCents: price.grossCents,
+      },
+      deliveryHours: deliveryHours(price.package, price.extras),
+      resultCount: requiredResultCount(price.package, price.extras),
+      orderedAt: order.orderedAt ?? deps.now(),
+      paidAt: order.paidAt,
+      waiver:
+        order.waiverAcceptedAt && order.waiverTextVersion
+          ? {
+              acceptedAt: order.waiverAcceptedAt,
+              textVersion: order.waiverTextVersion,
+              text: translate(ALL_MESSAGES[language], 'order.summary.waiver'),
+            }
+          : null,
+      statusUrl: statusUrl(deps.publicUrl, deps.appSecret, order.id),
+      termsUrl: `${deps.publicUrl}/agb${language === 'de' ? '' : `?lang=${language}`}`,
+      privacyUrl: `${deps.publicUrl}/datenschutz${language === 'de' ? '' : `?lang=${language}`}`,
+      site: deps.site,
+    };
+  }
+
+  /** The prices stored on the order at checkout, as a breakdown again (for mails after payment). */
+  function storedPrice(order: OrderRow): PriceBreakdown {
+    const selection = selectionOf(order);
+    const extras = selection.extras;
+    return {
+      package: order.package as PriceBreakdown['package'],
+      extras,
+      lines: [
+        { kind: 'package', key: order.package as PriceBreakdown['package'], listCents: order.packageListCents ?? 0, discountCents: order.discountCents, cents: order.packageCents ?? 0 },
+        ...extras.map((key) => {
+          const cents = key === 'extra_variants' ? order.featureExtraVariantsCents : order.featureExpressDeliveryCents;
+          return { kind: 'extra' as const, key, listCents: cents, discountCents: 0, cents };
+        }),
+      ],
+      packageListCents: order.packageListCents ?? 0,
+      discountPercent: order.discountPercent,
+      discountCents: order.discountCents,
+      packageCents: order.packageCents ?? 0,
+      extrasCents: order.extrasCents,
+      grossCents: order.totalCents ?? 0,
+      netCents: order.netCents ?? 0,
+      vatCents: order.vatCents ?? 0,
+      vatRatePercent: order.taxRatePercent,
+    };
+  }
+
+  async function createOrderRow(language: Language, selection: Selection) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await orders.insert({
+          id: randomUUID(),
+          orderNumber: orderNumberFromBytes(randomBytes(8)),
+          language,
+          ...selectionColumns(selection),
+          photoConsentAt: deps.now(),
+          photoConsentVersion: PHOTO_CONSENT_VERSION,
+          createdAt: deps.now(),
+          updatedAt: deps.now(),
+        });
+      } catch (error) {
+        // 30^8 numbers: a collision is rare, but the unique key decides, not luck.
+        if (attempt < 3 && String((error as { cause?: { message?: string } }).cause?.message ?? error).includes('orders_order_number_key')) continue;
+        throw error;
+      }
+    }
+  }
+
+  async function sendMail(order: OrderRow, rendered: { subject: string; html: string; text: string; template: string }, dedupeKey: string) {
+    if (!order.email) return;
+    const result = await mailer.sendEmail({ ...rendered, to: order.email, language: order.language as Language, orderId: order.id, dedupeKey });
+    if (!result.ok) log.error({ orderId: order.id, template: rendered.template, error: result.error }, 'order mail failed');
+  }
+
+  async function markPaid(event: PaymentEvent): Promise<string> {
+    const orderId = event.orderId!;
+    const result = await db.transaction(async (tx) => {
+      const repo = createOrderRepository(tx);
+      const order = await repo.lock(orderId);
+      if (!order) return { outcome: 'unknownOrder' as const };
+      if (order.paymentStatus === 'paid' || order.paymentStatus === 'refunded') return { outcome: 'alreadyPaid' as const };
+      if (event.amountTotal !== null && order.totalCents !== null && event.amountTotal !== order.totalCents) {
+        return { outcome: 'amountMismatch' as const };
+      }
+      if (!canChangePayment(order.paymentStatus as PaymentStatus, 'paid')) return { outcome: 'ignored' as const };
+      const now = deps.now();
+      const nextStatus: OrderStatus = canTransition(order.status as OrderStatus, 'paid', 'system') ? 'paid' : (order.status as OrderStatus);
+      const updated = await repo.update(orderId, {
+        paymentStatus: 'paid',
+        paidAt: now,
+        status: nextStatus,
+        providerPaymentId: event.paymentIntentId ?? order.providerPaymentId,
+        providerSessionId: event.sessionId ?? order.providerSessionId,
+        paymentFailedAt: null,
+      });
+      await repo.addHistory(orderId, {
+        event: 'payment_received',
+        fromStatus: order.status,
+        toStatus: nextStatus,
+        actorType: 'system',
+        actorId: `${payments.name}:${event.id}`,
+        note: event.type,
+      });
+      return { outcome: 'paid' as const, order: updated };
+    });
+    if (result.outcome === 'amountMismatch') log.error({ orderId, eventId: event.id, amount: event.amountTotal }, 'paid amount does not match the order');
+    if (result.outcome === 'paid' && result.order) {
+      const photoCount = await orders.uploadCount(orderId);
+      await sendMail(result.order, renderPaymentConfirmedMail(mailData(result.order, storedPrice(result.order), photoCount)), `payment-confirmed:${orderId}`);
+    }
+    return result.outcome;
+  }
+
+  async function markFailed(event: PaymentEvent): Promise<string> {
+    const orderId = event.orderId!;
+    const result = await db.transaction(async (tx) => {
+      const repo = createOrderRepository(tx);
+      const order = await repo.lock(orderId);
+      if (!order) return { outcome: 'unknownOrder' as const };
+      // A failure of an older checkout says nothing about the one the customer uses now.
+      if (order.providerSessionId && event.sessionId && order.providerSessionId !== event.sessionId) return { outcome: 'staleSession' as const };
+      if (!canChangePayment(order.paymentStatus as PaymentStatus, 'failed')) return { outcome: 'ignored' as const };
+      const updated = await repo.update(orderId, {
+        paymentStatus: 'failed',
+        paymentFailedAt: deps.now(),
+        providerSessionId: null,
+        providerSessionUrl: null,
+        providerSessionTotalCents: null,
+        providerSessionExpiresAt: null,
+      });
+      await repo.addHistory(orderId, { event: 'payment_failed', actorType: 'system', actorId: `${payments.name}:${event.id}`, note: event.type });
+      return { outcome: 'failed' as const, order: updated };
+    });
+    if (result.outcome === 'failed' && result.order) {
+      const order = result.order;
+      const retryUrl = `${deps.publicUrl}/order/summary${order.language === 'de' ? '' : `?lang=${order.language}`}`;
+      const photoCount = await orders.uploadCount(orderId);
+      await sendMail(order, renderPaymentFailedMail({ ...mailData(order, storedPrice(order), photoCount), retryUrl }), `payment-failed:${event.id}`);
+    }
+    return result.outcome;
+  }
+
+  async function notePending(event: PaymentEvent): Promise<string> {
+    const orderId = event.orderId!;
+    return db.transaction(async (tx) => {
+      const repo = createOrderRepository(tx);
+      const order = await repo.lock(orderId);
+      if (!order) return 'unknownOrder';
+      if (order.paymentStatus !== 'pending') return 'ignored';
+      await repo.addHistory(orderId, { event: 'payment_pending', actorType: 'system', actorId: `${payments.name}:${event.id}`, note: event.type });
+      return 'pending';
+    });
+  }
+
+  async function noteExpired(event: PaymentEvent): Promise<string> {
+    const orderId = event.orderId!;
+    return db.transaction(async (tx) => {
+      const repo = createOrderRepository(tx);
+      const order = await repo.lock(orderId);
+      if (!order) return 'unknownOrder';
+      if (order.providerSessionId !== event.sessionId || order.paymentStatus === 'paid') return 'ignored';
+      await repo.update(orderId, { providerSessionId: null, providerSessionUrl: null, providerSessionTotalCents: null, providerSessionExpiresAt: null });
+      await repo.addHistory(orderId, { event: 'checkout_expired', actorType: 'system', actorId: `${payments.name}:${event.id}` });
+      return 'expired';
+    });
+  }
+
+  return {
+    async createDraft(input: { language: Language; selection: Selection }) {
+      const order = await createOrderRow(input.language, input.selection);
+      await orders.addHistory(order.id, { event: 'order_created', toStatus: 'created', actorType: 'customer' });
+      return draftView(order);
+    },
+
+    async getDraft(orderId: string) {
+      return draftView(await requireOrder(orderId));
+    },
+
+    async saveSelection(orderId: string, language: Language, selection: Selection) {
+      const order = await requireOrder(orderId);
+      if (!isEditable(order)) throw conflict('orderLocked');
+      return draftView(await orders.update(orderId, { language, ...selectionColumns(selection) }));
+    },
+
+    async addUpload(orderId: string, file: { buffer: Buffer; fileName: string | undefined }): Promise<UploadView> {
+      const existing = await requireOrder(orderId);
+      if (!isEditable(existing)) throw conflict('orderLocked');
+      // Cheap early answer; the count is enforced again under the row lock below.
+      if ((await orders.uploadCount(orderId)) >= UPLOAD_LIMITS.maxPhotos) throw conflict('tooManyPhotos', { max: UPLOAD_LIMITS.maxPhotos });
+      const processed = await processCustomerPhoto(file.buffer);
+      if (!processed.ok) {
+        const status = processed.code === 'fileTooLarge' ? 413 : processed.code === 'tooManyPixels' || processed.code === 'resolutionTooLow' ? 422 : 415;
+        throw new AppError(status, processed.code, processed.code, processed.code === 'resolutionTooLow' ? { minShortSidePx: UPLOAD_LIMITS.minShortSidePx } : undefined);
+      }
+      const image = processed.image;
+      const key = `uploads/${orderId}/${randomBytes(16).toString('hex')}.${image.extension}`;
+      const thumbnail = await sharp(image.buffer).resize({ width: 480, height: 480, fit: 'inside' }).jpeg({ quality: 80 }).toBuffer();
+      await storage.put(key, image.buffer, { contentType: image.mimeType });
+      await storage.put(thumbnailKey(key), thumbnail, { contentType: 'image/jpeg' });
+      try {
+        const row = await db.transaction(async (tx) => {
+          const repo = createOrderRepository(tx);
+          const order = await repo.lock(orderId);
+          if (!order) throw notFound('orderNotFound');
+          if (!isEditable(order)) throw conflict('orderLocked');
+          if ((await repo.uploadCount(orderId)) >= UPLOAD_LIMITS.maxPhotos) throw conflict('tooManyPhotos', { max: UPLOAD_LIMITS.maxPhotos });
+          return repo.insertUpload({
+            id: randomUUID(),
+            orderId,
+            fileName: safeFileName(file.fileName),
+            fileSize: image.bytes,
+            mimeType: image.mimeType,
+            width: image.width,
+            height: image.height,
+            storageKey: key,
+            uploadOrder: await repo.nextUploadOrder(orderId),
+            createdAt: deps.now(),
+          });
+        });
+        return uploadView(row);
+      } catch (error) {
+        // Nothing may stay behind for a refused or failed upload.
+        await Promise.allSettled([storage.delete(key), storage.delete(thumbnailKey(key))]);
+        throw error;
+      }
+    },
+
+    async removeUpload(orderId: string, uploadId: string) {
+      const order = await requireOrder(orderId);
+      if (!isEditable(order)) throw conflict('orderLocked');
+      const upload = await orders.findUpload(orderId, uploadId);
+      if (!upload) throw notFound('photoNotFound');
+      await orders.deleteUpload(upload.id);
+      await Promise.all([storage.delete(upload.storageKey), storage.delete(thumbnailKey(upload.storageKey))]);
+    },
+
+    /**
+     * "Zahlungspflichtig bestellen": the contract is formed here, before the payment page.
+     * A second click while the first is under way, or later with the same order, gets the same session.
+     */
+    async checkout(orderId: string, input: CheckoutInput): Promise<{ url: string; sessionId: string }> {
+      const order = await requireOrder(orderId);
+      if (order.paymentStatus === 'paid' || order.paymentStatus === 'refunded') throw conflict('alreadyPaid');
+      if (!isEditable(order)) throw conflict('orderLocked');
+      const complete = completeSelection(input.selection);
+      if (!complete.ok) throw unprocessable(complete.code);
+      const selection: CompleteSelection = complete.value;
+      const photoCount = await orders.uploadCount(orderId);
+      if (photoCount < UPLOAD_LIMITS.minPhotos) throw unprocessable('notEnoughPhotos', { min: UPLOAD_LIMITS.minPhotos });
+      const now = deps.now();
+      const price = priceOrder({ package: selection.package, extras: selection.extras, campaign: deps.campaign, now });
+
+      const reusable = (o: OrderRow) =>
+        o.providerSessionId &&
+        o.providerSessionUrl &&
+        o.providerSessionTotalCents === price.grossCents &&
+        o.email === input.email &&
+        o.package === selection.package &&
+        (o.providerSessionExpiresAt?.getTime() ?? 0) > now.getTime() + SESSION_REUSE_MARGIN_MS;
+      if (reusable(order)) return { url: order.providerSessionUrl!, sessionId: order.providerSessionId! };
+
+      // Claim the order for this request; a parallel click waits for the claim holder's session.
+      const claimed = await db.transaction(async (tx) => {
+        const repo = createOrderRepository(tx);
+        const locked = await repo.lock(orderId);
+        if (!locked) throw notFound('orderNotFound');
+        const claimAge = locked.checkoutClaimedAt ? now.getTime() - locked.checkoutClaimedAt.getTime() : Infinity;
+        if (claimAge < CHECKOUT_CLAIM_SECONDS * 1000) return false;
+        await repo.update(orderId, { checkoutClaimedAt: now });
+        return true;
+      });
+      if (!claimed) {
+        for (let i = 0; i < 100; i++) {
+          await new Promise((r) => setTimeout(r, 100));
+          const current = await requireOrder(orderId);
+          if (!current.checkoutClaimedAt && current.providerSessionUrl && current.providerSessionId) {
+            return { url: current.providerSessionUrl, sessionId: current.providerSessionId };
+          }
+          if (!current.checkoutClaimedAt) break;
+        }
+        throw conflict('checkoutInProgress');
+      }
+
+      try {
+        const fresh = await requireOrder(orderId);
+        if (fresh.paymentStatus === 'paid') throw conflict('alreadyPaid');
+        if (fresh.providerSessionId) {
+          const expired = await payments.expireSession(fresh.providerSessionId);
+          if (expired === 'alreadyComplete') {
+            const state = await payments.retrieveSession(fresh.providerSessionId);
+            if (state.paymentStatus === 'paid') throw conflict('alreadyPaid');
+            // A completed but unpaid session is a pending bank debit: do not charge twice.
+            throw conflict('paymentPending');
+          }
+        }
+        const messages = ALL_MESSAGES[input.language];
+        const lineItems = price.lines.map((line) => ({
+          name:
+            line.kind === 'package'
+              ? translate(messages, `catalog.packages.${line.key}.name`) +
+                (price.discountPercent ? ` (${translate(messages, 'order.summary.discountLabel', { percent: price.discountPercent })})` : '')
+              : translate(messages, `catalog.extras.${line.key}.name`),
+          amountCents: line.cents,
+          quantity: 1,
+        }));
+        const attempt = createHash('sha256')
+          .update(JSON.stringify([orderId, input.email, selection, price.grossCents, fresh.updatedAt.toISOString()]))
+          .digest('hex')
+          .slice(0, 32);
+        const langQuery = input.language === 'de' ? '' : `&lang=${input.language}`;
+        const session = await payments.createCheckoutSession({
+          orderId,
+          orderNumber: fresh.orderNumber,
+          email: input.email,
+          language: input.language,
+          lineItems,
+          totalCents: price.grossCents,
+          successUrl: `${deps.publicUrl}/success?order_id=${orderId}&session_id={CHECKOUT_SESSION_ID}${langQuery}`,
+          cancelUrl: `${deps.publicUrl}/order/summary?checkout=cancelled${langQuery}`,
+          idempotencyKey: `checkout-${attempt}`,
+        });
+        const updated = await db.transaction(async (tx) => {
+          const repo = createOrderRepository(tx);
+          const row = await repo.update(orderId, {
+            ...selectionColumns({ ...selection }),
+            language: input.language,
+            email: input.email,
+            featureCommercialLicense: PACKAGES[selection.package].commercialLicense,
+            featureHd: true,
+            packageListCents: price.packageListCents,
+            discountPercent: price.discountPercent,
+            discountCents: price.discountCents,
+            campaignId: price.discountPercent ? (deps.campaign?.id ?? null) : null,
+            packageCents: price.packageCents,
+            featureExtraVariantsCents: price.lines.find((l) => l.key === 'extra_variants')?.cents ?? 0,
+            featureExpressDeliveryCents: price.lines.find((l) => l.key === 'express_delivery')?.cents ?? 0,
+            extrasCents: price.extrasCents,
+            netCents: price.netCents,
+            vatCents: price.vatCents,
+            taxRatePercent: price.vatRatePercent,
+            totalCents: price.grossCents,
+            waiverAcceptedAt: now,
+            waiverTextVersion: input.waiverTextVersion,
+            orderedAt: now,
+            paymentProvider: payments.name,
+            providerSessionId: session.id,
+            providerSessionUrl: session.url,
+            providerSessionTotalCents: price.grossCents,
+            providerSessionExpiresAt: session.expiresAt,
+            paymentStatus: fresh.paymentStatus === 'failed' ? 'pending' : fresh.paymentStatus,
+            checkoutClaimedAt: null,
+          });
+          await repo.addHistory(orderId, { event: 'order_placed', actorType: 'customer', note: `${selection.package} ${price.grossCents}` });
+          return row;
+        });
+        await sendMail(updated, renderOrderReceivedMail(mailData(updated, price, photoCount)), `order-received:${orderId}:${attempt}`);
+        return { url: session.url, sessionId: session.id };
+      } catch (error) {
+        await db.transaction(async (tx) => {
+          await createOrderRepository(tx).update(orderId, { checkoutClaimedAt: null });
+        });
+        throw error;
+      }
+    },
+
+    /** Applies a verified provider event once; the same event again changes nothing. */
+    async applyPaymentEvent(event: PaymentEvent): Promise<string> {
+      const inserted = await db
+        .insert(paymentEvents)
+        .values({ provider: payments.name, eventId: event.id, type: event.rawType, orderId: null, payload: event.payload as object })
+        .onConflictDoNothing()
+        .returning({ id: paymentEvents.id });
+      if (inserted.length === 0) return 'duplicate';
+      let outcome = 'ignored';
+      const order = event.orderId ? await orders.find(event.orderId) : null;
+      if (!order) outcome = 'unknownOrder';
+      else if (event.type === 'checkout.session.completed') outcome = event.paymentStatus === 'paid' || event.paymentStatus === 'no_payment_required' ? await markPaid(event) : await notePending(event);
+      else if (event.type === 'checkout.session.async_payment_succeeded') outcome = await markPaid(event);
+      else if (event.type === 'checkout.session.async_payment_failed') outcome = await markFailed(event);
+      else if (event.type === 'checkout.session.expired') outcome = await noteExpired(event);
+      await db
+        .update(paymentEvents)
+        .set({ processedAt: deps.now(), outcome, orderId: order ? order.id : null })
+        .where(eq(paymentEvents.id, inserted[0]!.id));
+      return outcome;
+    },
+
+    async confirmation(orderId: string): Promise<ConfirmationView> {
+      const order = await requireOrder(orderId);
+      const selection = selectionOf(order);
+      return {
+        orderId: order.id,
+        orderNumber: order.orderNumber,
+        email: order.email,
+        package: order.package,
+        extras: selection.extras,
+        totalCents: order.totalCents,
+        status: order.status,
+        paymentStatus: order.paymentStatus,
+        paidAt: order.paidAt?.toISOString() ?? null,
+        statusUrl: statusUrl(deps.publicUrl, deps.appSecret, order.id),
+      };
+    },
+
+    /** The success page may ask us to look again at the provider; the provider's answer decides. */
+    async refreshPayment(orderId: string): Promise<ConfirmationView> {
+      const order = await requireOrder(orderId);
+      if (order.paymentStatus !== 'paid' && order.providerSessionId) {
+        const state = await payments.retrieveSession(order.providerSessionId);
+        if (state.status === 'complete' && state.paymentStatus === 'paid' && state.orderId === order.id) {
+          await markPaid({
+            id: `refresh:${order.providerSessionId}`,
+            type: 'checkout.session.completed',
+            rawType: 'refresh',
+            created: deps.now(),
+            sessionId: order.providerSessionId,
+            orderId: order.id,
+            paymentStatus: 'paid',
+            amountTotal: state.amountTotal,
+            currency: 'eur',
+            paymentIntentId: null,
+            payload: state,
+          });
+        }
+      }
+      return this.confirmation(orderId);
+    },
+
+    async sessionBelongsToOrder(orderId: string, sessionId: string): Promise<boolean> {
+      const order = await orders.find(orderId);
+      return Boolean(order && order.providerSessionId && order.providerSessionId === sessionId);
+    },
+  };
+}
+
+export function thumbnailKey(key: string): string {
+  return key.replace(/\.([a-z0-9]+)$/, '-thumb.$1');
+}
+
+export type OrderService = ReturnType<typeof createOrderService>;

@@ -1,0 +1,354 @@
+// The money path over HTTP: drafts, hostile uploads, checkout, and payment events in every order.
+import { count, eq } from 'drizzle-orm';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { PHOTO_CONSENT_VERSION, WAIVER_TEXT_VERSION } from '../../../domain/order-selection.js';
+import type { DatabaseHandle } from '../../db/client.js';
+import { orderHistory, orderUploads, orders, outgoingMail, paymentEvents, sandboxCheckoutSessions } from '../../db/schema.js';
+import type { SandboxPaymentProvider } from '../../payments/sandbox-provider.js';
+import { buildTestApp, type TestApp } from '../../test/app.js';
+import { testDatabases } from '../../test/databases.js';
+import { multipart, portraitJpeg } from '../../test/images.js';
+import { WEBHOOK_PATH } from '../payments/routes.js';
+
+const CAMPAIGN = {
+  CAMPAIGN_PERCENT: '20',
+  CAMPAIGN_PACKAGES: 'pro,premium',
+  CAMPAIGN_STARTS_AT: '2026-01-01T00:00:00Z',
+  CAMPAIGN_ENDS_AT: '2099-01-01T00:00:00Z',
+};
+
+const PRO = { gender: 'female', style: 'professional', package: 'pro', location: 'office', outfit: 'business', extras: ['extra_variants', 'express_delivery'] };
+const BASIC = { gender: 'male', style: 'casual', package: 'basic', location: null, outfit: null, extras: [] };
+
+describe.each(testDatabases())('order flow on $name', (testDb) => {
+  let db: DatabaseHandle;
+  let t: TestApp;
+  let jpeg: Buffer;
+
+  beforeAll(async () => {
+    db = await testDb.open();
+    t = await buildTestApp(db, CAMPAIGN);
+    jpeg = await portraitJpeg();
+  });
+  afterAll(async () => {
+    await t.close();
+    await db.close();
+  });
+
+  async function draft(selection: object = BASIC) {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/orders',
+      payload: { language: 'de', selection, photoConsent: true, photoConsentVersion: PHOTO_CONSENT_VERSION },
+    });
+    expect(response.statusCode).toBe(201);
+    return response.json() as { orderId: string; draftToken: string; orderNumber: string };
+  }
+
+  function upload(order: { orderId: string; draftToken: string }, buffer: Buffer, fileName = 'selfie.jpg', contentType = 'image/jpeg') {
+    const body = multipart({ buffer, fileName, contentType });
+    return t.app.inject({
+      method: 'POST',
+      url: `/api/orders/${order.orderId}/uploads`,
+      headers: { 'content-type': body.contentType, 'x-draft-token': order.draftToken },
+      payload: body.body,
+    });
+  }
+
+  async function rows(orderId: string) {
+    const [row] = await db.db.select({ n: count() }).from(orderUploads).where(eq(orderUploads.orderId, orderId));
+    return Number(row!.n);
+  }
+
+  async function files(orderId: string) {
+    return t.app.storage.listKeys(`uploads/${orderId}/`);
+  }
+
+  async function readyOrder(selection: object = BASIC, photos = 3) {
+    const order = await draft(selection);
+    for (let i = 0; i < photos; i++) expect((await upload(order, jpeg)).statusCode).toBe(201);
+    return order;
+  }
+
+  function checkout(order: { orderId: string; draftToken: string }, body: Record<string, unknown> = {}) {
+    return t.app.inject({
+      method: 'POST',
+      url: `/api/orders/${order.orderId}/checkout`,
+      headers: { 'x-draft-token': order.draftToken },
+      payload: { language: 'de', selection: BASIC, email: 'Kundin@Example.de', waiverAccepted: true, waiverTextVersion: WAIVER_TEXT_VERSION, ...body },
+    });
+  }
+
+  function deliver(event: { body: string; signature: string }) {
+    return t.app.inject({ method: 'POST', url: WEBHOOK_PATH, headers: { 'content-type': 'application/json', 'stripe-signature': event.signature }, payload: event.body });
+  }
+
+  const sandbox = () => t.app.payments as SandboxPaymentProvider;
+  const orderRow = async (id: string) => (await db.db.select().from(orders).where(eq(orders.id, id)))[0]!;
+  const mails = async (orderId: string, template: string) =>
+    db.db.select().from(outgoingMail).where(eq(outgoingMail.orderId, orderId)).then((all) => all.filter((m) => m.template === template));
+
+  test('a draft needs the consent to process face photos', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/orders', payload: { language: 'de', selection: BASIC, photoConsent: false, photoConsentVersion: PHOTO_CONSENT_VERSION } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.fields.photoConsent).toBe('photoConsentRequired');
+  });
+
+  test('an accepted photo is re-encoded without metadata and stored under a random key, with a thumbnail', async () => {
+    const order = await draft();
+    const withGps = await sharp(jpeg).withExif({ IFD0: { Copyright: 'private' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '52/1 31/1 0/1' } }).jpeg().toBuffer();
+    expect((await sharp(withGps).metadata()).exif).toBeDefined();
+    const response = await upload(order, withGps, 'IMG_0001.jpg');
+    expect(response.statusCode).toBe(201);
+    const body = response.json();
+    expect(body).toMatchObject({ fileName: 'IMG_0001.jpg', width: 1200, height: 1500 });
+    const keys = await files(order.orderId);
+    expect(keys).toHaveLength(2);
+    expect(keys.every((k) => /^uploads\/[0-9a-f-]{36}\/[0-9a-f]{32}(-thumb)?\.jpg$/.test(k))).toBe(true);
+    const stored = await t.app.storage.getBuffer(keys.find((k) => !k.includes('thumb'))!);
+    const meta = await sharp(stored).metadata();
+    expect(meta.exif).toBeUndefined();
+    expect(meta.format).toBe('jpeg');
+    // The signed link serves the photo; without the signature nothing is served.
+    const served = await t.app.inject({ method: 'GET', url: body.url });
+    expect(served.statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: body.url.split('?')[0] })).statusCode).toBe(403);
+  });
+
+  test('a wrong draft token looks like a missing order', async () => {
+    const order = await draft();
+    const response = await upload({ ...order, draftToken: 'x'.repeat(32) }, jpeg);
+    expect(response.statusCode).toBe(404);
+    expect(response.json().error.code).toBe('orderNotFound');
+    expect(await files(order.orderId)).toEqual([]);
+  });
+
+  test('the hostile upload corpus: each file refused with its own code, nothing left behind', async () => {
+    const order = await draft();
+    const truncated = jpeg.subarray(0, Math.floor(jpeg.length / 2));
+    const bomb = await sharp({ create: { width: 10_000, height: 10_000, channels: 3, background: '#fff' } }).png({ compressionLevel: 9 }).toBuffer();
+    const gif = await sharp({ create: { width: 1200, height: 1200, channels: 3, background: '#888' } }).gif().toBuffer();
+    const small = await portraitJpeg(600, 750);
+    const heic = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic'), Buffer.from([0, 0, 0, 0]), Buffer.from('mif1heic'), Buffer.alloc(64)]);
+    const cases: [Buffer, string, string, number, string][] = [
+      [Buffer.from('this is a text file, not a photo\n'.repeat(50)), 'selfie.jpg', 'image/jpeg', 415, 'notAnImage'],
+      [truncated, 'cut.jpg', 'image/jpeg', 415, 'corruptImage'],
+      [Buffer.concat([jpeg, Buffer.alloc(11 * 1024 * 1024 - jpeg.length)]), 'big.jpg', 'image/jpeg', 413, 'fileTooLarge'],
+      [bomb, 'bomb.png', 'image/png', 422, 'tooManyPixels'],
+      [Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000"><rect width="2000" height="2000"/></svg>'), 'x.svg', 'image/svg+xml', 415, 'unsupportedType'],
+      [gif, 'x.gif', 'image/gif', 415, 'unsupportedType'],
+      [heic, 'IMG_1234.HEIC', 'image/heic', 415, 'heicNotSupported'],
+      [small, 'small.jpg', 'image/jpeg', 422, 'resolutionTooLow'],
+    ];
+    for (const [buffer, name, type, status, code] of cases) {
+      const response = await upload(order, buffer, name, type);
+      expect({ name, status: response.statusCode, code: response.json().error?.code }).toEqual({ name, status, code });
+    }
+    expect(await rows(order.orderId)).toBe(0);
+    expect(await files(order.orderId)).toEqual([]);
+  });
+
+  test('the 11th photo is refused', async () => {
+    const order = await readyOrder(BASIC, 10);
+    const response = await upload(order, jpeg);
+    expect(response.statusCode).toBe(409);
+    expect(response.json().error.code).toBe('tooManyPhotos');
+    expect(await rows(order.orderId)).toBe(10);
+    expect(await files(order.orderId)).toHaveLength(20);
+  });
+
+  test('12 parallel uploads to one order: exactly 10 are kept, the rest leave nothing behind', async () => {
+    const order = await draft();
+    const responses = await Promise.all(Array.from({ length: 12 }, () => upload(order, jpeg)));
+    const codes = responses.map((r) => r.statusCode).sort();
+    expect(codes.filter((c) => c === 201)).toHaveLength(10);
+    expect(responses.filter((r) => r.statusCode === 409).every((r) => r.json().error.code === 'tooManyPhotos')).toBe(true);
+    expect(await rows(order.orderId)).toBe(10);
+    expect(await files(order.orderId)).toHaveLength(20);
+  });
+
+  test('a photo can be deleted: row and files gone', async () => {
+    const order = await readyOrder(BASIC, 1);
+    const draftView = (await t.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}/draft`, headers: { 'x-draft-token': order.draftToken } })).json();
+    const id = draftView.uploads[0].id;
+    const response = await t.app.inject({ method: 'DELETE', url: `/api/orders/${order.orderId}/uploads/${id}`, headers: { 'x-draft-token': order.draftToken } });
+    expect(response.statusCode).toBe(204);
+    expect(await rows(order.orderId)).toBe(0);
+    expect(await files(order.orderId)).toEqual([]);
+  });
+
+  test('checkout needs 3 photos, a complete selection and the waiver', async () => {
+    const few = await readyOrder(BASIC, 2);
+    expect((await checkout(few)).json().error.code).toBe('notEnoughPhotos');
+    const order = await readyOrder(BASIC, 3);
+    expect((await checkout(order, { selection: { ...PRO, location: null } })).json().error.code).toBe('refinementRequired');
+    expect((await checkout(order, { selection: { ...PRO, package: 'premium' } })).json().error.code).toBe('extraNotOffered');
+    const noWaiver = await checkout(order, { waiverAccepted: false });
+    expect(noWaiver.statusCode).toBe(400);
+    expect(noWaiver.json().error.fields.waiverAccepted).toBe('waiverRequired');
+    expect((await checkout(order, { email: 'nope' })).json().error.fields.email).toBe('invalidEmail');
+  });
+
+  test('prices come from the catalogue: a price in the body is refused and the provider gets catalogue amounts', async () => {
+    const order = await readyOrder(PRO, 3);
+    const tampered = await checkout(order, { selection: PRO, totalCents: 100 });
+    expect(tampered.statusCode).toBe(400);
+    const tamperedSelection = await checkout(order, { selection: { ...PRO, priceCents: 1 } });
+    expect(tamperedSelection.statusCode).toBe(400);
+
+    const response = await checkout(order, { selection: PRO });
+    expect(response.statusCode).toBe(200);
+    const { url, sessionId } = response.json();
+    expect(url).toBe(`http://shop.test/sandbox/checkout/${sessionId}`);
+    const [session] = await db.db.select().from(sandboxCheckoutSessions).where(eq(sandboxCheckoutSessions.id, sessionId));
+    expect(session!.amountTotal).toBe(2792 + 999 + 1499);
+    expect((session!.lineItems as { amountCents: number }[]).map((l) => l.amountCents)).toEqual([2792, 999, 1499]);
+    const row = await orderRow(order.orderId);
+    expect(row).toMatchObject({
+      email: 'kundin@example.de',
+      package: 'pro',
+      packageListCents: 3490,
+      discountPercent: 20,
+      discountCents: 698,
+      packageCents: 2792,
+      featureExtraVariantsCents: 999,
+      featureExpressDeliveryCents: 1499,
+      extrasCents: 2498,
+      totalCents: 5290,
+      vatCents: 845,
+      netCents: 4445,
+      taxRatePercent: 19,
+      waiverTextVersion: WAIVER_TEXT_VERSION,
+      status: 'created',
+      paymentStatus: 'pending',
+    });
+    expect(row.waiverAcceptedAt).toBeInstanceOf(Date);
+    expect(row.orderedAt).toBeInstanceOf(Date);
+    const received = await mails(order.orderId, 'order-received');
+    expect(received).toHaveLength(1);
+    expect(received[0]!.toAddress).toBe('kundin@example.de');
+    expect(received[0]!.text).toContain('52,90');
+    expect(received[0]!.text).toContain(`/order-status/${order.orderId}?token=`);
+  });
+
+  test('a double click makes one payment session', async () => {
+    const order = await readyOrder(BASIC, 3);
+    const [a, b] = await Promise.all([checkout(order), checkout(order)]);
+    expect(a.statusCode).toBe(200);
+    expect(b.statusCode).toBe(200);
+    expect(a.json().sessionId).toBe(b.json().sessionId);
+    const again = await checkout(order);
+    expect(again.json().sessionId).toBe(a.json().sessionId);
+    const sessions = await db.db.select().from(sandboxCheckoutSessions).where(eq(sandboxCheckoutSessions.orderId, order.orderId));
+    expect(sessions).toHaveLength(1);
+    expect(await mails(order.orderId, 'order-received')).toHaveLength(1);
+  });
+
+  test('paid only through a verified event; the same event twice changes nothing', async () => {
+    const order = await readyOrder(BASIC, 3);
+    const { sessionId } = (await checkout(order)).json();
+    const result = (await sandbox().simulate(sessionId, 'pay'))!;
+    expect(result.events).toHaveLength(1);
+    const first = await deliver(result.events[0]!);
+    expect(first.json()).toEqual({ received: true, outcome: 'paid' });
+    const paid = await orderRow(order.orderId);
+    expect(paid).toMatchObject({ status: 'paid', paymentStatus: 'paid' });
+    const second = await deliver(result.events[0]!);
+    expect(second.statusCode).toBe(200);
+    expect(second.json().outcome).toBe('duplicate');
+    expect(await orderRow(order.orderId)).toEqual(paid);
+    expect(await mails(order.orderId, 'payment-confirmed')).toHaveLength(1);
+    const history = await db.db.select().from(orderHistory).where(eq(orderHistory.orderId, order.orderId));
+    expect(history.map((h) => h.event)).toEqual(['order_created', 'order_placed', 'payment_received']);
+    // Paid orders cannot be changed or paid again.
+    expect((await checkout(order)).json().error.code).toBe('alreadyPaid');
+    expect((await upload(order, jpeg)).json().error.code).toBe('orderLocked');
+  });
+
+  test('events out of order end in the right state (SEPA: success before completion, failure after success)', async () => {
+    const order = await readyOrder(BASIC, 3);
+    const { sessionId } = (await checkout(order)).json();
+    const pending = (await sandbox().simulate(sessionId, 'sepaPending'))!;
+    const succeeded = (await sandbox().simulate(sessionId, 'sepaSucceed'))!;
+    expect((await deliver(succeeded.events[0]!)).json().outcome).toBe('paid');
+    expect((await deliver(pending.events[0]!)).json().outcome).toBe('ignored');
+    expect(await orderRow(order.orderId)).toMatchObject({ status: 'paid', paymentStatus: 'paid' });
+  });
+
+  test('a pending SEPA payment stays pending until its success event', async () => {
+    const order = await readyOrder(BASIC, 3);
+    const { sessionId } = (await checkout(order)).json();
+    const pending = (await sandbox().simulate(sessionId, 'sepaPending'))!;
+    expect((await deliver(pending.events[0]!)).json().outcome).toBe('pending');
+    expect(await orderRow(order.orderId)).toMatchObject({ status: 'created', paymentStatus: 'pending' });
+    const confirmation = await t.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}/confirmation?session_id=${sessionId}` });
+    expect(confirmation.json()).toMatchObject({ paymentStatus: 'pending', totalCents: 1490 });
+  });
+
+  test('a failed payment leaves the order unpaid and a retry makes a new session', async () => {
+    const order = await readyOrder(BASIC, 3);
+    const { sessionId } = (await checkout(order)).json();
+    const failed = (await sandbox().simulate(sessionId, 'fail'))!;
+    expect(failed.redirectTo).toContain('payment=failed');
+    for (const event of failed.events) await deliver(event);
+    expect(await orderRow(order.orderId)).toMatchObject({ status: 'created', paymentStatus: 'failed', providerSessionId: null });
+    expect(await mails(order.orderId, 'payment-failed')).toHaveLength(1);
+    const retry = await checkout(order);
+    expect(retry.statusCode).toBe(200);
+    expect(retry.json().sessionId).not.toBe(sessionId);
+    const paid = (await sandbox().simulate(retry.json().sessionId, 'pay'))!;
+    expect((await deliver(paid.events[0]!)).json().outcome).toBe('paid');
+    expect(await orderRow(order.orderId)).toMatchObject({ status: 'paid', paymentStatus: 'paid' });
+  });
+
+  test('a bad signature is refused with 400 and changes nothing', async () => {
+    const order = await readyOrder(BASIC, 3);
+    const { sessionId } = (await checkout(order)).json();
+    const [event] = (await sandbox().simulate(sessionId, 'pay'))!.events;
+    const before = await db.db.select({ n: count() }).from(paymentEvents);
+    const forged = await deliver({ body: event!.body.replace('"paid"', '"paid" '), signature: event!.signature });
+    expect(forged.statusCode).toBe(400);
+    expect(forged.json().error.code).toBe('invalidSignature');
+    const unsigned = await t.app.inject({ method: 'POST', url: WEBHOOK_PATH, headers: { 'content-type': 'application/json' }, payload: event!.body });
+    expect(unsigned.statusCode).toBe(400);
+    expect(await db.db.select({ n: count() }).from(paymentEvents)).toEqual(before);
+    expect(await orderRow(order.orderId)).toMatchObject({ paymentStatus: 'pending' });
+  });
+
+  test('the sandbox checkout page is marked as a test and its buttons lead through the webhook', async () => {
+    const order = await readyOrder(BASIC, 3);
+    const { sessionId } = (await checkout(order)).json();
+    const page = await t.app.inject({ method: 'GET', url: `/sandbox/checkout/${sessionId}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('TESTMODUS');
+    const pay = await t.app.inject({ method: 'POST', url: `/sandbox/checkout/${sessionId}/pay`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    expect(pay.statusCode).toBe(303);
+    expect(pay.headers.location).toBe(`http://shop.test/success?order_id=${order.orderId}&session_id=${sessionId}`);
+    expect(await orderRow(order.orderId)).toMatchObject({ paymentStatus: 'paid' });
+  });
+
+  test('the success page data needs proof: draft token, session id or status token', async () => {
+    const order = await readyOrder(BASIC, 3);
+    const { sessionId } = (await checkout(order)).json();
+    expect((await t.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}/confirmation` })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}/confirmation?session_id=cs_wrong` })).statusCode).toBe(404);
+    const bySession = await t.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}/confirmation?session_id=${sessionId}` });
+    expect(bySession.json()).toMatchObject({ orderNumber: order.orderNumber, email: 'kundin@example.de', package: 'basic', totalCents: 1490 });
+    const byToken = await t.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}/confirmation`, headers: { 'x-draft-token': order.draftToken } });
+    expect(byToken.statusCode).toBe(200);
+  });
+
+  test('the success page may ask the server to look again at the provider, never tell it', async () => {
+    const order = await readyOrder(BASIC, 3);
+    const { sessionId } = (await checkout(order)).json();
+    // The customer paid but the event has not arrived: the provider's own answer marks it paid.
+    await sandbox().simulate(sessionId, 'pay');
+    const refreshed = await t.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/confirmation/refresh?session_id=${sessionId}` });
+    expect(refreshed.json().paymentStatus).toBe('paid');
+    const other = await readyOrder(BASIC, 3);
+    const { sessionId: unpaidSession } = (await checkout(other)).json();
+    const notPaid = await t.app.inject({ method: 'POST', url: `/api/orders/${other.orderId}/confirmation/refresh?session_id=${unpaidSession}` });
+    expect(notPaid.json().paymentStatus).toBe('pending');
+  });
+});

@@ -1,0 +1,97 @@
+// Verification and reading of Stripe-shaped webhook events, shared by both providers: the sandbox
+// signs its events exactly like Stripe, so the shop has one code path from raw body to PaymentEvent.
+import Stripe from 'stripe';
+import { z } from 'zod';
+import { PAYMENT_EVENT_TYPES, WebhookSignatureError, type PaymentEvent, type PaymentEventType, type PaymentStatus } from './provider.js';
+
+/** Stripe's default: a signature older than five minutes is a replay. */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+const nullableString = z.string().nullish().transform((v) => v ?? null);
+const nullableInteger = z.number().int().nullish().transform((v) => v ?? null);
+
+const checkoutSessionSchema = z.object({
+  object: z.literal('checkout.session'),
+  id: z.string(),
+  payment_status: z.enum(['paid', 'unpaid', 'no_payment_required']).nullish(),
+  amount_total: nullableInteger,
+  currency: nullableString,
+  client_reference_id: nullableString,
+  metadata: z.record(z.string(), z.string()).nullish(),
+  // A plain id unless the request expanded it.
+  payment_intent: z.union([z.string(), z.object({ id: z.string() }).loose()]).nullish(),
+});
+
+const eventSchema = z.object({
+  id: z.string().min(1),
+  object: z.literal('event'),
+  type: z.string().min(1),
+  created: z.number().int(),
+  data: z.object({ object: z.record(z.string(), z.unknown()) }),
+});
+
+function eventType(rawType: string): PaymentEventType {
+  return (PAYMENT_EVENT_TYPES as readonly string[]).includes(rawType) ? (rawType as PaymentEventType) : 'other';
+}
+
+/** Reduces a parsed Stripe event to what the shop acts on; throws WebhookSignatureError if it is not one. */
+export function toPaymentEvent(payload: unknown): PaymentEvent {
+  const parsed = eventSchema.safeParse(payload);
+  if (!parsed.success) throw new WebhookSignatureError('signed payload is not a Stripe event');
+  const event = parsed.data;
+  const type = eventType(event.type);
+  const base: PaymentEvent = {
+    id: event.id,
+    type,
+    rawType: event.type,
+    created: new Date(event.created * 1000),
+    sessionId: null,
+    orderId: null,
+    paymentStatus: null,
+    amountTotal: null,
+    currency: null,
+    paymentIntentId: null,
+    payload,
+  };
+  if (event.data.object.object !== 'checkout.session') {
+    if (type !== 'other') throw new WebhookSignatureError(`${event.type} event without a checkout session`);
+    return base;
+  }
+  const session = checkoutSessionSchema.safeParse(event.data.object);
+  if (!session.success) throw new WebhookSignatureError(`${event.type} event with an unreadable checkout session`);
+  const s = session.data;
+  const paymentIntent = s.payment_intent ?? null;
+  return {
+    ...base,
+    sessionId: s.id,
+    orderId: s.metadata?.order_id || s.client_reference_id || null,
+    paymentStatus: (s.payment_status ?? null) satisfies PaymentStatus | null,
+    amountTotal: s.amount_total,
+    currency: s.currency,
+    paymentIntentId: typeof paymentIntent === 'string' ? paymentIntent : (paymentIntent?.id ?? null),
+  };
+}
+
+/**
+ * Checks the `Stripe-Signature` header over the raw body with Stripe's own code and reads the event.
+ * Every way of failing (no header, wrong secret, changed body, too old, not an event) throws
+ * WebhookSignatureError. `now` is the receiving clock, for providers with a clock of their own.
+ */
+export function verifyStripeEvent(rawBody: Buffer, signatureHeader: string | undefined, secret: string, now?: () => Date): PaymentEvent {
+  if (!signatureHeader) throw new WebhookSignatureError('missing Stripe-Signature header');
+  let event: unknown;
+  try {
+    event = Stripe.webhooks.constructEvent(rawBody, signatureHeader, secret, WEBHOOK_TOLERANCE_SECONDS, undefined, now?.().getTime());
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeSignatureVerificationError) throw new WebhookSignatureError(error.message);
+    // The signature was good but the body is not JSON.
+    if (error instanceof SyntaxError) throw new WebhookSignatureError('signed payload is not JSON');
+    throw error;
+  }
+  return toPaymentEvent(event);
+}
+
+/** A `Stripe-Signature` header for a body, as Stripe computes it (`t=…,v1=HMAC-SHA256(secret, t.body)`). */
+export function signStripePayload(payload: string, secret: string, at: Date): string {
+  return Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp: Math.floor(at.getTime() / 1000) });
+}

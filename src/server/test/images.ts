@@ -1,0 +1,25 @@
+// Test images made from the public-domain portrait in test/fixtures, and a multipart body builder.
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import sharp from 'sharp';
+import { PROJECT_ROOT } from '../paths.js';
+
+export const PORTRAIT = path.join(PROJECT_ROOT, 'test/fixtures/portrait-astronaut.png');
+
+const cache = new Map<string, Promise<Buffer>>();
+
+/** The portrait scaled to the given size as JPEG (large enough for the upload minimum by default). */
+export function portraitJpeg(width = 1200, height = 1500): Promise<Buffer> {
+  const key = `${width}x${height}`;
+  if (!cache.has(key)) cache.set(key, sharp(PORTRAIT).resize(width, height, { fit: 'cover' }).jpeg({ quality: 85 }).toBuffer());
+  return cache.get(key)!;
+}
+
+export function multipart(file: { buffer: Buffer; fileName: string; contentType: string }, field = 'file'): { body: Buffer; contentType: string } {
+  const boundary = `----shoptest${randomBytes(8).toString('hex')}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${file.fileName}"\r\nContent-Type: ${file.contentType}\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return { body: Buffer.concat([head, file.buffer, tail]), contentType: `multipart/form-data; boundary=${boundary}` };
+}

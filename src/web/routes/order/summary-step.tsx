@@ -1,0 +1,314 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { EXTRAS, PACKAGES, UPLOAD_LIMITS, offeredExtras, type ExtraKey } from '../../../domain/catalog.js';
+import { completeSelection, WAIVER_TEXT_VERSION } from '../../../domain/order-selection.js';
+import { formatMoney } from '../../../domain/money.js';
+import { priceOrder } from '../../../domain/pricing.js';
+import { emailSchema } from '../../../domain/validation.js';
+import { useAppData } from '../../app-data.js';
+import { PageLink } from '../../components/page-link.js';
+import { linkTarget } from '../../routes.js';
+import { ApiError, api } from '../../lib/api.js';
+import { useI18n } from '../../i18n/i18n.js';
+import { StepHeader } from './order-layout.js';
+import type { UploadView } from './upload-step.js';
+import { useWizard } from './wizard-state.js';
+
+const THUMBNAILS_SHOWN = 8;
+
+function campaignFromCatalog(catalog: ReturnType<typeof useAppData>['catalog']) {
+  const c = catalog.campaign;
+  return c ? { id: c.id, percent: c.percent, packages: c.packages, startsAt: new Date(c.startsAt), endsAt: new Date(c.endsAt) } : null;
+}
+
+export function SummaryStep() {
+  const { t, language } = useI18n();
+  const { catalog } = useAppData();
+  const { state, ready, update, select, draftHeaders } = useWizard();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [uploads, setUploads] = useState<UploadView[] | null>(null);
+  const [emailError, setEmailError] = useState<string | null>(null);
+  const [waiver, setWaiver] = useState(false);
+  const [waiverError, setWaiverError] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const emailInput = useRef<HTMLInputElement>(null);
+  const waiverInput = useRef<HTMLInputElement>(null);
+  const selection = state.selection;
+
+  useEffect(() => {
+    if (!ready) return;
+    if (!state.orderId || !state.draftToken) {
+      // eslint-disable-next-line react-hooks/set-state-in-effect
+      setUploads([]);
+      return;
+    }
+    api<{ uploads: UploadView[] }>(`/api/orders/${state.orderId}/draft`, { headers: { 'x-draft-token': state.draftToken } })
+      .then((draft) => setUploads(draft.uploads))
+      .catch(() => setUploads([]));
+  }, [ready, state.orderId, state.draftToken]);
+
+  const pkg = selection.package;
+  if (ready && !pkg) {
+    return (
+      <section className="step">
+        <StepHeader title={t('order.summary.title')} />
+        <p className="alert alert--info">
+          {t('order.summary.noPackage')} <Link to="/order/package">{t('order.summary.toPackage')}</Link>
+        </p>
+      </section>
+    );
+  }
+  if (!pkg) return <section className="step" aria-busy="true" />;
+
+  const extrasOffered = offeredExtras(pkg);
+  const extras = selection.extras.filter((e) => extrasOffered.includes(e));
+  // The same calculation the server makes; the server's result is the one that is charged.
+  const price = priceOrder({ package: pkg, extras, campaign: campaignFromCatalog(catalog), now: new Date() });
+  const view = catalog.packages.find((p) => p.key === pkg)!;
+  const cancelled = params.get('checkout') === 'cancelled';
+  const failed = params.get('payment') === 'failed';
+
+  const toggleExtra = (extra: ExtraKey, on: boolean) => select({ extras: on ? [...extras, extra] : extras.filter((e) => e !== extra) });
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (submitting) return;
+    setError(null);
+    const email = emailSchema.safeParse(state.email);
+    if (!email.success) {
+      setEmailError(state.email.trim() ? t('order.summary.emailInvalid') : t('order.summary.emailRequired'));
+      emailInput.current?.focus();
+      return;
+    }
+    if (!waiver) {
+      setWaiverError(true);
+      waiverInput.current?.focus();
+      return;
+    }
+    const complete = completeSelection({ ...selection, extras });
+    if (!complete.ok) {
+      setError(t(`errors.${complete.code}`));
+      return;
+    }
+    if (!state.orderId || (uploads?.length ?? 0) < UPLOAD_LIMITS.minPhotos) {
+      setError(t('errors.notEnoughPhotos', { min: UPLOAD_LIMITS.minPhotos }));
+      return;
+    }
+    setSubmitting(true);
+    try {
+      const session = await api<{ url: string }>(`/api/orders/${state.orderId}/checkout`, {
+        method: 'POST',
+        headers: draftHeaders(),
+        body: { language, selection: { ...selection, extras }, email: email.data, waiverAccepted: true, waiverTextVersion: WAIVER_TEXT_VERSION },
+      });
+      window.location.assign(session.url);
+    } catch (caught) {
+      const code = caught instanceof ApiError ? caught.code : 'unknown';
+      setError(`${t('order.summary.checkoutError', { message: t(`errors.${code}`, { min: UPLOAD_LIMITS.minPhotos }) })} ${t('order.summary.retry')}`);
+      setSubmitting(false);
+    }
+  };
+
+  const rows: [string, string][] = [
+    [t('order.summary.package'), t(`catalog.packages.${pkg}.name`)],
+    ...(selection.gender ? ([[t('order.summary.gender'), t(`catalog.genders.${selection.gender}`)]] as [string, string][]) : []),
+    ...(selection.style ? ([[t('order.summary.style'), t(`catalog.styles.${selection.style}.name`)]] as [string, string][]) : []),
+    ...(PACKAGES[pkg].hasRefinement && selection.location ? ([[t('order.summary.location'), t(`catalog.locations.${selection.location}.name`)]] as [string, string][]) : []),
+    ...(PACKAGES[pkg].hasRefinement && selection.outfit ? ([[t('order.summary.outfit'), t(`catalog.outfits.${selection.outfit}.name`)]] as [string, string][]) : []),
+  ];
+  const shown = (uploads ?? []).slice(0, THUMBNAILS_SHOWN);
+  const more = (uploads?.length ?? 0) - shown.length;
+  const features = [
+    t('home.pricing.photos', { n: view.imageCount }),
+    view.outfits > 1 ? t('home.pricing.outfitsMany', { n: view.outfits }) : t('home.pricing.outfits', { n: view.outfits }),
+    view.backgrounds > 1 ? t('home.pricing.backgroundsMany', { n: view.backgrounds }) : t('home.pricing.backgrounds', { n: view.backgrounds }),
+    t('home.pricing.hd'),
+    ...(view.colourAdjustment ? [t('home.pricing.colourAdjustment')] : []),
+    ...(view.includesExpress ? [t('home.pricing.expressIncluded')] : []),
+    ...(view.commercialLicense ? [t('home.pricing.commercialLicense')] : []),
+    t('home.pricing.delivery', { hours: view.deliveryHours }),
+  ];
+  const termsLink = linkTarget('agb');
+  const privacyLink = linkTarget('datenschutz');
+
+  return (
+    <section className="step step--summary">
+      <StepHeader title={t('order.summary.title')} />
+      {cancelled && !failed && (
+        <p className="alert alert--info" role="status">
+          {t('order.summary.cancelled')}
+        </p>
+      )}
+      {failed && (
+        <p className="alert alert--error" role="alert">
+          {t('order.summary.failed')}
+        </p>
+      )}
+      <form className="summary" onSubmit={submit} noValidate>
+        <div className="summary__main">
+          <div className="field">
+            <label htmlFor="email">{t('order.summary.emailLabel')}</label>
+            <input
+              ref={emailInput}
+              id="email"
+              type="email"
+              autoComplete="email"
+              inputMode="email"
+              value={state.email}
+              aria-invalid={emailError ? true : undefined}
+              aria-describedby={emailError ? 'email-error' : 'email-hint'}
+              onChange={(e) => {
+                update({ email: e.target.value });
+                setEmailError(null);
+              }}
+              data-testid="email"
+            />
+            {emailError ? (
+              <p id="email-error" className="field__error" role="alert">
+                {emailError}
+              </p>
+            ) : (
+              <p id="email-hint" className="field__hint">
+                {t('order.summary.emailHint')}
+              </p>
+            )}
+          </div>
+
+          <h2 className="summary__heading">{t('order.summary.yourOrder')}</h2>
+          <dl className="summary__details">
+            {rows.map(([label, value]) => (
+              <div key={label} className="summary__row">
+                <dt>{label}</dt>
+                <dd>{value}</dd>
+              </div>
+            ))}
+          </dl>
+
+          <h2 className="summary__heading">{t('order.summary.photos', { count: uploads?.length ?? 0 })}</h2>
+          {uploads && uploads.length === 0 ? (
+            <p className="alert alert--info">
+              {t('order.summary.noPhotos')} <Link to="/order/upload">{t('order.summary.toUpload')}</Link>
+            </p>
+          ) : (
+            <ul className="thumbs thumbs--small">
+              {shown.map((u) => (
+                <li key={u.id} className="thumb">
+                  <img src={u.thumbnailUrl} alt={u.fileName} width={96} height={96} loading="lazy" />
+                </li>
+              ))}
+              {more > 0 && <li className="thumb thumb--more">{t('order.summary.more', { n: more })}</li>}
+            </ul>
+          )}
+
+          <h2 className="summary__heading">{t('order.summary.features')}</h2>
+          <ul className="summary__features">
+            {features.map((f) => (
+              <li key={f}>{f}</li>
+            ))}
+          </ul>
+
+          {extrasOffered.length > 0 && (
+            <fieldset className="summary__extras">
+              <legend className="summary__heading">{t('order.summary.extras')}</legend>
+              {extrasOffered.map((extra) => (
+                <label key={extra} className="extra">
+                  <input type="checkbox" checked={extras.includes(extra)} onChange={(e) => toggleExtra(extra, e.target.checked)} data-testid={`extra-${extra}`} />
+                  <span className="extra__text">
+                    <strong>{t(`catalog.extras.${extra}.name`)}</strong> {t(`catalog.extras.${extra}.description`)}
+                  </span>
+                  <span className="extra__price">+ {formatMoney(EXTRAS[extra].priceCents)}</span>
+                </label>
+              ))}
+            </fieldset>
+          )}
+        </div>
+
+        <aside className="summary__side" aria-labelledby="price-heading">
+          <h2 id="price-heading" className="summary__heading">
+            {t('order.summary.priceTitle')}
+          </h2>
+          <dl className="prices" data-testid="price-breakdown">
+            <div className="prices__row">
+              <dt>{t(`catalog.packages.${pkg}.name`)}</dt>
+              <dd>{formatMoney(price.packageListCents)}</dd>
+            </div>
+            {price.discountCents > 0 && (
+              <div className="prices__row prices__row--discount">
+                <dt>{t('order.summary.discount', { percent: price.discountPercent })}</dt>
+                <dd>−{formatMoney(price.discountCents)}</dd>
+              </div>
+            )}
+            {price.lines
+              .filter((l) => l.kind === 'extra')
+              .map((l) => (
+                <div key={l.key} className="prices__row">
+                  <dt>{t(`catalog.extras.${l.key}.name`)}</dt>
+                  <dd>{formatMoney(l.cents)}</dd>
+                </div>
+              ))}
+            <div className="prices__row prices__row--minor">
+              <dt>{t('order.summary.net')}</dt>
+              <dd>{formatMoney(price.netCents)}</dd>
+            </div>
+            <div className="prices__row prices__row--minor">
+              <dt>{t('order.summary.vat', { rate: price.vatRatePercent })}</dt>
+              <dd>{formatMoney(price.vatCents)}</dd>
+            </div>
+            <div className="prices__row prices__row--total">
+              <dt>{t('order.summary.total')}</dt>
+              <dd data-testid="total">{formatMoney(price.grossCents)}</dd>
+            </div>
+          </dl>
+
+          <div className="legal">
+            <p className="legal__line">
+              <strong>{t(`catalog.packages.${pkg}.name`)}</strong>
+              {extras.length > 0 && ` + ${extras.map((e) => t(`catalog.extras.${e}.name`)).join(', ')}`} · {t('order.summary.totalShort')}{' '}
+              <strong>{formatMoney(price.grossCents)}</strong>
+            </p>
+            <p className="legal__line">{t('order.summary.paymentMethods')}</p>
+            <p className="legal__line">
+              {t('order.summary.termsBefore')}{' '}
+              {termsLink ? <PageLink to="agb">{t('order.summary.terms')}</PageLink> : t('order.summary.terms')} {t('order.summary.termsAnd')}{' '}
+              {privacyLink ? <PageLink to="datenschutz">{t('order.summary.privacy')}</PageLink> : t('order.summary.privacy')}
+              {t('order.summary.termsAfter')}
+            </p>
+            <label className={`consent${waiverError && !waiver ? ' consent--error' : ''}`}>
+              <input
+                ref={waiverInput}
+                type="checkbox"
+                checked={waiver}
+                onChange={(e) => {
+                  setWaiver(e.target.checked);
+                  setWaiverError(false);
+                }}
+                aria-invalid={waiverError && !waiver ? true : undefined}
+                aria-describedby={waiverError && !waiver ? 'waiver-error' : undefined}
+                data-testid="waiver"
+              />
+              <span>{t('order.summary.waiver')}</span>
+            </label>
+            {waiverError && !waiver && (
+              <p id="waiver-error" className="field__error" role="alert">
+                {t('order.summary.waiverRequired')}
+              </p>
+            )}
+            {error && (
+              <p className="alert alert--error" role="alert" data-testid="checkout-error">
+                {error}
+              </p>
+            )}
+            <button type="submit" className="button button--primary button--large button--block" disabled={submitting} data-testid="order-button">
+              {submitting ? t('order.summary.submitting') : t('order.summary.submit')}
+            </button>
+          </div>
+          <button type="button" className="button button--link" onClick={() => navigate(-1)}>
+            {t('order.back')}
+          </button>
+        </aside>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,247 @@
+import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { UPLOAD_LIMITS } from '../../../domain/catalog.js';
+import { PHOTO_CONSENT_VERSION } from '../../../domain/order-selection.js';
+import { ApiError, api, uploadFile } from '../../lib/api.js';
+import { useI18n } from '../../i18n/i18n.js';
+import { StepHeader, StepNav } from './order-layout.js';
+import { useWizard } from './wizard-state.js';
+
+export interface UploadView {
+  id: string;
+  fileName: string;
+  width: number;
+  height: number;
+  url: string;
+  thumbnailUrl: string;
+}
+
+interface Pending {
+  key: string;
+  name: string;
+  progress: number;
+  error: string | null;
+}
+
+interface DraftResponse {
+  orderId: string;
+  draftToken?: string;
+  uploads: UploadView[];
+  editable: boolean;
+}
+
+const ACCEPT = 'image/jpeg,image/png,image/webp,.jpg,.jpeg,.png,.webp,.heic,.heif';
+const PARALLEL_UPLOADS = 3;
+
+function isHeic(file: File) {
+  return /\.(heic|heif)$/i.test(file.name) || /image\/hei[cf]/.test(file.type);
+}
+
+/** Checks in the browser only spare a round trip; the server decides. */
+function browserCheck(file: File): string | null {
+  if (isHeic(file)) return 'heicNotSupported';
+  if (!file.type.startsWith('image/')) return 'unsupportedType';
+  if (file.size > UPLOAD_LIMITS.maxFileBytes) return 'fileTooLarge';
+  return null;
+}
+
+export function UploadStep() {
+  const { t, language } = useI18n();
+  const { state, ready, update, draftHeaders } = useWizard();
+  const navigate = useNavigate();
+  const [uploads, setUploads] = useState<UploadView[]>([]);
+  const [pending, setPending] = useState<Pending[]>([]);
+  const [summary, setSummary] = useState<string | null>(null);
+  const [alert, setAlert] = useState<string | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const draftPromise = useRef<Promise<{ orderId: string; token: string }> | null>(null);
+
+  // Restore the photos of this browser's draft after a reload.
+  useEffect(() => {
+    if (!ready || !state.orderId || !state.draftToken) return;
+    const controller = new AbortController();
+    api<DraftResponse>(`/api/orders/${state.orderId}/draft`, { headers: { 'x-draft-token': state.draftToken }, signal: controller.signal })
+      .then((draft) => setUploads(draft.uploads))
+      .catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 404) update({ orderId: null, draftToken: null });
+      });
+    return () => controller.abort();
+  }, [ready, state.orderId, state.draftToken, update]);
+
+  const ensureDraft = useCallback(async () => {
+    if (state.orderId && state.draftToken) return { orderId: state.orderId, token: state.draftToken };
+    // One draft for all files of a drop, even when they upload in parallel.
+    draftPromise.current ??= api<DraftResponse>('/api/orders', {
+      method: 'POST',
+      body: { language, selection: state.selection, photoConsent: true, photoConsentVersion: PHOTO_CONSENT_VERSION },
+    }).then((draft) => {
+      update({ orderId: draft.orderId, draftToken: draft.draftToken ?? null });
+      return { orderId: draft.orderId, token: draft.draftToken! };
+    });
+    try {
+      return await draftPromise.current;
+    } catch (error) {
+      draftPromise.current = null;
+      throw error;
+    }
+  }, [state.orderId, state.draftToken, state.selection, language, update]);
+
+  const addFiles = useCallback(
+    async (files: File[]) => {
+      setSummary(null);
+      setAlert(null);
+      if (!files.length) return;
+      if (!state.photoConsent) {
+        setAlert(t('order.upload.consentRequired'));
+        return;
+      }
+      const room = UPLOAD_LIMITS.maxPhotos - uploads.length - pending.filter((p) => !p.error).length;
+      const items: (Pending & { file: File })[] = files.map((file, i) => ({
+        key: `${Date.now()}-${i}-${file.name}`,
+        name: file.name,
+        progress: 0,
+        error: i >= room ? 'tooManyPhotos' : browserCheck(file),
+        file,
+      }));
+      setPending((p) => [...p, ...items.map(({ file: _file, ...rest }) => rest)]);
+      const setItem = (key: string, change: Partial<Pending>) => setPending((p) => p.map((x) => (x.key === key ? { ...x, ...change } : x)));
+
+      let draft: { orderId: string; token: string };
+      const toSend = items.filter((item) => !item.error);
+      try {
+        if (toSend.length) draft = await ensureDraft();
+      } catch (error) {
+        const code = error instanceof ApiError ? error.code : 'uploadFailed';
+        for (const item of toSend) setItem(item.key, { error: code });
+        setSummary(t('order.upload.partialFailure', { n: items.length, total: items.length }));
+        return;
+      }
+      let failed = items.length - toSend.length;
+      const queue = [...toSend];
+      const worker = async () => {
+        for (let item = queue.shift(); item; item = queue.shift()) {
+          try {
+            const upload = await uploadFile<UploadView>(`/api/orders/${draft.orderId}/uploads`, item.file, { 'x-draft-token': draft.token }, (fraction) =>
+              setItem(item!.key, { progress: fraction }),
+            );
+            setUploads((u) => [...u, upload]);
+            setPending((p) => p.filter((x) => x.key !== item!.key));
+          } catch (error) {
+            failed++;
+            setItem(item.key, { error: error instanceof ApiError ? error.code : 'uploadFailed' });
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: PARALLEL_UPLOADS }, worker));
+      if (failed > 0) setSummary(t('order.upload.partialFailure', { n: failed, total: items.length }));
+    },
+    [state.photoConsent, uploads.length, pending, ensureDraft, t],
+  );
+
+  const remove = async (upload: UploadView) => {
+    try {
+      await api(`/api/orders/${state.orderId}/uploads/${upload.id}`, { method: 'DELETE', headers: draftHeaders() });
+      setUploads((u) => u.filter((x) => x.id !== upload.id));
+    } catch (error) {
+      setAlert(t(`errors.${error instanceof ApiError ? error.code : 'uploadFailed'}`));
+    }
+  };
+
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    void addFiles([...event.dataTransfer.files]);
+  };
+
+  const errorText = (code: string) => t(`errors.${code}`, { min: UPLOAD_LIMITS.minShortSidePx, max: UPLOAD_LIMITS.maxPhotos });
+
+  const busy = pending.some((p) => !p.error);
+  return (
+    <section className="step">
+      <StepHeader title={t('order.upload.title')} subtitle={t('order.upload.subtitle', { min: UPLOAD_LIMITS.minPhotos, max: UPLOAD_LIMITS.maxPhotos })} />
+      <label className="consent">
+        <input type="checkbox" checked={state.photoConsent} onChange={(e) => update({ photoConsent: e.target.checked })} data-testid="photo-consent" />
+        <span>{t('order.upload.consent')}</span>
+      </label>
+      <div
+        className={`dropzone${dragging ? ' dropzone--active' : ''}${state.photoConsent ? '' : ' dropzone--disabled'}`}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+        data-testid="dropzone"
+      >
+        <p className="dropzone__text">{t('order.upload.dropzone')}</p>
+        <button type="button" className="button button--primary" onClick={() => (state.photoConsent ? input.current?.click() : setAlert(t('order.upload.consentRequired')))}>
+          {t('order.upload.choose')}
+        </button>
+        <input
+          ref={input}
+          type="file"
+          accept={ACCEPT}
+          multiple
+          hidden
+          data-testid="file-input"
+          onChange={(e) => {
+            void addFiles([...(e.target.files ?? [])]);
+            e.target.value = '';
+          }}
+        />
+        <p className="dropzone__hint">{t('order.upload.formats', { min: UPLOAD_LIMITS.minShortSidePx })}</p>
+      </div>
+      {alert && (
+        <p className="alert alert--error" role="alert">
+          {alert}
+        </p>
+      )}
+      {summary && (
+        <p className="alert alert--error" role="alert" data-testid="upload-summary">
+          {summary}
+        </p>
+      )}
+      <p className="upload-counter" data-testid="upload-counter" aria-live="polite">
+        {t('order.upload.counter', { count: uploads.length, max: UPLOAD_LIMITS.maxPhotos })}
+      </p>
+      <ul className="thumbs" aria-label={t('order.upload.listLabel')}>
+        {uploads.map((upload) => (
+          <li key={upload.id} className="thumb" data-testid="upload-thumb">
+            <img src={upload.thumbnailUrl} alt={upload.fileName} width={160} height={160} loading="lazy" />
+            <button type="button" className="thumb__delete" onClick={() => void remove(upload)} aria-label={t('order.upload.delete', { name: upload.fileName })}>
+              ×
+            </button>
+          </li>
+        ))}
+        {pending.map((item) => (
+          <li key={item.key} className={`thumb thumb--pending${item.error ? ' thumb--error' : ''}`} data-testid={item.error ? 'upload-error' : 'upload-progress'}>
+            <span className="thumb__name">{item.name}</span>
+            {item.error ? (
+              <>
+                <span className="thumb__error">{errorText(item.error)}</span>
+                <button type="button" className="thumb__dismiss" onClick={() => setPending((p) => p.filter((x) => x.key !== item.key))}>
+                  {t('order.upload.dismiss')}
+                </button>
+              </>
+            ) : (
+              <>
+                <progress max={1} value={item.progress} aria-label={t('order.upload.uploading', { name: item.name })} />
+                <span className="thumb__percent">{Math.round(item.progress * 100)} %</span>
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+      <StepNav
+        back="/order/gender"
+        nextDisabled={busy || uploads.length < UPLOAD_LIMITS.minPhotos}
+        onNext={() => {
+          if (busy) return;
+          if (uploads.length < UPLOAD_LIMITS.minPhotos) setAlert(t('order.upload.minPhotos', { min: UPLOAD_LIMITS.minPhotos }));
+          else navigate('/order/style');
+        }}
+      />
+    </section>
+  );
+}
