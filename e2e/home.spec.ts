@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
+import { open } from './helpers.js';
 
 test('home shows the packages with list and campaign prices', async ({ page }) => {
-  await page.goto('/');
+  await open(page, '/');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Professionelle Bewerbungsfotos aus Ihren eigenen Selfies');
   await expect(page.getByTestId('price-basic')).toHaveText('14,90 €');
   await expect(page.getByTestId('price-pro')).toHaveText('27,92 €');
@@ -14,7 +15,7 @@ test('home shows the packages with list and campaign prices', async ({ page }) =
 });
 
 test('switching to English changes the texts and survives a reload', async ({ page }) => {
-  await page.goto('/');
+  await open(page, '/');
   // Wait for hydration: the language button reacts only once React runs.
   await page.getByTestId('language-button').click();
   await page.getByRole('button', { name: /English/ }).click();
@@ -25,6 +26,7 @@ test('switching to English changes the texts and survives a reload', async ({ pa
   expect(await page.evaluate(() => localStorage.getItem('language'))).toBe('en');
 
   await page.reload();
+  await page.locator('html[data-hydrated="true"]').waitFor();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Professional application photos from your own selfies');
   await expect(page).toHaveTitle(/AI application photos/);
 
@@ -34,7 +36,7 @@ test('switching to English changes the texts and survives a reload', async ({ pa
 });
 
 test('the language menu closes on an outside click', async ({ page }) => {
-  await page.goto('/');
+  await open(page, '/');
   await page.getByTestId('language-button').click();
   await expect(page.getByRole('button', { name: /English/ })).toBeVisible();
   await page.getByRole('heading', { level: 1 }).click();
@@ -43,7 +45,7 @@ test('the language menu closes on an outside click', async ({ page }) => {
 
 test('phone width: the menu opens with the toggle and the prices stack', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto('/');
+  await open(page, '/');
   const toggle = page.getByRole('button', { name: 'Menü öffnen' });
   await expect(toggle).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Hauptnavigation' })).toBeHidden();
@@ -62,7 +64,7 @@ test('the page works with scripts from our own origin only (CSP) and logs no err
   });
   page.on('pageerror', (error) => problems.push(error.message));
   await page.setViewportSize({ width: 1280, height: 900 });
-  await page.goto('/');
+  await open(page, '/');
   await page.getByTestId('language-button').click();
   await page.screenshot({ path: 'test-results/home-desktop.png', fullPage: true });
   expect(problems).toEqual([]);

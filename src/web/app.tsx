@@ -21,6 +21,10 @@ function RouteEffects() {
   const { messages } = useI18n();
   const { site, catalog } = useAppData();
   useEffect(() => {
+    // Browser tests wait for this before they click: a click before hydration would be lost.
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
+  useEffect(() => {
     if (!location.hash) window.scrollTo(0, 0);
   }, [location.pathname, location.hash]);
   useEffect(() => {

@@ -67,7 +67,8 @@ export function StepNav(props: { back?: string; onNext?: () => void; nextLabel?:
         </button>
       )}
       {props.onNext && (
-        <button type="button" className="button button--primary" onClick={props.onNext} aria-disabled={props.nextDisabled || undefined} data-testid="next">
+        // Not disabled: a click on an incomplete step explains what is missing (spec: an alert).
+        <button type="button" className={`button button--primary${props.nextDisabled ? ' button--muted' : ''}`} onClick={props.onNext} data-testid="next">
           {props.nextLabel ?? t('order.next')}
         </button>
       )}
