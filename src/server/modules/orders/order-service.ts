@@ -3,7 +3,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import sharp from 'sharp';
 import type { Campaign } from '../../../domain/campaign.js';
 import { PACKAGES, UPLOAD_LIMITS, deliveryHours, requiredResultCount, type Language } from '../../../domain/catalog.js';
 import { orderNumberFromBytes } from '../../../domain/order-number.js';
@@ -252,7 +251,9 @@ export function createOrderService(deps: OrderServiceDeps) {
       const order = await repo.lock(orderId);
       if (!order) return { outcome: 'unknownOrder' as const };
       if (order.paymentStatus === 'paid' || order.paymentStatus === 'refunded') return { outcome: 'alreadyPaid' as const };
-      if (event.amountTotal !== null && order.totalCents !== null && event.amountTotal !== order.totalCents) {
+      // Money for an order that was never placed (no prices stored) is not a purchase we can deliver.
+      if (order.totalCents === null || !order.orderedAt) return { outcome: 'notCheckedOut' as const };
+      if (event.amountTotal === null || event.amountTotal !== order.totalCents || (event.currency && event.currency !== 'eur')) {
         return { outcome: 'amountMismatch' as const };
       }
       if (!canChangePayment(order.paymentStatus as PaymentStatus, 'paid')) return { outcome: 'ignored' as const };
@@ -276,7 +277,7 @@ export function createOrderService(deps: OrderServiceDeps) {
       });
       return { outcome: 'paid' as const, order: updated };
     });
-    if (result.outcome === 'amountMismatch') log.error({ orderId, eventId: event.id, amount: event.amountTotal }, 'paid amount does not match the order');
+    if (result.outcome === 'amountMismatch' || result.outcome === 'notCheckedOut') log.error({ orderId, eventId: event.id, amount: event.amountTotal }, 'paid amount does not match the order');
     if (result.outcome === 'paid' && result.order) {
       const photoCount = await orders.uploadCount(orderId);
       await sendMail(result.order, renderPaymentConfirmedMail(mailData(result.order, storedPrice(result.order), photoCount)), `payment-confirmed:${orderId}`);
@@ -367,9 +368,8 @@ export function createOrderService(deps: OrderServiceDeps) {
       }
       const image = processed.image;
       const key = `uploads/${orderId}/${randomBytes(16).toString('hex')}.${image.extension}`;
-      const thumbnail = await sharp(image.buffer).resize({ width: 480, height: 480, fit: 'inside' }).jpeg({ quality: 80 }).toBuffer();
       await storage.put(key, image.buffer, { contentType: image.mimeType });
-      await storage.put(thumbnailKey(key), thumbnail, { contentType: 'image/jpeg' });
+      await storage.put(thumbnailKey(key), image.thumbnail, { contentType: 'image/jpeg' });
       try {
         const row = await db.transaction(async (tx) => {
           const repo = createOrderRepository(tx);

@@ -1,0 +1,130 @@
+// Issue 3 figures: 10 photos of 8 MB uploaded to one order over HTTP (time and server memory),
+// and payment webhook events handled per second.
+import { readFileSync } from 'node:fs';
+import { createHmac, randomBytes } from 'node:crypto';
+import sharp from 'sharp';
+import Stripe from 'stripe';
+import { printFigure, startShop, tempDataDir } from './lib.mjs';
+
+const port = Number(process.env.BENCH_PORT ?? 3902);
+const appSecret = randomBytes(32).toString('hex');
+const shop = await startShop({ port, dataDir: tempDataDir('orders'), env: { APP_SECRET: appSecret, LOG_LEVEL: 'error' } });
+const base = shop.url;
+
+function rssKb(pid) {
+  const match = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) : 0;
+}
+
+async function newDraft() {
+  const response = await fetch(`${base}/api/orders`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      language: 'de',
+      selection: { gender: 'female', style: 'professional', package: 'basic', location: null, outfit: null, extras: [] },
+      photoConsent: true,
+      photoConsentVersion: '2026-11-01',
+    }),
+  });
+  if (response.status !== 201) throw new Error(`draft: ${response.status}`);
+  return response.json();
+}
+
+async function upload(draft, buffer, name) {
+  const form = new FormData();
+  form.append('file', new Blob([buffer], { type: 'image/jpeg' }), name);
+  const response = await fetch(`${base}/api/orders/${draft.orderId}/uploads`, { method: 'POST', headers: { 'x-draft-token': draft.draftToken }, body: form });
+  if (response.status !== 201) throw new Error(`upload: ${response.status} ${await response.text()}`);
+}
+
+try {
+  // Ten distinct phone-sized photos of about 8 MB (noise does not compress).
+  const photos = [];
+  for (let i = 0; i < 10; i++) {
+    const noise = randomBytes(4000 * 3000 * 3);
+    photos.push(await sharp(noise, { raw: { width: 4000, height: 3000, channels: 3 } }).jpeg({ quality: 85 }).toBuffer());
+  }
+  const averageMb = photos.reduce((s, p) => s + p.length, 0) / photos.length / 1024 / 1024;
+
+  const draft = await newDraft();
+  const idle = rssKb(shop.child.pid);
+  let peak = idle;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssKb(shop.child.pid))), 20);
+  const started = performance.now();
+  // Three at a time, as the wizard sends them.
+  const queue = photos.map((p, i) => [p, `selfie-${i}.jpg`]);
+  try {
+    await Promise.all(
+      Array.from({ length: 3 }, async () => {
+        for (let item = queue.shift(); item; item = queue.shift()) await upload(draft, ...item);
+      }),
+    );
+  } finally {
+    clearInterval(sampler);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  printFigure(`10 photos of ${averageMb.toFixed(1)} MB uploaded to one order`, seconds, 's', '<= 4 s');
+  printFigure('server memory above idle during the uploads', Math.round((peak - idle) / 1024), 'MB', '<= 200 MB');
+
+  // Webhook throughput: orders placed through the real checkout, then signed "paid" events, each sent 3 times.
+  const small = await sharp('test/fixtures/portrait-astronaut.png').resize(1100, 1100).jpeg().toBuffer();
+  const orders = [];
+  for (let i = 0; i < 40; i++) {
+    const d = await newDraft();
+    for (let j = 0; j < 3; j++) await upload(d, small, `s${j}.jpg`);
+    const response = await fetch(`${base}/api/orders/${d.orderId}/checkout`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-draft-token': d.draftToken },
+      body: JSON.stringify({
+        language: 'de',
+        selection: { gender: 'female', style: 'professional', package: 'basic', location: null, outfit: null, extras: [] },
+        email: `bench${i}@example.de`,
+        waiverAccepted: true,
+        waiverTextVersion: '2026-11-01',
+      }),
+    });
+    const session = await response.json();
+    orders.push({ orderId: d.orderId, sessionId: session.sessionId });
+  }
+  const secret = `whsec_${createHmac('sha256', appSecret).update('sandbox-webhook').digest('base64url')}`;
+  const events = orders.flatMap((o, i) => {
+    const body = JSON.stringify({
+      id: `evt_bench_${i}_${randomBytes(6).toString('hex')}`,
+      object: 'event',
+      type: 'checkout.session.completed',
+      created: Math.floor(Date.now() / 1000),
+      data: {
+        object: {
+          id: o.sessionId,
+          object: 'checkout.session',
+          status: 'complete',
+          payment_status: 'paid',
+          amount_total: 1490,
+          currency: 'eur',
+          client_reference_id: o.orderId,
+          metadata: { order_id: o.orderId },
+          payment_intent: `pi_bench_${i}`,
+        },
+      },
+    });
+    const signature = Stripe.webhooks.generateTestHeaderString({ payload: body, secret });
+    return [0, 1, 2].map(() => ({ body, signature }));
+  });
+  const eventStart = performance.now();
+  const outcomes = {};
+  const pending = [...events];
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      for (let e = pending.shift(); e; e = pending.shift()) {
+        const response = await fetch(`${base}/api/payments/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': e.signature }, body: e.body });
+        const { outcome } = await response.json();
+        outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+      }
+    }),
+  );
+  const eventSeconds = (performance.now() - eventStart) / 1000;
+  printFigure(`webhook events handled per second (${events.length}: ${Object.entries(outcomes).map(([k, v]) => `${v} ${k}`).join(', ')})`, events.length / eventSeconds, 'ev/s');
+} finally {
+  await shop.stop();
+}
