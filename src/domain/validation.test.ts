@@ -17,6 +17,11 @@ test('tracking form: both fields required, then shape and length', () => {
   expect(trackingError({ orderId: '6f1c2a9e-3b4d-0c5e-8f70-123456789abc', email: 'a@b.de' })).toBe('invalidOrderId');
 });
 
+test('tracking accepts the short order number too', () => {
+  expect(trackingFormSchema.parse({ orderId: ' bf-7k3m9q2x ', email: 'a@b.de' })).toEqual({ orderId: 'BF-7K3M9Q2X', email: 'a@b.de' });
+  expect(trackingError({ orderId: 'BF-123', email: 'a@b.de' })).toBe('invalidOrderId');
+});
+
 test('tracking form trims and lower-cases the e-mail', () => {
   const parsed = trackingFormSchema.parse({ orderId: ' 6F1C2A9E-3B4D-4C5E-8F70-123456789ABC ', email: '  Max@Example.DE ' });
   expect(parsed).toEqual({ orderId: '6f1c2a9e-3b4d-4c5e-8f70-123456789abc', email: 'max@example.de' });

@@ -1,6 +1,7 @@
 // Shared validation schemas: the browser uses them for comfort, the server enforces them.
 // Messages are stable error codes that the browser and e-mail templates translate.
 import { z } from 'zod';
+import { ORDER_NUMBER_PATTERN } from './order-number.js';
 
 export const EMAIL_MAX_LENGTH = 254;
 export const ORDER_ID_MAX_LENGTH = 36;
@@ -25,6 +26,15 @@ export const orderIdSchema = z
   .regex(ORDER_ID_SHAPE, { error: 'invalidOrderId' })
   .transform((id) => id.toLowerCase());
 
+/** Tracking accepts the order id (UUID) or the short order number printed everywhere (BF-XXXXXXXX). */
+export const orderReferenceSchema = z
+  .string({ error: 'required' })
+  .trim()
+  .min(1, { error: 'required' })
+  .max(ORDER_ID_MAX_LENGTH, { error: 'inputTooLong' })
+  .refine((value) => ORDER_ID_SHAPE.test(value) || ORDER_NUMBER_PATTERN.test(value.toUpperCase()), { error: 'invalidOrderId' })
+  .transform((value) => (ORDER_ID_SHAPE.test(value) ? value.toLowerCase() : value.toUpperCase()));
+
 export const trackingFormSchema = z
   .object({
     orderId: z.string({ error: 'required' }),
@@ -39,10 +49,23 @@ export const trackingFormSchema = z
   })
   .pipe(
     z.object({
-      orderId: orderIdSchema,
+      orderId: orderReferenceSchema,
       email: emailSchema,
     }),
   );
+
+export const REVISION_MESSAGE_LIMITS = { min: 10, max: 2000 } as const;
+
+export const revisionRequestSchema = z
+  .object({
+    message: z
+      .string({ error: 'messageRequired' })
+      .trim()
+      .min(1, { error: 'messageRequired' })
+      .min(REVISION_MESSAGE_LIMITS.min, { error: 'messageTooShort' })
+      .max(REVISION_MESSAGE_LIMITS.max, { error: 'messageTooLong' }),
+  })
+  .strict();
 
 export const CONTACT_LIMITS = { nameMin: 2, nameMax: 100, messageMin: 10, messageMax: 2000, inputMax: 2000 } as const;
 

@@ -13,7 +13,10 @@ import { createMailer, type Mailer } from './mail/mailer.js';
 import { outboxRoutes } from './mail/outbox-routes.js';
 import { catalogRoutes } from './modules/catalog/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
+import { createCustomerOrderService } from './modules/customer-orders/customer-order-service.js';
+import { customerOrderRoutes } from './modules/customer-orders/routes.js';
 import { createOrderService } from './modules/orders/order-service.js';
+import { createRetentionService, scheduleRetention, type RetentionService } from './modules/retention/retention-service.js';
 import { orderRoutes } from './modules/orders/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { createPaymentProvider } from './payments/create-payment-provider.js';
@@ -32,6 +35,7 @@ declare module 'fastify' {
     storage: Storage;
     mailer: Mailer;
     payments: PaymentProvider;
+    retention: RetentionService;
     /** The clock; tests may replace it. */
     now: () => Date;
   }
@@ -129,6 +133,25 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
   });
   await app.register(orderRoutes, { service: orders });
   await app.register(paymentRoutes, { service: orders, provider: payments });
+  const customerOrders = createCustomerOrderService({
+    db: db.db,
+    storage,
+    appSecret: config.appSecret,
+    signedUrlTtlSeconds: config.signedUrlTtlSeconds,
+    site: config.site,
+    now,
+  });
+  await app.register(customerOrderRoutes, { service: customerOrders });
+
+  const retention = createRetentionService({ db, storage, now, log: app.log });
+  app.decorate('retention', retention);
+  if (config.retentionIntervalMinutes > 0) {
+    let stop = () => {};
+    app.addHook('onReady', async () => {
+      stop = scheduleRetention(retention, config.retentionIntervalMinutes * 60_000, app.log);
+    });
+    app.addHook('onClose', async () => stop());
+  }
   if (storage.driver === 'local') {
     await app.register(localFilesRoutes, { storage: storage as LocalStorage, secret: config.appSecret });
   }

@@ -41,6 +41,7 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: optionalString,
   S3_SECRET_ACCESS_KEY: optionalString,
   S3_FORCE_PATH_STYLE: bool.default(false),
+  RETENTION_INTERVAL_MINUTES: z.coerce.number({ error: 'must be a number of minutes' }).int().min(0).max(24 * 60).default(15),
   SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(3600),
   SMTP_URL: z
     .string()
@@ -86,6 +87,8 @@ export interface AppConfig {
   database: { kind: 'postgres'; url: string; poolSize: number } | { kind: 'pglite'; dataDir: string };
   storage: StorageConfig;
   signedUrlTtlSeconds: number;
+  /** How often the deletion job runs in each app process; 0 turns it off (tests run it by hand). */
+  retentionIntervalMinutes: number;
   mail: { smtpUrl: string | undefined; from: string; supportEmail: string };
   payments:
     | { provider: 'sandbox' }
@@ -183,6 +186,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       : { kind: 'pglite', dataDir: path.join(dataDir, 'db') },
     storage,
     signedUrlTtlSeconds: env.SIGNED_URL_TTL_SECONDS,
+    retentionIntervalMinutes: env.RETENTION_INTERVAL_MINUTES,
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, supportEmail: env.SUPPORT_EMAIL },
     payments,
     campaign,

@@ -25,6 +25,7 @@ export async function buildTestApp(
     DATA_DIR: dataDir,
     APP_SECRET: 'test-secret-test-secret-test-secret-0123',
     PUBLIC_URL: 'http://shop.test',
+    RETENTION_INTERVAL_MINUTES: '0',
     ...env,
   });
   const app = await buildApp(config, { logger: false, ...overrides, db });

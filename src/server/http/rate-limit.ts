@@ -1,0 +1,39 @@
+// Fixed-window counters in the database, so every app process shares them (no process memory).
+import { sql } from 'drizzle-orm';
+import { queryRows, type Database } from '../db/client.js';
+import { rateLimits } from '../db/schema.js';
+
+export interface RateLimitResult {
+  allowed: boolean;
+  hits: number;
+  resetAt: Date;
+}
+
+export function createRateLimiter(db: Database, now: () => Date) {
+  return {
+    /** Counts one hit for the key and says whether it is within the limit. */
+    async hit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
+      const at = now();
+      const resetAt = new Date(at.getTime() + windowMs);
+      const [row] = await queryRows<{ hits: number; reset_at: Date | string }>(
+        db,
+        sql`insert into ${rateLimits} (key, hits, reset_at) values (${key}, 1, ${resetAt.toISOString()})
+            on conflict (key) do update set
+              hits = case when ${rateLimits.resetAt} <= ${at.toISOString()} then 1 else ${rateLimits.hits} + 1 end,
+              reset_at = case when ${rateLimits.resetAt} <= ${at.toISOString()} then excluded.reset_at else ${rateLimits.resetAt} end
+            returning hits, reset_at`,
+      );
+      const hits = Number(row!.hits);
+      return { allowed: hits <= limit, hits, resetAt: new Date(row!.reset_at) };
+    },
+    async reset(...keys: string[]): Promise<void> {
+      for (const key of keys) await db.delete(rateLimits).where(sql`${rateLimits.key} = ${key}`);
+    },
+    /** Old windows are only clutter; the retention job calls this. */
+    async prune(): Promise<void> {
+      await db.delete(rateLimits).where(sql`${rateLimits.resetAt} < ${now().toISOString()}`);
+    },
+  };
+}
+
+export type RateLimiter = ReturnType<typeof createRateLimiter>;

@@ -1,0 +1,226 @@
+// What a customer sees and does after paying: tracking, the status page, downloads, revisions, deletion.
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { and, asc, eq } from 'drizzle-orm';
+import yazl from 'yazl';
+import { PACKAGES, RETENTION, deliveryHours, requiredResultCount, type ExtraKey, type PackageKey } from '../../../domain/catalog.js';
+import type { SiteInfo } from '../../../domain/site.js';
+import type { Database } from '../../db/client.js';
+import { generatedImages, imageDownloads, orders, revisionRequests } from '../../db/schema.js';
+import { conflict, notFound } from '../../http/errors.js';
+import type { Storage } from '../../storage/storage.js';
+import { createOrderRepository, type OrderRow } from '../orders/order-repository.js';
+import { thumbnailKey } from '../orders/order-service.js';
+import { downloadPath, resultDownloadName } from './download-links.js';
+import { purgeOrderPhotos } from '../retention/purge.js';
+
+export interface CustomerOrderView {
+  orderId: string;
+  orderNumber: string;
+  status: string;
+  paymentStatus: string;
+  email: string | null;
+  language: string;
+  package: string | null;
+  style: string | null;
+  gender: string | null;
+  location: string | null;
+  outfit: string | null;
+  extras: ExtraKey[];
+  features: { hd: boolean; extraVariants: boolean; expressDelivery: boolean; commercialLicense: boolean };
+  totalCents: number | null;
+  createdAt: string;
+  paidAt: string | null;
+  completedAt: string | null;
+  deliveryHours: number | null;
+  dueAt: string | null;
+  resultCount: number | null;
+  uploads: { id: string; fileName: string; thumbnailUrl: string }[];
+  results: { id: string; n: number; fileName: string; url: string; downloadUrl: string }[];
+  zipUrl: string | null;
+  history: { event: string; at: string; fromStatus: string | null; toStatus: string | null }[];
+  photosDeleteAfter: string | null;
+  photosDeletedAt: string | null;
+  revision: { allowedUntil: string | null; open: boolean };
+  contact: { email: string; phone: string | null };
+}
+
+export interface CustomerOrderDeps {
+  db: Database;
+  storage: Storage;
+  appSecret: string;
+  signedUrlTtlSeconds: number;
+  site: SiteInfo;
+  now: () => Date;
+}
+
+function extrasOf(order: OrderRow): ExtraKey[] {
+  return [...(order.featureExtraVariants ? (['extra_variants'] as const) : []), ...(order.featureExpressDelivery ? (['express_delivery'] as const) : [])];
+}
+
+/** When the photos of an order are due for deletion (decisions.md section 6). */
+export function photosDeleteAfter(order: Pick<OrderRow, 'status' | 'paymentStatus' | 'completedAt' | 'createdAt' | 'cancelledAt'>): Date | null {
+  const day = 24 * 3600 * 1000;
+  if (order.status === 'completed' && order.completedAt) return new Date(order.completedAt.getTime() + RETENTION.daysAfterCompletion * day);
+  if (order.status === 'cancelled' && order.cancelledAt) return new Date(order.cancelledAt.getTime() + RETENTION.daysAfterCompletion * day);
+  if (order.paymentStatus !== 'paid' && order.paymentStatus !== 'refunded') return new Date(order.createdAt.getTime() + RETENTION.unpaidDraftHours * 3600 * 1000);
+  return null;
+}
+
+export function createCustomerOrderService(deps: CustomerOrderDeps) {
+  const { db, storage } = deps;
+
+  async function activeResults(orderId: string) {
+    return db
+      .select()
+      .from(generatedImages)
+      .where(and(eq(generatedImages.orderId, orderId), eq(generatedImages.status, 'active')))
+      .orderBy(asc(generatedImages.createdAt), asc(generatedImages.id));
+  }
+
+  async function view(order: OrderRow): Promise<CustomerOrderView> {
+    const repo = createOrderRepository(db);
+    const now = deps.now();
+    const ttl = deps.signedUrlTtlSeconds;
+    const extras = extrasOf(order);
+    const pkg = order.package as PackageKey | null;
+    const hours = pkg ? deliveryHours(pkg, extras) : null;
+    const showUploads = order.status !== 'completed' && !order.photosDeletedAt;
+    const [uploads, results, history, openRevisions] = await Promise.all([
+      showUploads ? repo.uploads(order.id) : Promise.resolve([]),
+      activeResults(order.id),
+      repo.history(order.id),
+      db.select({ id: revisionRequests.id }).from(revisionRequests).where(and(eq(revisionRequests.orderId, order.id), eq(revisionRequests.status, 'open'))),
+    ]);
+    const revisionUntil =
+      order.status === 'completed' && order.completedAt ? new Date(order.completedAt.getTime() + RETENTION.revisionDays * 24 * 3600 * 1000) : null;
+    const deleteAfter = order.photosDeletedAt ? null : photosDeleteAfter(order);
+    return {
+      orderId: order.id,
+      orderNumber: order.orderNumber,
+      status: order.status,
+      paymentStatus: order.paymentStatus,
+      email: order.email,
+      language: order.language,
+      package: order.package,
+      style: order.styleBase,
+      gender: order.gender,
+      location: order.refineLocation,
+      outfit: order.refineOutfit,
+      extras,
+      features: {
+        hd: order.featureHd,
+        extraVariants: order.featureExtraVariants,
+        // Premium includes express delivery.
+        expressDelivery: order.featureExpressDelivery || (pkg ? PACKAGES[pkg].includesExpress : false),
+        commercialLicense: order.featureCommercialLicense,
+      },
+      totalCents: order.totalCents,
+      createdAt: order.createdAt.toISOString(),
+      paidAt: order.paidAt?.toISOString() ?? null,
+      completedAt: order.completedAt?.toISOString() ?? null,
+      deliveryHours: hours,
+      dueAt: order.paidAt && hours ? new Date(order.paidAt.getTime() + hours * 3600 * 1000).toISOString() : null,
+      resultCount: pkg ? requiredResultCount(pkg, extras) : null,
+      uploads: await Promise.all(
+        uploads.map(async (u) => ({ id: u.id, fileName: u.fileName, thumbnailUrl: await storage.signedUrl(thumbnailKey(u.storageKey), { expiresInSeconds: ttl }) })),
+      ),
+      results: await Promise.all(
+        results.map(async (r, index) => ({
+          id: r.id,
+          n: index + 1,
+          fileName: r.fileName,
+          url: await storage.signedUrl(r.storageKey, { expiresInSeconds: ttl }),
+          downloadUrl: downloadPath(deps.appSecret, order.id, { kind: 'image', imageId: r.id }, now, ttl),
+        })),
+      ),
+      zipUrl: results.length ? downloadPath(deps.appSecret, order.id, { kind: 'zip' }, now, ttl) : null,
+      history: history.map((h) => ({ event: h.event, at: h.createdAt.toISOString(), fromStatus: h.fromStatus, toStatus: h.toStatus })),
+      photosDeleteAfter: deleteAfter?.toISOString() ?? null,
+      photosDeletedAt: order.photosDeletedAt?.toISOString() ?? null,
+      revision: { allowedUntil: revisionUntil && revisionUntil > now && !order.photosDeletedAt ? revisionUntil.toISOString() : null, open: openRevisions.length > 0 },
+      contact: { email: deps.site.supportEmail, phone: deps.site.phone },
+    };
+  }
+
+  async function requireOrder(orderId: string): Promise<OrderRow> {
+    const order = await createOrderRepository(db).find(orderId);
+    if (!order) throw notFound('notFound');
+    return order;
+  }
+
+  return {
+    /** Tracking: the id or number and the e-mail must both match; otherwise one generic answer. */
+    async lookup(reference: string, email: string): Promise<OrderRow | null> {
+      const byId = /^[0-9a-f-]{36}$/.test(reference);
+      const [order] = await db
+        .select()
+        .from(orders)
+        .where(and(byId ? eq(orders.id, reference) : eq(orders.orderNumber, reference), eq(orders.email, email)));
+      // Drafts never placed have no contract to track.
+      return order && order.orderedAt ? order : null;
+    },
+
+    view,
+
+    async viewById(orderId: string) {
+      return view(await requireOrder(orderId));
+    },
+
+    async resultForDownload(orderId: string, imageId: string) {
+      const results = await activeResults(orderId);
+      const index = results.findIndex((r) => r.id === imageId);
+      if (index < 0) throw notFound('notFound');
+      const image = results[index]!;
+      await db.insert(imageDownloads).values({ orderId, generatedImageId: image.id, kind: 'single', downloadedAt: deps.now() });
+      return storage.signedUrl(image.storageKey, { expiresInSeconds: 300, downloadName: resultDownloadName(index + 1, image.fileName) });
+    },
+
+    /** All published images as one ZIP, streamed as it is written (never all in memory). */
+    async resultsZip(orderId: string): Promise<{ stream: Readable; fileName: string }> {
+      const order = await requireOrder(orderId);
+      const results = await activeResults(orderId);
+      if (!results.length) throw notFound('notFound');
+      await db.insert(imageDownloads).values(results.map((r) => ({ orderId, generatedImageId: r.id, kind: 'zip', downloadedAt: deps.now() })));
+      const zip = new yazl.ZipFile();
+      results.forEach((image, index) => {
+        // JPEG and PNG are compressed already: stored as they are, which is fast and as small.
+        zip.addReadStreamLazy(resultDownloadName(index + 1, image.fileName), { compress: false, mtime: image.createdAt }, (callback) => {
+          storage.getStream(image.storageKey).then(
+            (stream) => callback(null, stream),
+            (error: Error) => callback(error, undefined as unknown as Readable),
+          );
+        });
+      });
+      zip.end();
+      return { stream: zip.outputStream as unknown as Readable, fileName: `bewerbungsfotos-${order.orderNumber}.zip` };
+    },
+
+    /** Free retouching within 7 days of completion: back to in progress, with the customer's words. */
+    async requestRevision(orderId: string, message: string) {
+      const now = deps.now();
+      await db.transaction(async (tx) => {
+        const repo = createOrderRepository(tx);
+        const order = await repo.lock(orderId);
+        if (!order) throw notFound('notFound');
+        const until = order.completedAt ? order.completedAt.getTime() + RETENTION.revisionDays * 24 * 3600 * 1000 : 0;
+        if (order.status !== 'completed' || until < now.getTime() || order.photosDeletedAt) throw conflict('revisionNotAllowed');
+        await tx.insert(revisionRequests).values({ id: randomUUID(), orderId, message, status: 'open', createdAt: now });
+        await repo.update(orderId, { status: 'in_progress', completedAt: null });
+        await repo.addHistory(orderId, { event: 'revision_requested', fromStatus: 'completed', toStatus: 'in_progress', actorType: 'customer', note: message.slice(0, 500) });
+      });
+      return this.viewById(orderId);
+    },
+
+    /** The customer deletes their photos early: uploads and results, files and rows, for good. */
+    async deletePhotos(orderId: string) {
+      const order = await requireOrder(orderId);
+      if (order.photosDeletedAt) return view(order);
+      await purgeOrderPhotos({ db, storage, now: deps.now }, orderId, { reason: 'customer', actorType: 'customer' });
+      return this.viewById(orderId);
+    },
+
+  };
+}
+
+export type CustomerOrderService = ReturnType<typeof createCustomerOrderService>;

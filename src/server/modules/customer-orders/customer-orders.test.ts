@@ -1,0 +1,271 @@
+import { count, eq } from 'drizzle-orm';
+import yauzl from 'yauzl';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { DatabaseHandle } from '../../db/client.js';
+import { auditLog, generatedImages, imageDownloads, orderHistory, orderUploads, orders, revisionRequests } from '../../db/schema.js';
+import { buildTestApp, type TestApp } from '../../test/app.js';
+import { testDatabases } from '../../test/databases.js';
+import { addResults, payOrder, placeOrder, setOrder, type SeededOrder } from '../../test/seed.js';
+import { statusToken } from '../orders/order-tokens.js';
+
+function zipEntries(buffer: Buffer): Promise<{ name: string; size: number }[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, zip) => {
+      if (error || !zip) return reject(error);
+      const entries: { name: string; size: number }[] = [];
+      zip.on('entry', (entry: yauzl.Entry) => {
+        entries.push({ name: entry.fileName, size: entry.uncompressedSize });
+        zip.readEntry();
+      });
+      zip.on('end', () => resolve(entries));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
+}
+
+const DAY = 24 * 3600 * 1000;
+
+describe.each(testDatabases())('after the sale on $name', (testDb) => {
+  let db: DatabaseHandle;
+  let t: TestApp;
+  let clock = new Date();
+
+  beforeAll(async () => {
+    db = await testDb.open();
+    t = await buildTestApp(db, { CAMPAIGN_PERCENT: '0' }, { now: () => clock });
+  });
+  afterAll(async () => {
+    await t.close();
+    await db.close();
+  });
+
+  const track = (orderId: string, email: string, remoteAddress = '10.0.0.1') =>
+    t.app.inject({ method: 'POST', url: '/api/tracking', payload: { orderId, email }, remoteAddress });
+  const token = (orderId: string) => statusToken(t.config.appSecret, orderId);
+  const status = (orderId: string, proof = token(orderId)) =>
+    t.app.inject({ method: 'GET', url: `/api/orders/${orderId}/status`, headers: { 'x-status-token': proof } });
+
+  async function paidOrder(): Promise<SeededOrder> {
+    const order = await placeOrder(t.app);
+    await payOrder(t.app, order);
+    return order;
+  }
+
+  async function completedOrder(completedAt = clock) {
+    const order = await paidOrder();
+    const ids = await addResults(t.app, order.orderId, ['active', 'draft', 'active', 'archived', 'active']);
+    await setOrder(t.app, order.orderId, { status: 'completed', completedAt });
+    return { order, ids };
+  }
+
+  test('tracking validates like the spec: required, id shape, e-mail shape, length', async () => {
+    const cases: [object, Record<string, string>][] = [
+      [{ orderId: '', email: '' }, { _: 'required' }],
+      [{ orderId: 'abc', email: 'a@b.de' }, { orderId: 'invalidOrderId' }],
+      [{ orderId: '6f1c2a9e-3b4d-4c5e-8f70-123456789abc', email: 'nope' }, { email: 'invalidEmail' }],
+      [{ orderId: 'x'.repeat(37), email: 'a@b.de' }, { orderId: 'inputTooLong' }],
+    ];
+    for (const [payload, fields] of cases) {
+      const response = await t.app.inject({ method: 'POST', url: '/api/tracking', payload, remoteAddress: '10.9.9.9' });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.fields).toEqual(fields);
+    }
+  });
+
+  test('a wrong id/e-mail pair gets one generic not-found, never a hint which half was wrong', async () => {
+    const order = await paidOrder();
+    const wrongEmail = await track(order.orderId, 'someone@example.de', '10.1.0.1');
+    const wrongId = await track('6f1c2a9e-3b4d-4c5e-8f70-123456789abc', order.email, '10.1.0.2');
+    const wrongNumber = await track('BF-22222222', order.email, '10.1.0.3');
+    for (const response of [wrongEmail, wrongId, wrongNumber]) {
+      expect(response.statusCode).toBe(404);
+      expect(Object.keys(response.json().error).sort()).toEqual(['code', 'requestId']);
+      expect(response.json().error.code).toBe('notFound');
+    }
+  });
+
+  test('tracking finds the order by id or short number with the e-mail in any case, and hands out the status token', async () => {
+    const order = await paidOrder();
+    const byId = await track(order.orderId, order.email.toUpperCase(), '10.2.0.1');
+    expect(byId.statusCode).toBe(200);
+    expect(byId.json().order).toMatchObject({ orderNumber: order.orderNumber, status: 'paid', paymentStatus: 'paid', deliveryHours: 48, results: [] });
+    expect(byId.json().order.uploads).toHaveLength(3);
+    expect(byId.json().statusToken).toBe(token(order.orderId));
+    const byNumber = await track(order.orderNumber.toLowerCase(), order.email, '10.2.0.2');
+    expect(byNumber.json().order.orderId).toBe(order.orderId);
+  });
+
+  test('the 6th lookup within 15 minutes is refused, also from another address for the same order', async () => {
+    const order = await paidOrder();
+    for (let i = 0; i < 5; i++) expect((await track(order.orderId, `guess${i}@example.de`, '10.3.0.1')).statusCode).toBe(404);
+    const sixth = await track(order.orderId, order.email, '10.3.0.1');
+    expect(sixth.statusCode).toBe(429);
+    expect(sixth.json().error.code).toBe('rateLimited');
+    expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(800);
+    const elsewhere = await track(order.orderId, order.email, '10.3.0.99');
+    expect(elsewhere.statusCode).toBe(429);
+    // The same address is blocked for other orders too.
+    const other = await paidOrder();
+    expect((await track(other.orderId, other.email, '10.3.0.1')).statusCode).toBe(429);
+    // After the window, the customer gets in again.
+    clock = new Date(clock.getTime() + 16 * 60 * 1000);
+    expect((await track(order.orderId, order.email, '10.3.0.99')).statusCode).toBe(200);
+  });
+
+  test('the status page needs proof: the signed link or the token from tracking', async () => {
+    const order = await paidOrder();
+    expect((await t.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}/status` })).statusCode).toBe(404);
+    expect((await status(order.orderId, 'x'.repeat(32))).statusCode).toBe(404);
+    const other = await paidOrder();
+    expect((await status(order.orderId, token(other.orderId))).statusCode).toBe(404);
+    const ok = await t.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}/status?token=${token(order.orderId)}` });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().history.map((h: { event: string }) => h.event)).toEqual(['order_created', 'order_placed', 'payment_received']);
+  });
+
+  test('the ZIP holds exactly the published images with the right names, and downloads are recorded', async () => {
+    const { order, ids } = await completedOrder();
+    const view = (await status(order.orderId)).json();
+    expect(view.results.map((r: { id: string; n: number }) => [r.id, r.n])).toEqual([
+      [ids[0], 1],
+      [ids[2], 2],
+      [ids[4], 3],
+    ]);
+    expect(view.uploads).toEqual([]);
+    const zip = await t.app.inject({ method: 'GET', url: view.zipUrl });
+    expect(zip.statusCode).toBe(200);
+    expect(zip.headers['content-type']).toBe('application/zip');
+    expect(zip.headers['content-disposition']).toBe(`attachment; filename="bewerbungsfotos-${order.orderNumber}.zip"`);
+    const entries = await zipEntries(zip.rawPayload);
+    expect(entries.map((e) => e.name)).toEqual(['headshot-1-ergebnis-1.jpg', 'headshot-2-ergebnis-3.jpg', 'headshot-3-ergebnis-5.jpg']);
+    expect(entries.every((e) => e.size > 10_000)).toBe(true);
+    const recorded = await db.db.select().from(imageDownloads).where(eq(imageDownloads.orderId, order.orderId));
+    expect(recorded.map((r) => [r.generatedImageId, r.kind]).sort()).toEqual([ids[0], ids[2], ids[4]].map((id) => [id, 'zip']).sort());
+  });
+
+  test('one image downloads as headshot-{n}-{file} through a signed link, and is recorded', async () => {
+    const { order, ids } = await completedOrder();
+    const view = (await status(order.orderId)).json();
+    const response = await t.app.inject({ method: 'GET', url: view.results[1].downloadUrl });
+    expect(response.statusCode).toBe(302);
+    const file = await t.app.inject({ method: 'GET', url: response.headers.location as string });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-disposition']).toContain('headshot-2-ergebnis-3.jpg');
+    const recorded = await db.db.select().from(imageDownloads).where(eq(imageDownloads.generatedImageId, ids[2]!));
+    expect(recorded.map((r) => r.kind)).toEqual(['single']);
+  });
+
+  test('an expired or altered download link is refused', async () => {
+    const { order } = await completedOrder();
+    const view = (await status(order.orderId)).json();
+    const zipUrl: string = view.zipUrl;
+    const altered = zipUrl.replace(/sig=([0-9a-f])/, (_m, c: string) => `sig=${c === 'a' ? 'b' : 'a'}`);
+    expect((await t.app.inject({ method: 'GET', url: altered })).json().error.code).toBe('linkInvalid');
+    const otherOrder = zipUrl.replace(order.orderId, (await paidOrder()).orderId);
+    expect((await t.app.inject({ method: 'GET', url: otherOrder })).statusCode).toBe(403);
+    const unsigned = zipUrl.split('?')[0]!;
+    expect((await t.app.inject({ method: 'GET', url: unsigned })).statusCode).toBe(403);
+    const saved = clock;
+    clock = new Date(clock.getTime() + 2 * 3600 * 1000);
+    const expired = await t.app.inject({ method: 'GET', url: zipUrl });
+    clock = saved;
+    expect(expired.statusCode).toBe(403);
+    expect(expired.json().error.code).toBe('linkExpired');
+  });
+
+  test('a revision within 7 days of completion sends the order back to work; later it is refused', async () => {
+    const { order } = await completedOrder(new Date(clock.getTime() - 6 * DAY));
+    const tooShort = await t.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/revision`, headers: { 'x-status-token': token(order.orderId) }, payload: { message: 'kurz' } });
+    expect(tooShort.json().error.fields.message).toBe('messageTooShort');
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `/api/orders/${order.orderId}/revision`,
+      headers: { 'x-status-token': token(order.orderId) },
+      payload: { message: 'Bitte den Hintergrund etwas heller machen.' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ status: 'in_progress', revision: { open: true } });
+    const [request] = await db.db.select().from(revisionRequests).where(eq(revisionRequests.orderId, order.orderId));
+    expect(request).toMatchObject({ status: 'open', message: 'Bitte den Hintergrund etwas heller machen.' });
+    const history = await db.db.select().from(orderHistory).where(eq(orderHistory.orderId, order.orderId));
+    expect(history.at(-1)).toMatchObject({ event: 'revision_requested', fromStatus: 'completed', toStatus: 'in_progress', actorType: 'customer' });
+
+    const late = await completedOrder(new Date(clock.getTime() - 8 * DAY));
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: `/api/orders/${late.order.orderId}/revision`,
+      headers: { 'x-status-token': token(late.order.orderId) },
+      payload: { message: 'Bitte den Hintergrund etwas heller machen.' },
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.code).toBe('revisionNotAllowed');
+  });
+
+  test('the customer deletes the photos early: files and rows gone, recorded, shown', async () => {
+    const { order } = await completedOrder();
+    const withoutConfirm = await t.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/delete-photos`, headers: { 'x-status-token': token(order.orderId) }, payload: {} });
+    expect(withoutConfirm.statusCode).toBe(400);
+    const response = await t.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/delete-photos`, headers: { 'x-status-token': token(order.orderId) }, payload: { confirm: true } });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ results: [], uploads: [], zipUrl: null, photosDeleteAfter: null });
+    expect(response.json().photosDeletedAt).not.toBeNull();
+    expect(await t.app.storage.listKeys(`uploads/${order.orderId}/`)).toEqual([]);
+    expect(await t.app.storage.listKeys(`results/${order.orderId}/`)).toEqual([]);
+    expect((await db.db.select({ n: count() }).from(orderUploads).where(eq(orderUploads.orderId, order.orderId)))[0]!.n).toBe(0);
+    const audit = await db.db.select().from(auditLog).where(eq(auditLog.orderId, order.orderId));
+    expect(audit.map((a) => [a.action, a.actorType])).toEqual([['order.photos_deleted', 'customer']]);
+  });
+
+  test('the deletion job removes exactly what is due, files and rows, and nothing else, across a restart', async () => {
+    const start = clock;
+    const due = await completedOrder(new Date(start.getTime() - 31 * DAY));
+    const notYet = await completedOrder(new Date(start.getTime() - 29 * DAY));
+    const working = await paidOrder();
+    await addResults(t.app, working.orderId, ['draft']);
+    await setOrder(t.app, working.orderId, { status: 'in_progress', createdAt: new Date(start.getTime() - 40 * DAY) });
+    const placedUnpaid = await placeOrder(t.app);
+    await setOrder(t.app, placedUnpaid.orderId, { createdAt: new Date(start.getTime() - 25 * 3600 * 1000) });
+    const freshUnpaid = await placeOrder(t.app);
+    // A draft that never reached the order button, a day old.
+    const draft = (await t.app.inject({ method: 'POST', url: '/api/orders', payload: { language: 'de', selection: { gender: null, style: null, package: null, location: null, outfit: null, extras: [] }, photoConsent: true, photoConsentVersion: '2026-11-01' } })).json();
+    await setOrder(t.app, draft.orderId, { createdAt: new Date(start.getTime() - 25 * 3600 * 1000) });
+
+    const keys = async (orderId: string) => [...(await t.app.storage.listKeys(`uploads/${orderId}/`)), ...(await t.app.storage.listKeys(`results/${orderId}/`))];
+    const run = await t.app.retention.run();
+    const purged = Object.fromEntries(run.purged.map((p) => [p.orderId, p.reason]));
+    expect(purged[due.order.orderId]).toBe('retention');
+    expect(purged[placedUnpaid.orderId]).toBe('unpaidDraft');
+    expect(purged[draft.orderId]).toBe('unpaidDraft');
+    for (const kept of [notYet.order.orderId, working.orderId, freshUnpaid.orderId]) expect(purged[kept]).toBeUndefined();
+
+    expect(await keys(due.order.orderId)).toEqual([]);
+    expect(await keys(placedUnpaid.orderId)).toEqual([]);
+    expect(await keys(notYet.order.orderId)).toHaveLength(3 * 2 + 5);
+    expect(await keys(working.orderId)).toHaveLength(3 * 2 + 1);
+    expect(await keys(freshUnpaid.orderId)).toHaveLength(6);
+    expect((await db.db.select().from(orders).where(eq(orders.id, draft.orderId))).length).toBe(0);
+    expect((await db.db.select().from(orders).where(eq(orders.id, placedUnpaid.orderId)))[0]!.photosDeletedAt).not.toBeNull();
+    expect((await db.db.select({ n: count() }).from(generatedImages).where(eq(generatedImages.orderId, due.order.orderId)))[0]!.n).toBe(0);
+    const records = await db.db.select().from(auditLog).where(eq(auditLog.actorType, 'system'));
+    expect(records.some((r) => r.action === 'order.deleted' && (r.details as { orderNumber: string }).orderNumber === draft.orderNumber)).toBe(true);
+
+    // Running again changes nothing.
+    expect((await t.app.retention.run()).purged.filter((p) => [due.order.orderId, placedUnpaid.orderId].includes(p.orderId))).toEqual([]);
+
+    // A restart two days later: the app is built anew on the same database and storage.
+    const later = new Date(start.getTime() + 2 * DAY);
+    const restarted = await buildTestApp(db, { CAMPAIGN_PERCENT: '0', DATA_DIR: t.dataDir }, { now: () => later });
+    try {
+      const second = await restarted.app.retention.run();
+      const ids = second.purged.map((p) => p.orderId);
+      expect(ids).toContain(notYet.order.orderId);
+      expect(ids).toContain(freshUnpaid.orderId);
+      expect(ids).not.toContain(working.orderId);
+      expect(await restarted.app.storage.listKeys(`results/${notYet.order.orderId}/`)).toEqual([]);
+      expect(await restarted.app.storage.listKeys(`uploads/${working.orderId}/`)).toHaveLength(6);
+    } finally {
+      await restarted.app.close();
+    }
+  });
+});

@@ -1,0 +1,39 @@
+// Signed, expiring download links for results: one image or the ZIP of all (decisions.md section 5).
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+export type DownloadTarget = { kind: 'image'; imageId: string } | { kind: 'zip' };
+
+function payload(orderId: string, target: DownloadTarget, exp: number): string {
+  return `download:${orderId}:${target.kind === 'zip' ? 'zip' : target.imageId}:${exp}`;
+}
+
+export function signDownload(secret: string, orderId: string, target: DownloadTarget, exp: number): string {
+  return createHmac('sha256', secret).update(payload(orderId, target, exp)).digest('hex');
+}
+
+export function downloadPath(secret: string, orderId: string, target: DownloadTarget, now: Date, ttlSeconds: number): string {
+  const exp = Math.floor(now.getTime() / 1000) + ttlSeconds;
+  const sig = signDownload(secret, orderId, target, exp);
+  const base = target.kind === 'zip' ? `/api/orders/${orderId}/results.zip` : `/api/orders/${orderId}/results/${target.imageId}/download`;
+  return `${base}?exp=${exp}&sig=${sig}`;
+}
+
+export function checkDownload(
+  secret: string,
+  orderId: string,
+  target: DownloadTarget,
+  exp: string | undefined,
+  sig: string | undefined,
+  now: Date,
+): 'valid' | 'linkExpired' | 'linkInvalid' {
+  if (!exp || !sig || !/^\d{1,12}$/.test(exp) || !/^[0-9a-f]{64}$/.test(sig)) return 'linkInvalid';
+  const expected = Buffer.from(signDownload(secret, orderId, target, Number(exp)), 'hex');
+  if (!timingSafeEqual(expected, Buffer.from(sig, 'hex'))) return 'linkInvalid';
+  return Number(exp) * 1000 < now.getTime() ? 'linkExpired' : 'valid';
+}
+
+/** Spec: one image is saved as headshot-{n}-{file name}. */
+export function resultDownloadName(n: number, fileName: string): string {
+  const clean = fileName.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'bild.jpg';
+  return `headshot-${n}-${clean}`;
+}

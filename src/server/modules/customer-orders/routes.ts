@@ -1,0 +1,92 @@
+// Tracking, the order status page, downloads, revision requests and early deletion, for customers.
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { revisionRequestSchema, trackingFormSchema } from '../../../domain/validation.js';
+import { AppError, notFound } from '../../http/errors.js';
+import { createRateLimiter } from '../../http/rate-limit.js';
+import type { ZodTypeProvider } from '../../http/zod-provider.js';
+import { isStatusToken, statusToken } from '../orders/order-tokens.js';
+import type { CustomerOrderService } from './customer-order-service.js';
+import { checkDownload } from './download-links.js';
+
+/** Spec: 5 lookups per 15 minutes, per client address and per order. */
+export const TRACKING_LIMIT = { attempts: 5, windowMs: 15 * 60 * 1000 } as const;
+const STATUS_HEADER = 'x-status-token';
+
+const orderParams = z.object({ id: z.uuid({ error: 'notFound' }) }).strict();
+const signedQuery = z.object({ exp: z.string().max(20).optional(), sig: z.string().max(128).optional() }).strict();
+
+export const customerOrderRoutes: FastifyPluginAsync<{ service: CustomerOrderService }> = async (app, { service }) => {
+  const secret = app.config.appSecret;
+  const limiter = createRateLimiter(app.db.db, app.now);
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  /** The signed link from the mails, or the token a successful tracking lookup gave this browser. */
+  function requireStatusAccess(request: { params: { id: string }; headers: FastifyRequest['headers']; query?: unknown }) {
+    const header = request.headers[STATUS_HEADER];
+    const fromQuery = (request.query as { token?: unknown } | undefined)?.token;
+    const token = typeof header === 'string' ? header : typeof fromQuery === 'string' ? fromQuery : undefined;
+    if (!isStatusToken(secret, request.params.id, token)) throw notFound('notFound');
+  }
+
+  api.post('/api/tracking', { schema: { body: trackingFormSchema } }, async (request, reply) => {
+    const { orderId: reference, email } = request.body;
+    const keys = [`tracking:ip:${request.ip}`, `tracking:order:${reference}`];
+    const hits = await Promise.all(keys.map((key) => limiter.hit(key, TRACKING_LIMIT.attempts, TRACKING_LIMIT.windowMs)));
+    const refused = hits.find((h) => !h.allowed);
+    if (refused) {
+      const retryAfterSeconds = Math.max(1, Math.ceil((refused.resetAt.getTime() - app.now().getTime()) / 1000));
+      reply.header('retry-after', String(retryAfterSeconds));
+      throw new AppError(429, 'rateLimited', 'rateLimited', { retryAfterSeconds });
+    }
+    const order = await service.lookup(reference, email);
+    // One answer for a wrong id, a wrong e-mail, or both: nothing tells which half was wrong.
+    if (!order) throw notFound('notFound');
+    await limiter.reset(...keys, `tracking:order:${order.id}`, `tracking:order:${order.orderNumber}`);
+    return { order: await service.view(order), statusToken: statusToken(secret, order.id) };
+  });
+
+  api.get('/api/orders/:id/status', { schema: { params: orderParams, querystring: z.object({ token: z.string().max(100).optional() }).strict() } }, async (request) => {
+    requireStatusAccess(request);
+    return service.viewById(request.params.id);
+  });
+
+  api.post('/api/orders/:id/revision', { schema: { params: orderParams, body: revisionRequestSchema } }, async (request) => {
+    requireStatusAccess(request);
+    return service.requestRevision(request.params.id, request.body.message);
+  });
+
+  api.post(
+    '/api/orders/:id/delete-photos',
+    { schema: { params: orderParams, body: z.object({ confirm: z.literal(true, { error: 'confirmRequired' }) }).strict() } },
+    async (request) => {
+      requireStatusAccess(request);
+      return service.deletePhotos(request.params.id);
+    },
+  );
+
+  function requireSignature(orderId: string, target: Parameters<typeof checkDownload>[2], query: z.output<typeof signedQuery>) {
+    const check = checkDownload(secret, orderId, target, query.exp, query.sig, app.now());
+    if (check !== 'valid') throw new AppError(403, check);
+  }
+
+  api.get(
+    '/api/orders/:id/results/:imageId/download',
+    { schema: { params: z.object({ id: z.uuid(), imageId: z.uuid() }).strict(), querystring: signedQuery } },
+    async (request, reply) => {
+      requireSignature(request.params.id, { kind: 'image', imageId: request.params.imageId }, request.query);
+      const url = await service.resultForDownload(request.params.id, request.params.imageId);
+      return reply.header('cache-control', 'no-store').redirect(url, 302);
+    },
+  );
+
+  api.get('/api/orders/:id/results.zip', { schema: { params: orderParams, querystring: signedQuery } }, async (request, reply) => {
+    requireSignature(request.params.id, { kind: 'zip' }, request.query);
+    const { stream, fileName } = await service.resultsZip(request.params.id);
+    return reply
+      .header('cache-control', 'no-store')
+      .header('content-disposition', `attachment; filename="${fileName}"`)
+      .type('application/zip')
+      .send(stream);
+  });
+};

@@ -1,0 +1,55 @@
+// Deleting an order's photos: files and rows, and a record of what went (decisions.md section 6).
+import { eq } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import { auditLog, generatedImages, orderUploads, orders } from '../../db/schema.js';
+import type { Storage } from '../../storage/storage.js';
+import { createOrderRepository } from '../orders/order-repository.js';
+
+export interface PurgeDeps {
+  db: Database;
+  storage: Storage;
+  now: () => Date;
+}
+
+export interface PurgeResult {
+  uploads: number;
+  results: number;
+  files: number;
+}
+
+/**
+ * Removes every upload and result of an order, files and rows, marks the order and records it.
+ * The order row stays locked meanwhile: a second process skips it. After a crash the rows are still
+ * there and the next run finishes the job (files already gone are simply not found again).
+ */
+export async function purgeOrderPhotos(
+  deps: PurgeDeps,
+  orderId: string,
+  options: { reason: 'retention' | 'customer' | 'unpaidDraft'; actorType: 'system' | 'customer'; deleteOrder?: boolean },
+): Promise<PurgeResult | null> {
+  const { db, storage } = deps;
+  return db.transaction(async (tx) => {
+    const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update', { skipLocked: true });
+    if (!order || order.photosDeletedAt) return null;
+    // Everything stored for the order lives under its prefixes, thumbnails included.
+    const files = (await storage.deletePrefix(`uploads/${orderId}/`)) + (await storage.deletePrefix(`results/${orderId}/`));
+    const now = deps.now();
+    const uploads = await tx.delete(orderUploads).where(eq(orderUploads.orderId, orderId)).returning({ id: orderUploads.id });
+    const results = await tx.delete(generatedImages).where(eq(generatedImages.orderId, orderId)).returning({ id: generatedImages.id });
+    const details = { reason: options.reason, orderNumber: order.orderNumber, uploads: uploads.length, results: results.length, files };
+    if (options.deleteOrder) {
+      await tx.delete(orders).where(eq(orders.id, orderId));
+      await tx.insert(auditLog).values({ actorType: options.actorType, action: 'order.deleted', orderId: null, details, createdAt: now });
+    } else {
+      const repo = createOrderRepository(tx);
+      await repo.update(orderId, { photosDeletedAt: now, photosDeleteAfter: null });
+      await repo.addHistory(orderId, {
+        event: options.actorType === 'customer' ? 'photos_deleted_by_customer' : 'photos_deleted',
+        actorType: options.actorType,
+        note: `${uploads.length} uploads, ${results.length} results`,
+      });
+      await tx.insert(auditLog).values({ actorType: options.actorType, action: 'order.photos_deleted', orderId, details, createdAt: now });
+    }
+    return { uploads: uploads.length, results: results.length, files };
+  });
+}

@@ -1,0 +1,86 @@
+// The 30-day deletion promise, kept by a job: photos of completed or cancelled orders 30 days later,
+// unpaid drafts after 24 hours (decisions.md section 6). Every run is idempotent and driven by the database.
+import { and, eq, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { RETENTION } from '../../../domain/catalog.js';
+import type { DatabaseHandle } from '../../db/client.js';
+import { orders } from '../../db/schema.js';
+import { createRateLimiter } from '../../http/rate-limit.js';
+import type { Storage } from '../../storage/storage.js';
+import { purgeOrderPhotos } from './purge.js';
+
+const DAY = 24 * 3600 * 1000;
+
+export interface RetentionRun {
+  purged: { orderId: string; orderNumber: string; reason: string; uploads: number; results: number; files: number }[];
+  draftsDeleted: number;
+}
+
+export function createRetentionService(deps: { db: DatabaseHandle; storage: Storage; now: () => Date; log?: FastifyBaseLogger }) {
+  const db = deps.db.db;
+
+  async function run(): Promise<RetentionRun> {
+    const now = deps.now();
+    const doneBefore = new Date(now.getTime() - RETENTION.daysAfterCompletion * DAY);
+    const unpaidBefore = new Date(now.getTime() - RETENTION.unpaidDraftHours * 3600 * 1000);
+    const due = await db
+      .select({ id: orders.id, orderNumber: orders.orderNumber, status: orders.status, orderedAt: orders.orderedAt, paymentStatus: orders.paymentStatus })
+      .from(orders)
+      .where(
+        and(
+          isNull(orders.photosDeletedAt),
+          or(
+            and(eq(orders.status, 'completed'), isNotNull(orders.completedAt), lt(orders.completedAt, doneBefore)),
+            and(eq(orders.status, 'cancelled'), isNotNull(orders.cancelledAt), lt(orders.cancelledAt, doneBefore)),
+            and(inArray(orders.paymentStatus, ['pending', 'failed']), eq(orders.status, 'created'), lt(orders.createdAt, unpaidBefore)),
+          ),
+        ),
+      )
+      .limit(500);
+    const result: RetentionRun = { purged: [], draftsDeleted: 0 };
+    for (const order of due) {
+      const unpaid = order.paymentStatus !== 'paid' && order.status === 'created';
+      // A draft never ordered has no contract to keep: it goes entirely. A placed but unpaid order keeps its row.
+      const deleteOrder = unpaid && !order.orderedAt;
+      const reason = unpaid ? 'unpaidDraft' : 'retention';
+      try {
+        const counts = await purgeOrderPhotos({ db, storage: deps.storage, now: deps.now }, order.id, { reason, actorType: 'system', deleteOrder });
+        if (!counts) continue;
+        if (deleteOrder) result.draftsDeleted++;
+        result.purged.push({ orderId: order.id, orderNumber: order.orderNumber, reason, ...counts });
+      } catch (error) {
+        deps.log?.error({ err: error, orderId: order.id }, 'retention purge failed; retried on the next run');
+      }
+    }
+    await createRateLimiter(db, deps.now).prune();
+    if (result.purged.length) deps.log?.info({ purged: result.purged.length, draftsDeleted: result.draftsDeleted }, 'retention run');
+    return result;
+  }
+
+  return { run };
+}
+
+export type RetentionService = ReturnType<typeof createRetentionService>;
+
+/** Runs the job every few minutes inside the app process (also in embedded mode); every process may run it. */
+export function scheduleRetention(service: RetentionService, intervalMs: number, log: FastifyBaseLogger): () => void {
+  let running = false;
+  const tick = () => {
+    if (running) return;
+    running = true;
+    service
+      .run()
+      .catch((error: unknown) => log.error({ err: error }, 'retention run failed'))
+      .finally(() => {
+        running = false;
+      });
+  };
+  const first = setTimeout(tick, 5_000);
+  const timer = setInterval(tick, intervalMs);
+  first.unref();
+  timer.unref();
+  return () => {
+    clearTimeout(first);
+    clearInterval(timer);
+  };
+}

@@ -1,0 +1,80 @@
+// Orders for integration tests, placed and paid through the app's own routes; results (made by staff or
+// the studio in the real flow) are written the way those features store them.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import sharp from 'sharp';
+import { PHOTO_CONSENT_VERSION, WAIVER_TEXT_VERSION } from '../../domain/order-selection.js';
+import { generatedImages, orders } from '../db/schema.js';
+import { WEBHOOK_PATH } from '../modules/payments/routes.js';
+import type { SandboxPaymentProvider } from '../payments/sandbox-provider.js';
+import { multipart, portraitJpeg } from './images.js';
+
+export const BASIC_SELECTION = { gender: 'male', style: 'casual', package: 'basic', location: null, outfit: null, extras: [] };
+
+export interface SeededOrder {
+  orderId: string;
+  orderNumber: string;
+  draftToken: string;
+  email: string;
+}
+
+export async function placeOrder(app: FastifyInstance, options: { email?: string; selection?: object; photos?: number } = {}): Promise<SeededOrder> {
+  const email = options.email ?? `kunde-${randomBytes(4).toString('hex')}@example.de`;
+  const selection = options.selection ?? BASIC_SELECTION;
+  const draft = (
+    await app.inject({ method: 'POST', url: '/api/orders', payload: { language: 'de', selection, photoConsent: true, photoConsentVersion: PHOTO_CONSENT_VERSION } })
+  ).json();
+  const jpeg = await portraitJpeg();
+  for (let i = 0; i < (options.photos ?? 3); i++) {
+    const body = multipart({ buffer: jpeg, fileName: `selfie-${i + 1}.jpg`, contentType: 'image/jpeg' });
+    const response = await app.inject({ method: 'POST', url: `/api/orders/${draft.orderId}/uploads`, headers: { 'content-type': body.contentType, 'x-draft-token': draft.draftToken }, payload: body.body });
+    if (response.statusCode !== 201) throw new Error(`seed upload failed: ${response.body}`);
+  }
+  const checkout = await app.inject({
+    method: 'POST',
+    url: `/api/orders/${draft.orderId}/checkout`,
+    headers: { 'x-draft-token': draft.draftToken },
+    payload: { language: 'de', selection, email, waiverAccepted: true, waiverTextVersion: WAIVER_TEXT_VERSION },
+  });
+  if (checkout.statusCode !== 200) throw new Error(`seed checkout failed: ${checkout.body}`);
+  return { orderId: draft.orderId, orderNumber: draft.orderNumber, draftToken: draft.draftToken, email };
+}
+
+export async function payOrder(app: FastifyInstance, order: SeededOrder) {
+  const [row] = await app.db.db.select().from(orders).where(eq(orders.id, order.orderId));
+  const result = await (app.payments as SandboxPaymentProvider).simulate(row!.providerSessionId!, 'pay');
+  for (const event of result!.events) {
+    await app.inject({ method: 'POST', url: WEBHOOK_PATH, headers: { 'content-type': 'application/json', 'stripe-signature': event.signature }, payload: event.body });
+  }
+}
+
+/** Stores result images under results/<order>/ as staff uploads will, with the given statuses. */
+export async function addResults(app: FastifyInstance, orderId: string, statuses: ('draft' | 'active' | 'archived')[]) {
+  const ids: string[] = [];
+  for (const [index, status] of statuses.entries()) {
+    const buffer = await sharp(await portraitJpeg(800, 1000)).modulate({ brightness: 1 + index * 0.05 }).jpeg().toBuffer();
+    const key = `results/${orderId}/${randomBytes(16).toString('hex')}.jpg`;
+    await app.storage.put(key, buffer, { contentType: 'image/jpeg' });
+    const id = randomUUID();
+    await app.db.db.insert(generatedImages).values({
+      id,
+      orderId,
+      fileName: `ergebnis ${index + 1}.jpg`,
+      fileSize: buffer.length,
+      mimeType: 'image/jpeg',
+      width: 800,
+      height: 1000,
+      storageKey: key,
+      generationType: 'admin_upload',
+      status,
+      createdAt: new Date(Date.UTC(2026, 10, 1, 12, 0, index)),
+    });
+    ids.push(id);
+  }
+  return ids;
+}
+
+export async function setOrder(app: FastifyInstance, orderId: string, values: Partial<typeof orders.$inferInsert>) {
+  await app.db.db.update(orders).set(values).where(eq(orders.id, orderId));
+}
