@@ -54,3 +54,25 @@ export async function wizardToPackage(page: Page, photos: number) {
   await page.getByTestId('style-professional').click();
   await page.waitForURL('**/order/package');
 }
+
+/** Places and pays a basic order through the shop's HTTP API and the sandbox checkout page. */
+export async function seedPaidOrder(request: APIRequestContext, email: string): Promise<{ orderId: string; orderNumber: string }> {
+  const selection = { gender: 'female', style: 'professional', package: 'basic', location: null, outfit: null, extras: [] };
+  const draft = await (await request.post('/api/orders', { data: { language: 'de', selection, photoConsent: true, photoConsentVersion: '2026-11-01' } })).json();
+  for (const file of await photoFiles(3)) {
+    const response = await request.post(`/api/orders/${draft.orderId}/uploads`, {
+      headers: { 'x-draft-token': draft.draftToken },
+      multipart: { file: { name: path.basename(file), mimeType: 'image/jpeg', buffer: (await import('node:fs')).readFileSync(file) } },
+    });
+    if (response.status() !== 201) throw new Error(`upload failed: ${await response.text()}`);
+  }
+  const checkout = await (
+    await request.post(`/api/orders/${draft.orderId}/checkout`, {
+      headers: { 'x-draft-token': draft.draftToken },
+      data: { language: 'de', selection, email, waiverAccepted: true, waiverTextVersion: '2026-11-01' },
+    })
+  ).json();
+  const pay = await request.post(`/sandbox/checkout/${checkout.sessionId}/pay`, { form: {}, maxRedirects: 0 });
+  if (pay.status() !== 303) throw new Error(`sandbox pay failed: ${pay.status()}`);
+  return { orderId: draft.orderId, orderNumber: draft.orderNumber };
+}

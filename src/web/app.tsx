@@ -9,6 +9,8 @@ import { resolvePath, PAGES } from './routes.js';
 import { HomePage } from './routes/home/home-page.js';
 
 const OrderRoutes = lazy(() => import('./routes/order/order-routes.js'));
+const TrackingPage = lazy(() => import('./routes/tracking/tracking-page.js').then((m) => ({ default: m.TrackingPage })));
+const OrderStatusPage = lazy(() => import('./routes/tracking/order-status-page.js').then((m) => ({ default: m.OrderStatusPage })));
 const SuccessPage = lazy(() => import('./routes/order/success-page.js').then((m) => ({ default: m.SuccessPage })));
 
 function Loading() {
@@ -58,6 +60,22 @@ function Shell() {
             element={
               <Suspense fallback={<Loading />}>
                 <OrderRoutes />
+              </Suspense>
+            }
+          />
+          <Route
+            path={PAGES.tracking}
+            element={
+              <Suspense fallback={<Loading />}>
+                <TrackingPage />
+              </Suspense>
+            }
+          />
+          <Route
+            path="/order-status/:id?"
+            element={
+              <Suspense fallback={<Loading />}>
+                <OrderStatusPage />
               </Suspense>
             }
           />

@@ -19,6 +19,10 @@ export function pageMeta(page: PageKey, messages: Messages, site: SiteInfo, cata
       return { title: translate(messages, 'common.meta.homeTitle', vars), description: translate(messages, 'common.meta.homeDescription', vars) };
     case 'order':
       return { title: translate(messages, 'order.meta.title', vars), description: translate(messages, 'order.meta.description', vars), noindex: true };
+    case 'tracking':
+      return { title: translate(messages, 'orderStatus.meta.trackingTitle', vars), description: translate(messages, 'orderStatus.meta.trackingDescription', vars) };
+    case 'orderStatus':
+      return { title: translate(messages, 'orderStatus.meta.title', vars), description: translate(messages, 'orderStatus.meta.trackingDescription', vars), noindex: true };
     case 'success':
       return { title: translate(messages, 'order.meta.successTitle', vars), description: translate(messages, 'order.meta.description', vars), noindex: true };
   }

@@ -1,12 +1,14 @@
 // Which paths exist and where the others go (spec section 2, route table).
 // Later features add their pages here; links to a page that does not exist yet are not rendered.
 
-export type PageKey = 'home' | 'order' | 'success';
+export type PageKey = 'home' | 'order' | 'success' | 'tracking' | 'orderStatus';
 
 export const PAGES: Readonly<Record<PageKey, string>> = {
   home: '/',
   order: '/order',
   success: '/success',
+  tracking: '/tracking',
+  orderStatus: '/order-status',
 };
 
 /** The wizard's steps by path; /order/ shows gender and /order/features shows the summary (spec). */
@@ -20,6 +22,7 @@ const LINK_TARGETS: Partial<Record<LinkKey, string>> = {
   order: PAGES.order,
   orderStart: '/order/gender',
   success: PAGES.success,
+  tracking: PAGES.tracking,
 };
 
 export function linkTarget(key: LinkKey): string | null {
@@ -33,6 +36,9 @@ export function resolvePath(pathname: string): Resolution {
   if (path === '/') return { kind: 'page', page: 'home' };
   if (path === '/success') return { kind: 'page', page: 'success' };
   if (path === '/order') return { kind: 'page', page: 'order' };
+  if (path === '/tracking') return { kind: 'page', page: 'tracking' };
+  // The status page itself explains a missing or malformed id (spec: 'Keine Bestell-ID gefunden').
+  if (path === '/order-status' || /^\/order-status\/[^/]+$/.test(path)) return { kind: 'page', page: 'orderStatus' };
   if (path.startsWith('/order/')) {
     const step = path.slice('/order/'.length);
     return (ORDER_STEP_PATHS as readonly string[]).includes(step) ? { kind: 'page', page: 'order' } : { kind: 'redirect', to: '/' };

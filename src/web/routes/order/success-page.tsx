@@ -149,9 +149,15 @@ export function SuccessPage() {
         </>
       )}
       <div className="success__links">
-        <PageLink to="tracking" className="button button--primary">
-          {t('order.success.toTracking')}
-        </PageLink>
+        {order ? (
+          <Link to={`/tracking?order_id=${encodeURIComponent(order.orderId)}${order.email ? `&email=${encodeURIComponent(order.email)}` : ''}`} className="button button--primary" data-testid="to-tracking">
+            {t('order.success.toTracking')}
+          </Link>
+        ) : (
+          <PageLink to="tracking" className="button button--primary">
+            {t('order.success.toTracking')}
+          </PageLink>
+        )}
         <Link to="/" className="button button--secondary">
           {t('order.success.home')}
         </Link>

@@ -1,0 +1,54 @@
+import { expect, test } from '@playwright/test';
+import { open, seedPaidOrder, uniqueEmail } from './helpers.js';
+
+test('tracking a paid order shows the paid banner, step 2 of 4, and leads to the status page with its history', async ({ page, request }) => {
+  const email = uniqueEmail('track');
+  const order = await seedPaidOrder(request, email);
+  await open(page, '/tracking');
+  await page.getByTestId('track-order').fill(order.orderNumber.toLowerCase());
+  await page.getByTestId('track-email').fill(email.toUpperCase());
+  await page.getByTestId('track-submit').click();
+  const banner = page.getByTestId('status-banner');
+  await expect(banner).toHaveAttribute('data-status', 'paid');
+  await expect(banner).toContainText('Bezahlt');
+  await expect(banner).toHaveClass(/status-banner--yellow/);
+  await expect(page.getByTestId('progress')).toHaveAttribute('data-step', '2');
+  await expect(page.getByTestId('features')).toContainText('HD-Auflösung (300 DPI)');
+  await expect(page.getByText('Lieferzeit für Ihr Paket: 48 Stunden ab Zahlungseingang.')).toBeVisible();
+
+  await page.getByTestId('to-status-page').click();
+  await expect(page.getByTestId('order-status')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Bestellung ${order.orderNumber}`);
+  await expect(page.getByTestId('history')).toContainText('Zahlung erhalten');
+  await expect(page.getByTestId('refresh-status')).toBeEnabled();
+});
+
+test('the address prefills the form and searches at once; the status page without proof sends the visitor to tracking', async ({ page, request, browser }) => {
+  const email = uniqueEmail('prefill');
+  const order = await seedPaidOrder(request, email);
+  await open(page, `/tracking?order_id=${order.orderId}&email=${encodeURIComponent(email)}`);
+  await expect(page.getByTestId('track-order')).toHaveValue(order.orderId);
+  await expect(page.getByTestId('status-banner')).toHaveAttribute('data-status', 'paid');
+
+  // Another browser without the signed link or a tracking lookup.
+  const stranger = await browser.newPage();
+  await stranger.goto(`/order-status/${order.orderId}`);
+  await stranger.waitForURL(`**/tracking?order_id=${order.orderId}`);
+  await stranger.close();
+});
+
+test('after 5 failed searches the form is locked with "Rate Limited"', async ({ page }) => {
+  await open(page, '/tracking');
+  for (let i = 0; i < 5; i++) {
+    await page.getByTestId('track-order').fill(`6f1c2a9e-3b4d-4c5e-8f70-${String(100000000000 + i)}`);
+    await page.getByTestId('track-email').fill(`nobody${i}@example.de`);
+    await page.getByTestId('track-submit').click();
+    await expect(page.getByTestId('track-error')).toBeVisible();
+  }
+  await expect(page.getByTestId('track-submit')).toHaveText('Rate Limited');
+  await expect(page.getByTestId('track-submit')).toBeDisabled();
+  await expect(page.getByTestId('track-error')).toHaveText('Zu viele Versuche. Bitte warten Sie 15 Minuten.');
+  await page.reload();
+  await page.locator('html[data-hydrated="true"]').waitFor();
+  await expect(page.getByTestId('track-submit')).toHaveText('Rate Limited');
+});

@@ -1,0 +1,270 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { formatDate } from '../../../domain/money.js';
+import { ORDER_ID_SHAPE, revisionRequestSchema, fieldErrors } from '../../../domain/validation.js';
+import { ApiError, api } from '../../lib/api.js';
+import { linkTarget } from '../../routes.js';
+import { useI18n } from '../../i18n/i18n.js';
+import { orderAccessToken, rememberOrderAccess } from './order-access.js';
+import { OrderSummary, ProcessingInfo, ProgressSteps, ResultsGallery, StatusBanner, UploadsGallery, formatDateTime, type OrderView } from './order-view.js';
+
+const HISTORY_EVENTS = [
+  'order_created',
+  'order_placed',
+  'payment_pending',
+  'payment_received',
+  'payment_failed',
+  'checkout_expired',
+  'status_changed',
+  'revision_requested',
+  'photos_deleted',
+  'photos_deleted_by_customer',
+];
+
+function History({ order }: { order: OrderView }) {
+  const { t, language } = useI18n();
+  return (
+    <section className="card" aria-labelledby="history-title">
+      <h2 id="history-title">{t('orderStatus.history.title')}</h2>
+      <ol className="history" data-testid="history">
+        {order.history.map((entry, index) => (
+          <li key={`${entry.at}-${index}`} className="history__item">
+            <time dateTime={entry.at}>{formatDateTime(entry.at, language)}</time>
+            <span>
+              {HISTORY_EVENTS.includes(entry.event) ? t(`orderStatus.history.${entry.event}`) : t('orderStatus.history.unknown')}
+              {entry.event === 'status_changed' && entry.toStatus ? `: ${t(`tracking.status.${entry.toStatus}.label`)}` : ''}
+            </span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function Revision({ order, token, onChange }: { order: OrderView; token: string; onChange: (order: OrderView) => void }) {
+  const { t, language } = useI18n();
+  const [message, setMessage] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [sent, setSent] = useState(false);
+  if (order.revision.open && !sent) {
+    return (
+      <section className="card">
+        <h2>{t('orderStatus.revision.title')}</h2>
+        <p>{t('orderStatus.revision.open')}</p>
+      </section>
+    );
+  }
+  if (!order.revision.allowedUntil && !sent) return null;
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = revisionRequestSchema.safeParse({ message });
+    if (!parsed.success) {
+      setError(t(`orderStatus.revision.errors.${fieldErrors(parsed.error).message ?? 'messageRequired'}`));
+      return;
+    }
+    try {
+      const next = await api<OrderView>(`/api/orders/${order.orderId}/revision`, { method: 'POST', body: parsed.data, headers: { 'x-status-token': token } });
+      setSent(true);
+      onChange(next);
+    } catch (caught) {
+      const code = caught instanceof ApiError ? caught.code : 'unknown';
+      setError(code === 'revisionNotAllowed' ? t('orderStatus.revision.errors.revisionNotAllowed') : t(`errors.${code}`));
+    }
+  };
+  return (
+    <section className="card" aria-labelledby="revision-title">
+      <h2 id="revision-title">{t('orderStatus.revision.title')}</h2>
+      {sent ? (
+        <p role="status">{t('orderStatus.revision.sent')}</p>
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <p>{t('orderStatus.revision.text', { date: formatDate(order.revision.allowedUntil!, language) })}</p>
+          <div className="field">
+            <label htmlFor="revision-message">{t('orderStatus.revision.label')}</label>
+            <textarea
+              id="revision-message"
+              rows={4}
+              maxLength={2000}
+              value={message}
+              onChange={(e) => {
+                setMessage(e.target.value);
+                setError(null);
+              }}
+            />
+            {error && (
+              <p className="field__error" role="alert">
+                {error}
+              </p>
+            )}
+          </div>
+          <button type="submit" className="button button--secondary">
+            {t('orderStatus.revision.submit')}
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}
+
+function Deletion({ order, token, onChange }: { order: OrderView; token: string; onChange: (order: OrderView) => void }) {
+  const { t, language } = useI18n();
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const remove = async () => {
+    setBusy(true);
+    try {
+      onChange(await api<OrderView>(`/api/orders/${order.orderId}/delete-photos`, { method: 'POST', body: { confirm: true }, headers: { 'x-status-token': token } }));
+      setConfirming(false);
+    } catch (caught) {
+      setError(t(`errors.${caught instanceof ApiError ? caught.code : 'unknown'}`));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="card" aria-labelledby="deletion-title">
+      <h2 id="deletion-title">{t('orderStatus.deletion.title')}</h2>
+      {order.photosDeletedAt ? (
+        <p data-testid="deleted-note">{t('orderStatus.deletion.deleted', { date: formatDate(order.photosDeletedAt, language) })}</p>
+      ) : (
+        <>
+          {order.photosDeleteAfter && <p data-testid="deletion-date">{t('orderStatus.deletion.scheduled', { date: formatDate(order.photosDeleteAfter, language) })}</p>}
+          {confirming ? (
+            <div className="confirm" role="alertdialog" aria-labelledby="deletion-confirm-text">
+              <p id="deletion-confirm-text">{t('orderStatus.deletion.confirmText')}</p>
+              <div className="confirm__actions">
+                <button type="button" className="button button--danger" onClick={() => void remove()} disabled={busy} data-testid="confirm-delete">
+                  {t('orderStatus.deletion.confirm')}
+                </button>
+                <button type="button" className="button button--secondary" onClick={() => setConfirming(false)}>
+                  {t('orderStatus.deletion.cancel')}
+                </button>
+              </div>
+            </div>
+          ) : (
+            <button type="button" className="button button--secondary" onClick={() => setConfirming(true)} data-testid="delete-photos">
+              {t('orderStatus.deletion.button')}
+            </button>
+          )}
+          {error && (
+            <p className="alert alert--error" role="alert">
+              {error}
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+export function OrderStatusPage() {
+  const { t } = useI18n();
+  const { id = '' } = useParams();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const [token, setToken] = useState<string | null>(null);
+  const [order, setOrder] = useState<OrderView | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [loading, setLoading] = useState(false);
+  const validId = ORDER_ID_SHAPE.test(id);
+
+  const load = useCallback(
+    async (proof: string) => {
+      setLoading(true);
+      try {
+        setOrder(await api<OrderView>(`/api/orders/${id}/status`, { headers: { 'x-status-token': proof } }));
+        setFailed(false);
+      } catch (caught) {
+        // Without a valid proof the visitor goes to tracking, which asks for the e-mail.
+        if (caught instanceof ApiError && caught.status === 404) navigate(`/tracking?order_id=${encodeURIComponent(id)}`, { replace: true });
+        else setFailed(true);
+      } finally {
+        setLoading(false);
+      }
+    },
+    [id, navigate],
+  );
+
+  useEffect(() => {
+    if (!validId) return;
+    const fromLink = params.get('token');
+    const proof = fromLink ?? orderAccessToken(id);
+    if (!proof) {
+      navigate(`/tracking?order_id=${encodeURIComponent(id)}`, { replace: true });
+      return;
+    }
+    if (fromLink) rememberOrderAccess(id, fromLink);
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    setToken(proof);
+    void load(proof);
+  }, [id, validId, params, navigate, load]);
+
+  if (!validId) {
+    return (
+      <div className="page page--narrow">
+        <p className="alert alert--error">{t('orderStatus.noOrderId')}</p>
+        <Link to="/" className="button button--secondary">
+          {t('orderStatus.home')}
+        </Link>
+      </div>
+    );
+  }
+  if (failed && !order) {
+    return (
+      <div className="page page--narrow">
+        <p className="alert alert--error" role="alert">
+          {t('orderStatus.loadError')}
+        </p>
+        <Link to="/" className="button button--secondary">
+          {t('orderStatus.home')}
+        </Link>
+      </div>
+    );
+  }
+  if (!order || !token) return <div className="page page-loading" aria-busy="true" />;
+
+  return (
+    <div className="page" data-testid="order-status">
+      <header className="status-header">
+        <h1>{t('orderStatus.title', { number: order.orderNumber })}</h1>
+        <div className="status-header__actions">
+          <button type="button" className="button button--secondary" onClick={() => void load(token)} disabled={loading} data-testid="refresh-status">
+            {t('orderStatus.refresh')}
+          </button>
+          {order.status === 'completed' && order.zipUrl && (
+            <a className="button button--primary" href={order.zipUrl} download>
+              {t('orderStatus.downloadAll')}
+            </a>
+          )}
+          {linkTarget('orderStart') && (
+            <Link className="button button--secondary" to={linkTarget('orderStart')!}>
+              {t('orderStatus.newOrder')}
+            </Link>
+          )}
+        </div>
+      </header>
+      <StatusBanner status={order.status} />
+      <ProgressSteps status={order.status} />
+      <ResultsGallery order={order} />
+      <Revision order={order} token={token} onChange={setOrder} />
+      <ProcessingInfo order={order} />
+      <OrderSummary order={order} />
+      <UploadsGallery order={order} />
+      <History order={order} />
+      <Deletion order={order} token={token} onChange={setOrder} />
+      <section className="card" aria-labelledby="contact-title">
+        <h2 id="contact-title">{t('orderStatus.contact.title')}</h2>
+        <p>
+          {t('orderStatus.contact.text')} <a href={`mailto:${order.contact.email}?subject=${encodeURIComponent(order.orderNumber)}`}>{order.contact.email}</a>
+          {order.contact.phone && (
+            <>
+              {' · '}
+              <a href={`tel:${order.contact.phone.replace(/[^+\d]/g, '')}`}>{order.contact.phone}</a>
+            </>
+          )}
+        </p>
+      </section>
+    </div>
+  );
+}

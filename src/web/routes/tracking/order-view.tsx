@@ -1,0 +1,170 @@
+// The parts of an order that tracking and the status page both show.
+import { formatDate, formatMoney, localeFor, SHOP_TIME_ZONE } from '../../../domain/money.js';
+import { trackingStep } from '../../../domain/order-state.js';
+import { useI18n } from '../../i18n/i18n.js';
+
+export interface OrderView {
+  orderId: string;
+  orderNumber: string;
+  status: string;
+  paymentStatus: string;
+  email: string | null;
+  package: string | null;
+  style: string | null;
+  gender: string | null;
+  location: string | null;
+  outfit: string | null;
+  extras: string[];
+  features: { hd: boolean; extraVariants: boolean; expressDelivery: boolean; commercialLicense: boolean };
+  totalCents: number | null;
+  createdAt: string;
+  paidAt: string | null;
+  completedAt: string | null;
+  deliveryHours: number | null;
+  dueAt: string | null;
+  resultCount: number | null;
+  uploads: { id: string; fileName: string; thumbnailUrl: string }[];
+  results: { id: string; n: number; fileName: string; url: string; downloadUrl: string }[];
+  zipUrl: string | null;
+  history: { event: string; at: string; fromStatus: string | null; toStatus: string | null }[];
+  photosDeleteAfter: string | null;
+  photosDeletedAt: string | null;
+  revision: { allowedUntil: string | null; open: boolean };
+  contact: { email: string; phone: string | null };
+}
+
+const KNOWN = ['created', 'paid', 'in_progress', 'completed', 'cancelled'];
+
+export function formatDateTime(value: string, language: 'de' | 'en' | 'es'): string {
+  return new Intl.DateTimeFormat(localeFor(language), { timeZone: SHOP_TIME_ZONE, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(value));
+}
+
+/** Spec colours: completed green, in progress blue, paid yellow, everything else grey. */
+export function StatusBanner({ status }: { status: string }) {
+  const { t } = useI18n();
+  const known = KNOWN.includes(status);
+  const tone = status === 'completed' ? 'green' : status === 'in_progress' ? 'blue' : status === 'paid' ? 'yellow' : 'grey';
+  return (
+    <div className={`status-banner status-banner--${tone}`} data-testid="status-banner" data-status={status}>
+      {status === 'in_progress' && <span className="spinner" aria-hidden="true" data-testid="spinner" />}
+      <div>
+        <p className="status-banner__label">{known ? t(`tracking.status.${status}.label`) : status}</p>
+        <p className="status-banner__text">{known ? t(`tracking.status.${status}.description`) : t('tracking.status.unknown.description')}</p>
+      </div>
+    </div>
+  );
+}
+
+/** Four steps: ordered, paid, processing, finished; cancelled is step 0 (spec). */
+export function ProgressSteps({ status }: { status: string }) {
+  const { t } = useI18n();
+  const step = trackingStep(status);
+  const steps = ['ordered', 'paid', 'processing', 'finished'] as const;
+  return (
+    <ol className="track-steps" aria-label={t('tracking.progressLabel')} data-testid="progress" data-step={step}>
+      {steps.map((key, index) => (
+        <li key={key} className={`track-steps__item${index < step ? ' track-steps__item--done' : ''}`} aria-current={index + 1 === step ? 'step' : undefined}>
+          <span className="track-steps__dot" aria-hidden="true">
+            {index + 1}
+          </span>
+          {t(`tracking.steps.${key}`)}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+export function ResultsGallery({ order }: { order: OrderView }) {
+  const { t } = useI18n();
+  if (!order.results.length) return null;
+  return (
+    <section className="card" aria-labelledby="results-title">
+      <div className="card__head">
+        <h2 id="results-title">{t('tracking.results.title')}</h2>
+        {order.zipUrl && (
+          <a className="button button--primary" href={order.zipUrl} download data-testid="download-all">
+            {t('tracking.results.downloadAll')}
+          </a>
+        )}
+      </div>
+      <ul className="gallery">
+        {order.results.map((result) => (
+          <li key={result.id} className="gallery__item">
+            <img src={result.url} alt={t('tracking.results.alt', { n: result.n })} loading="lazy" width={240} height={300} />
+            <a className="button button--secondary button--small" href={result.downloadUrl} download data-testid="download-one">
+              {t('tracking.results.download', { n: result.n })}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function ProcessingInfo({ order }: { order: OrderView }) {
+  const { t, language } = useI18n();
+  if (order.status === 'completed' || order.status === 'cancelled' || !order.deliveryHours) return null;
+  return (
+    <section className="card" aria-labelledby="processing-title">
+      <h2 id="processing-title">{t('tracking.processing.title')}</h2>
+      <p>{t('tracking.processing.delivery', { hours: order.deliveryHours })}</p>
+      {order.dueAt ? <p>{t('tracking.processing.due', { date: formatDateTime(order.dueAt, language) })}</p> : <p>{t('tracking.processing.unpaid')}</p>}
+      {order.status === 'in_progress' && <p>{t('tracking.processing.working')}</p>}
+    </section>
+  );
+}
+
+export function OrderSummary({ order }: { order: OrderView }) {
+  const { t, language } = useI18n();
+  const rows: [string, string][] = [
+    [t('tracking.summary.orderNumber'), order.orderNumber],
+    [t('tracking.summary.orderedAt'), formatDate(order.createdAt, language)],
+    ...(order.package ? ([[t('tracking.summary.package'), t(`catalog.packages.${order.package}.name`)]] as [string, string][]) : []),
+    ...(order.resultCount ? ([[t('tracking.summary.photos'), String(order.resultCount)]] as [string, string][]) : []),
+    ...(order.style ? ([[t('tracking.summary.style'), t(`catalog.styles.${order.style}.name`)]] as [string, string][]) : []),
+    ...(order.location ? ([[t('tracking.summary.location'), t(`catalog.locations.${order.location}.name`)]] as [string, string][]) : []),
+    ...(order.outfit ? ([[t('tracking.summary.outfit'), t(`catalog.outfits.${order.outfit}.name`)]] as [string, string][]) : []),
+    ...(order.totalCents !== null ? ([[t('tracking.summary.total'), formatMoney(order.totalCents)]] as [string, string][]) : []),
+  ];
+  const features = (['hd', 'extraVariants', 'expressDelivery', 'commercialLicense'] as const).filter((key) => order.features[key]);
+  return (
+    <div className="card-grid">
+      <section className="card" aria-labelledby="summary-title">
+        <h2 id="summary-title">{t('tracking.summary.title')}</h2>
+        <dl className="summary__details">
+          {rows.map(([label, value]) => (
+            <div key={label} className="summary__row">
+              <dt>{label}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+      <section className="card" aria-labelledby="features-title">
+        <h2 id="features-title">{t('tracking.features.title')}</h2>
+        <ul className="check-list" data-testid="features">
+          {features.map((key) => (
+            <li key={key}>{t(`tracking.features.${key}`)}</li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}
+
+export function UploadsGallery({ order }: { order: OrderView }) {
+  const { t } = useI18n();
+  if (order.status === 'completed' || !order.uploads.length) return null;
+  return (
+    <section className="card" aria-labelledby="uploads-title">
+      <h2 id="uploads-title">{t('tracking.uploads.title')}</h2>
+      <ul className="thumbs thumbs--small">
+        {order.uploads.map((upload) => (
+          <li key={upload.id} className="thumb">
+            <img src={upload.thumbnailUrl} alt={t('tracking.uploads.alt', { name: upload.fileName })} width={96} height={96} loading="lazy" />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
