@@ -6,13 +6,15 @@ import { ROOT } from './build-info.mjs';
 
 const only = process.argv[2];
 const files = readdirSync(path.join(ROOT, 'bench'))
-  .filter((f) => f.endsWith('.mjs') && f !== 'lib.mjs')
+  .filter((f) => (f.endsWith('.mjs') || f.endsWith('.bench.ts')) && f !== 'lib.mjs')
   .filter((f) => !only || f.includes(only))
   .sort();
 let failures = 0;
 for (const file of files) {
   console.log(`\n== bench/${file} ==`);
-  const result = spawnSync(process.execPath, [path.join('bench', file)], { cwd: ROOT, stdio: 'inherit' });
+  // TypeScript benchmarks use the app's modules in-process (seeding what has no HTTP route yet).
+  const args = file.endsWith('.ts') ? ['--import', 'tsx', path.join('bench', file)] : [path.join('bench', file)];
+  const result = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' });
   if (result.status !== 0) failures++;
 }
 process.exit(failures ? 1 : 0);

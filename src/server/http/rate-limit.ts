@@ -1,5 +1,5 @@
 // Fixed-window counters in the database, so every app process shares them (no process memory).
-import { sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../db/client.js';
 import { rateLimits } from '../db/schema.js';
 
@@ -27,7 +27,7 @@ export function createRateLimiter(db: Database, now: () => Date) {
       return { allowed: hits <= limit, hits, resetAt: new Date(row!.reset_at) };
     },
     async reset(...keys: string[]): Promise<void> {
-      for (const key of keys) await db.delete(rateLimits).where(sql`${rateLimits.key} = ${key}`);
+      if (keys.length) await db.delete(rateLimits).where(inArray(rateLimits.key, keys));
     },
     /** Old windows are only clutter; the retention job calls this. */
     async prune(): Promise<void> {

@@ -32,7 +32,8 @@ export const customerOrderRoutes: FastifyPluginAsync<{ service: CustomerOrderSer
   api.post('/api/tracking', { schema: { body: trackingFormSchema } }, async (request, reply) => {
     const { orderId: reference, email } = request.body;
     const keys = [`tracking:ip:${request.ip}`, `tracking:order:${reference}`];
-    const hits = await Promise.all(keys.map((key) => limiter.hit(key, TRACKING_LIMIT.attempts, TRACKING_LIMIT.windowMs)));
+    const hits = [];
+    for (const key of keys) hits.push(await limiter.hit(key, TRACKING_LIMIT.attempts, TRACKING_LIMIT.windowMs));
     const refused = hits.find((h) => !h.allowed);
     if (refused) {
       const retryAfterSeconds = Math.max(1, Math.ceil((refused.resetAt.getTime() - app.now().getTime()) / 1000));

@@ -19,7 +19,7 @@ interface Options {
 /** Raw body on this route only: the signature is computed over the exact bytes. */
 const webhookRoute: FastifyPluginAsync<Options> = async (app, { service, provider }) => {
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 512 * 1024 }, (_request, body, done) => done(null, body));
-  app.post(WEBHOOK_PATH, { logLevel: 'info' }, async (request, reply) => {
+  app.post(WEBHOOK_PATH, async (request, reply) => {
     const signature = request.headers['stripe-signature'];
     let event;
     try {

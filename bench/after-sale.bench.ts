@@ -1,0 +1,105 @@
+// Issue 4 figures: tracking lookups per second and p99 (distinct valid orders, real HTTP), and the time
+// to stream a ZIP of 20 images of 3 MB. Runs the app in-process to store results the way staff uploads will.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import sharp from 'sharp';
+import { buildApp } from '../src/server/app.js';
+import { loadConfig } from '../src/server/config.js';
+import { generatedImages } from '../src/server/db/schema.js';
+import { downloadPath } from '../src/server/modules/customer-orders/download-links.js';
+import { payOrder, placeOrder, setOrder } from '../src/server/test/seed.js';
+
+function figure(name: string, value: number, unit: string, target = '') {
+  console.log(`${name.padEnd(52)} ${`${Number.isInteger(value) ? value : value.toFixed(2)} ${unit}`.padEnd(18)} ${target ? `(target ${target})` : ''}`);
+}
+
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'shop-bench-after-'));
+const port = Number(process.env.BENCH_PORT ?? 3904);
+const config = loadConfig({
+  NODE_ENV: 'production',
+  ALLOW_SANDBOX_IN_PRODUCTION: 'true',
+  APP_SECRET: randomBytes(32).toString('hex'),
+  DATA_DIR: dataDir,
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  TRUST_PROXY: 'true',
+  LOG_LEVEL: 'error',
+  RETENTION_INTERVAL_MINUTES: '0',
+  ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+});
+const app = await buildApp(config);
+await app.db.migrate();
+
+try {
+  // 30 distinct paid orders, placed through the app's routes.
+  const orders = [];
+  for (let i = 0; i < 30; i++) {
+    const order = await placeOrder(app, { photos: 3 });
+    await payOrder(app, order);
+    orders.push(order);
+  }
+  await app.listen({ port, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${port}`;
+
+  let n = 0;
+  const result = await autocannon({
+    url: `${base}/api/tracking`,
+    connections: 10,
+    duration: 10,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (request) => {
+          const order = orders[n++ % orders.length]!;
+          // Distinct client addresses (behind a proxy), so the per-address limit measures lookups, not refusals.
+          return {
+            ...request,
+            headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` },
+            body: JSON.stringify({ orderId: order.orderNumber, email: order.email }),
+          };
+        },
+      },
+    ],
+  });
+  figure(`tracking lookups per second (${orders.length} orders, 10 conn.)`, Math.round(result.requests.average), 'req/s');
+  figure('tracking lookup p99 latency', result.latency.p99, 'ms');
+  if (result.non2xx) figure('tracking lookups not answered 200', result.non2xx, '');
+
+  // 20 published images of about 3 MB each for one order.
+  const order = orders[0]!;
+  for (let i = 0; i < 20; i++) {
+    const noise = randomBytes(1800 * 1500 * 3);
+    const buffer = await sharp(noise, { raw: { width: 1800, height: 1500, channels: 3 } }).jpeg({ quality: 85 }).toBuffer();
+    const key = `results/${order.orderId}/${randomBytes(16).toString('hex')}.jpg`;
+    await app.storage.put(key, buffer, { contentType: 'image/jpeg' });
+    await app.db.db.insert(generatedImages).values({
+      id: randomUUID(),
+      orderId: order.orderId,
+      fileName: `bild-${i + 1}.jpg`,
+      fileSize: buffer.length,
+      mimeType: 'image/jpeg',
+      storageKey: key,
+      generationType: 'admin_upload',
+      status: 'active',
+    });
+  }
+  await setOrder(app, order.orderId, { status: 'completed', completedAt: new Date() });
+  const url = `${base}${downloadPath(config.appSecret, order.orderId, { kind: 'zip' }, new Date(), 3600)}`;
+  const started = performance.now();
+  const response = await fetch(url);
+  let bytes = 0;
+  let firstByte = 0;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    if (!firstByte) firstByte = performance.now() - started;
+    bytes += chunk.length;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  figure(`ZIP of 20 images (${(bytes / 1024 / 1024).toFixed(0)} MB) streamed`, seconds, 's');
+  figure('ZIP time to first byte', firstByte, 'ms');
+} finally {
+  await app.close();
+  await rm(dataDir, { recursive: true, force: true });
+}
