@@ -10,7 +10,7 @@ import { buildApp } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
 import { generatedImages } from '../src/server/db/schema.js';
 import { downloadPath } from '../src/server/modules/customer-orders/download-links.js';
-import { payOrder, placeOrder, setOrder } from '../src/server/test/seed.js';
+import { payOrder, placeOrder, setOrder, type SeededOrder } from '../src/server/test/seed.js';
 
 function figure(name: string, value: number, unit: string, target = '') {
   console.log(`${name.padEnd(52)} ${`${Number.isInteger(value) ? value : value.toFixed(2)} ${unit}`.padEnd(18)} ${target ? `(target ${target})` : ''}`);
@@ -35,7 +35,7 @@ await app.db.migrate();
 
 try {
   // 30 distinct paid orders, placed through the app's routes.
-  const orders = [];
+  const orders: SeededOrder[] = [];
   for (let i = 0; i < 30; i++) {
     const order = await placeOrder(app, { photos: 3 });
     await payOrder(app, order);

@@ -57,16 +57,21 @@ export function UploadStep() {
   const input = useRef<HTMLInputElement>(null);
   const draftPromise = useRef<Promise<{ orderId: string; token: string }> | null>(null);
 
-  // Restore the photos of this browser's draft after a reload.
+  // Restore the photos of this browser's draft after a reload: once, for the draft known when the page
+  // opened. A draft created here meanwhile is filled by this page's own uploads; merging keeps any photo
+  // that finished while the list was on its way.
+  const restored = useRef(false);
   useEffect(() => {
-    if (!ready || !state.orderId || !state.draftToken) return;
-    const controller = new AbortController();
-    api<DraftResponse>(`/api/orders/${state.orderId}/draft`, { headers: { 'x-draft-token': state.draftToken }, signal: controller.signal })
-      .then((draft) => setUploads(draft.uploads))
+    if (!ready || restored.current) return;
+    restored.current = true;
+    if (!state.orderId || !state.draftToken) return;
+    api<DraftResponse>(`/api/orders/${state.orderId}/draft`, { headers: { 'x-draft-token': state.draftToken } })
+      .then((draft) =>
+        setUploads((current) => [...draft.uploads, ...current.filter((u) => !draft.uploads.some((d) => d.id === u.id))]),
+      )
       .catch((error: unknown) => {
         if (error instanceof ApiError && error.status === 404) update({ orderId: null, draftToken: null });
       });
-    return () => controller.abort();
   }, [ready, state.orderId, state.draftToken, update]);
 
   const ensureDraft = useCallback(async () => {
