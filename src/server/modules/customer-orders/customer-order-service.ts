@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import { and, asc, eq } from 'drizzle-orm';
 import yazl from 'yazl';
 import { PACKAGES, RETENTION, deliveryHours, requiredResultCount, type ExtraKey, type PackageKey } from '../../../domain/catalog.js';
+import type { CustomerOrderView } from '../../../domain/order-views.js';
 import type { SiteInfo } from '../../../domain/site.js';
 import type { Database } from '../../db/client.js';
 import { generatedImages, imageDownloads, orders, revisionRequests } from '../../db/schema.js';
@@ -14,36 +15,6 @@ import { thumbnailKey } from '../orders/order-service.js';
 import { downloadPath, resultDownloadName } from './download-links.js';
 import { purgeOrderPhotos } from '../retention/purge.js';
 
-export interface CustomerOrderView {
-  orderId: string;
-  orderNumber: string;
-  status: string;
-  paymentStatus: string;
-  email: string | null;
-  language: string;
-  package: string | null;
-  style: string | null;
-  gender: string | null;
-  location: string | null;
-  outfit: string | null;
-  extras: ExtraKey[];
-  features: { hd: boolean; extraVariants: boolean; expressDelivery: boolean; commercialLicense: boolean };
-  totalCents: number | null;
-  createdAt: string;
-  paidAt: string | null;
-  completedAt: string | null;
-  deliveryHours: number | null;
-  dueAt: string | null;
-  resultCount: number | null;
-  uploads: { id: string; fileName: string; thumbnailUrl: string }[];
-  results: { id: string; n: number; fileName: string; url: string; downloadUrl: string }[];
-  zipUrl: string | null;
-  history: { event: string; at: string; fromStatus: string | null; toStatus: string | null }[];
-  photosDeleteAfter: string | null;
-  photosDeletedAt: string | null;
-  revision: { allowedUntil: string | null; open: boolean };
-  contact: { email: string; phone: string | null };
-}
 
 export interface CustomerOrderDeps {
   db: Database;

@@ -15,6 +15,7 @@ import {
   type Selection,
 } from '../../../domain/order-selection.js';
 import { priceOrder, type PriceBreakdown } from '../../../domain/pricing.js';
+import type { UploadView } from '../../../domain/order-views.js';
 import type { SiteInfo } from '../../../domain/site.js';
 import { ALL_MESSAGES } from '../../../web/i18n/all-messages.js';
 import { translate } from '../../../web/i18n/messages.js';
@@ -43,14 +44,6 @@ export interface OrderServiceDeps {
   log: FastifyBaseLogger;
 }
 
-export interface UploadView {
-  id: string;
-  fileName: string;
-  width: number;
-  height: number;
-  url: string;
-  thumbnailUrl: string;
-}
 
 export interface DraftView {
   orderId: string;

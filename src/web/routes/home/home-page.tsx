@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { CatalogPackageView, CatalogView } from '../../../domain/catalog-view.js';
 import { formatDate, formatMoney } from '../../../domain/money.js';
 import { useAppData } from '../../app-data.js';
+import { packageFeatures } from '../../components/details.js';
 import { PageLink } from '../../components/page-link.js';
 import { useI18n } from '../../i18n/i18n.js';
 
@@ -88,20 +89,6 @@ function Steps() {
       </ol>
     </section>
   );
-}
-
-function packageFeatures(pkg: CatalogPackageView, t: (key: string, vars?: Record<string, string | number>) => string): string[] {
-  return [
-    t('home.pricing.photos', { n: pkg.imageCount }),
-    pkg.outfits > 1 ? t('home.pricing.outfitsMany', { n: pkg.outfits }) : t('home.pricing.outfits', { n: pkg.outfits }),
-    pkg.backgrounds > 1 ? t('home.pricing.backgroundsMany', { n: pkg.backgrounds }) : t('home.pricing.backgrounds', { n: pkg.backgrounds }),
-    t('home.pricing.hd'),
-    ...(pkg.hasRefinement ? [t('home.pricing.refinement')] : []),
-    ...(pkg.colourAdjustment ? [t('home.pricing.colourAdjustment')] : []),
-    ...(pkg.includesExpress ? [t('home.pricing.expressIncluded')] : []),
-    ...(pkg.commercialLicense ? [t('home.pricing.commercialLicense')] : []),
-    t('home.pricing.delivery', { hours: pkg.deliveryHours }),
-  ];
 }
 
 function PricingCard({ pkg }: { pkg: CatalogPackageView }) {

@@ -6,12 +6,13 @@ import { formatMoney } from '../../../domain/money.js';
 import { priceOrder } from '../../../domain/pricing.js';
 import { emailSchema } from '../../../domain/validation.js';
 import { useAppData } from '../../app-data.js';
+import { DetailRows, packageFeatures } from '../../components/details.js';
 import { PageLink } from '../../components/page-link.js';
 import { linkTarget } from '../../routes.js';
 import { ApiError, api } from '../../lib/api.js';
 import { useI18n } from '../../i18n/i18n.js';
 import { StepHeader } from './order-layout.js';
-import type { UploadView } from './upload-step.js';
+import type { UploadView } from '../../../domain/order-views.js';
 import { useWizard } from './wizard-state.js';
 
 const THUMBNAILS_SHOWN = 8;
@@ -120,16 +121,7 @@ export function SummaryStep() {
   ];
   const shown = (uploads ?? []).slice(0, THUMBNAILS_SHOWN);
   const more = (uploads?.length ?? 0) - shown.length;
-  const features = [
-    t('home.pricing.photos', { n: view.imageCount }),
-    view.outfits > 1 ? t('home.pricing.outfitsMany', { n: view.outfits }) : t('home.pricing.outfits', { n: view.outfits }),
-    view.backgrounds > 1 ? t('home.pricing.backgroundsMany', { n: view.backgrounds }) : t('home.pricing.backgrounds', { n: view.backgrounds }),
-    t('home.pricing.hd'),
-    ...(view.colourAdjustment ? [t('home.pricing.colourAdjustment')] : []),
-    ...(view.includesExpress ? [t('home.pricing.expressIncluded')] : []),
-    ...(view.commercialLicense ? [t('home.pricing.commercialLicense')] : []),
-    t('home.pricing.delivery', { hours: view.deliveryHours }),
-  ];
+  const features = packageFeatures(view, t, { refinement: false });
   const termsLink = linkTarget('agb');
   const privacyLink = linkTarget('datenschutz');
 
@@ -177,14 +169,7 @@ export function SummaryStep() {
           </div>
 
           <h2 className="summary__heading">{t('order.summary.yourOrder')}</h2>
-          <dl className="summary__details">
-            {rows.map(([label, value]) => (
-              <div key={label} className="summary__row">
-                <dt>{label}</dt>
-                <dd>{value}</dd>
-              </div>
-            ))}
-          </dl>
+          <DetailRows rows={rows} />
 
           <h2 className="summary__heading">{t('order.summary.photos', { count: uploads?.length ?? 0 })}</h2>
           {uploads && uploads.length === 0 ? (

@@ -2,19 +2,12 @@ import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react'
 import { useNavigate } from 'react-router';
 import { UPLOAD_LIMITS } from '../../../domain/catalog.js';
 import { PHOTO_CONSENT_VERSION } from '../../../domain/order-selection.js';
+import type { UploadView } from '../../../domain/order-views.js';
 import { ApiError, api, uploadFile } from '../../lib/api.js';
 import { useI18n } from '../../i18n/i18n.js';
 import { StepHeader, StepNav } from './order-layout.js';
 import { useWizard } from './wizard-state.js';
 
-export interface UploadView {
-  id: string;
-  fileName: string;
-  width: number;
-  height: number;
-  url: string;
-  thumbnailUrl: string;
-}
 
 interface Pending {
   key: string;

@@ -1,37 +1,11 @@
 // The parts of an order that tracking and the status page both show.
+import type { CustomerOrderView } from '../../../domain/order-views.js';
 import { formatDate, formatMoney, localeFor, SHOP_TIME_ZONE } from '../../../domain/money.js';
 import { trackingStep } from '../../../domain/order-state.js';
+import { DetailRows } from '../../components/details.js';
 import { useI18n } from '../../i18n/i18n.js';
 
-export interface OrderView {
-  orderId: string;
-  orderNumber: string;
-  status: string;
-  paymentStatus: string;
-  email: string | null;
-  package: string | null;
-  style: string | null;
-  gender: string | null;
-  location: string | null;
-  outfit: string | null;
-  extras: string[];
-  features: { hd: boolean; extraVariants: boolean; expressDelivery: boolean; commercialLicense: boolean };
-  totalCents: number | null;
-  createdAt: string;
-  paidAt: string | null;
-  completedAt: string | null;
-  deliveryHours: number | null;
-  dueAt: string | null;
-  resultCount: number | null;
-  uploads: { id: string; fileName: string; thumbnailUrl: string }[];
-  results: { id: string; n: number; fileName: string; url: string; downloadUrl: string }[];
-  zipUrl: string | null;
-  history: { event: string; at: string; fromStatus: string | null; toStatus: string | null }[];
-  photosDeleteAfter: string | null;
-  photosDeletedAt: string | null;
-  revision: { allowedUntil: string | null; open: boolean };
-  contact: { email: string; phone: string | null };
-}
+export type OrderView = CustomerOrderView;
 
 const KNOWN = ['created', 'paid', 'in_progress', 'completed', 'cancelled'];
 
@@ -131,14 +105,7 @@ export function OrderSummary({ order }: { order: OrderView }) {
     <div className="card-grid">
       <section className="card" aria-labelledby="summary-title">
         <h2 id="summary-title">{t('tracking.summary.title')}</h2>
-        <dl className="summary__details">
-          {rows.map(([label, value]) => (
-            <div key={label} className="summary__row">
-              <dt>{label}</dt>
-              <dd>{value}</dd>
-            </div>
-          ))}
-        </dl>
+        <DetailRows rows={rows} />
       </section>
       <section className="card" aria-labelledby="features-title">
         <h2 id="features-title">{t('tracking.features.title')}</h2>

@@ -1,0 +1,44 @@
+// What the API answers about an order, shared by the server that builds it and the pages that show it.
+import type { ExtraKey } from './catalog.js';
+
+/** A customer's uploaded photo in the wizard: signed links to the photo and its thumbnail. */
+export interface UploadView {
+  id: string;
+  fileName: string;
+  width: number;
+  height: number;
+  url: string;
+  thumbnailUrl: string;
+}
+
+/** An order as tracking and the status page show it. */
+export interface CustomerOrderView {
+  orderId: string;
+  orderNumber: string;
+  status: string;
+  paymentStatus: string;
+  email: string | null;
+  language: string;
+  package: string | null;
+  style: string | null;
+  gender: string | null;
+  location: string | null;
+  outfit: string | null;
+  extras: ExtraKey[];
+  features: { hd: boolean; extraVariants: boolean; expressDelivery: boolean; commercialLicense: boolean };
+  totalCents: number | null;
+  createdAt: string;
+  paidAt: string | null;
+  completedAt: string | null;
+  deliveryHours: number | null;
+  dueAt: string | null;
+  resultCount: number | null;
+  uploads: { id: string; fileName: string; thumbnailUrl: string }[];
+  results: { id: string; n: number; fileName: string; url: string; downloadUrl: string }[];
+  zipUrl: string | null;
+  history: { event: string; at: string; fromStatus: string | null; toStatus: string | null }[];
+  photosDeleteAfter: string | null;
+  photosDeletedAt: string | null;
+  revision: { allowedUntil: string | null; open: boolean };
+  contact: { email: string; phone: string | null };
+}

@@ -1,0 +1,32 @@
+import type { CatalogPackageView } from '../../domain/catalog-view.js';
+
+type Translate = (key: string, vars?: Record<string, string | number>) => string;
+
+/** Label/value rows (order number, package, ...) as a description list. */
+export function DetailRows({ rows }: { rows: [string, string][] }) {
+  return (
+    <dl className="summary__details">
+      {rows.map(([label, value]) => (
+        <div key={label} className="summary__row">
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** What a package contains, as the pricing grid and the order summary list it. */
+export function packageFeatures(pkg: CatalogPackageView, t: Translate, options: { refinement?: boolean } = {}): string[] {
+  return [
+    t('home.pricing.photos', { n: pkg.imageCount }),
+    pkg.outfits > 1 ? t('home.pricing.outfitsMany', { n: pkg.outfits }) : t('home.pricing.outfits', { n: pkg.outfits }),
+    pkg.backgrounds > 1 ? t('home.pricing.backgroundsMany', { n: pkg.backgrounds }) : t('home.pricing.backgrounds', { n: pkg.backgrounds }),
+    t('home.pricing.hd'),
+    ...(pkg.hasRefinement && options.refinement !== false ? [t('home.pricing.refinement')] : []),
+    ...(pkg.colourAdjustment ? [t('home.pricing.colourAdjustment')] : []),
+    ...(pkg.includesExpress ? [t('home.pricing.expressIncluded')] : []),
+    ...(pkg.commercialLicense ? [t('home.pricing.commercialLicense')] : []),
+    t('home.pricing.delivery', { hours: pkg.deliveryHours }),
+  ];
+}
