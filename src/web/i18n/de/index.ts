@@ -1,9 +1,9 @@
-import catalog from './catalog.json';
-import common from './common.json';
-import errors from './errors.json';
-import home from './home.json';
-import order from './order.json';
-import orderStatus from './orderStatus.json';
-import tracking from './tracking.json';
+import catalog from './catalog.json' with { type: 'json' };
+import common from './common.json' with { type: 'json' };
+import errors from './errors.json' with { type: 'json' };
+import home from './home.json' with { type: 'json' };
+import order from './order.json' with { type: 'json' };
+import orderStatus from './orderStatus.json' with { type: 'json' };
+import tracking from './tracking.json' with { type: 'json' };
 
 export default { common, home, catalog, order, errors, tracking, orderStatus };

@@ -1,0 +1,70 @@
+// Downloads need published results, which staff make; until the back office can publish them through
+// HTTP, this journey runs the real app in-process (same code, its own embedded database) and stores the
+// results the way the result upload does.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import type { FastifyInstance } from 'fastify';
+import yauzl from 'yauzl';
+import { buildApp } from '../src/server/app.js';
+import { loadConfig } from '../src/server/config.js';
+import { statusToken } from '../src/server/modules/orders/order-tokens.js';
+import { addResults, payOrder, placeOrder, setOrder, type SeededOrder } from '../src/server/test/seed.js';
+
+let app: FastifyInstance;
+let base: string;
+let order: SeededOrder;
+let secret: string;
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'shop-e2e-downloads-'));
+
+test.beforeAll(async () => {
+  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', RETENTION_INTERVAL_MINUTES: '0', CAMPAIGN_PERCENT: '0' });
+  secret = config.appSecret;
+  app = await buildApp(config, { logger: false });
+  await app.db.migrate();
+  order = await placeOrder(app);
+  await payOrder(app, order);
+  await addResults(app, order.orderId, ['active', 'draft', 'active', 'active']);
+  await setOrder(app, order.orderId, { status: 'completed', completedAt: new Date() });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+});
+
+test.afterAll(async () => {
+  await app?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+function zipNames(file: string): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(file, { lazyEntries: true }, (error, zip) => {
+      if (error || !zip) return reject(error);
+      const names: string[] = [];
+      zip.on('entry', (entry: yauzl.Entry) => {
+        names.push(entry.fileName);
+        zip.readEntry();
+      });
+      zip.on('end', () => resolve(names));
+      zip.readEntry();
+    });
+  });
+}
+
+test('a completed order: one image and the ZIP download from the status page', async ({ page }) => {
+  await page.goto(`${base}/order-status/${order.orderId}?token=${statusToken(secret, order.orderId)}`);
+  await page.locator('html[data-hydrated="true"]').waitFor();
+  await expect(page.getByTestId('status-banner')).toHaveAttribute('data-status', 'completed');
+  await expect(page.getByTestId('progress')).toHaveAttribute('data-step', '4');
+  await expect(page.getByTestId('download-one')).toHaveCount(3);
+
+  const [single] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-one').nth(1).click()]);
+  expect(single.suggestedFilename()).toBe('headshot-2-ergebnis-3.jpg');
+  const singleFile = await single.path();
+  expect(readFileSync(singleFile).subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+
+  const [zip] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-all').click()]);
+  expect(zip.suggestedFilename()).toBe(`bewerbungsfotos-${order.orderNumber}.zip`);
+  expect(await zipNames(await zip.path())).toEqual(['headshot-1-ergebnis-1.jpg', 'headshot-2-ergebnis-3.jpg', 'headshot-3-ergebnis-4.jpg']);
+});
