@@ -16,6 +16,7 @@ export default defineConfig({
       input: {
         main: 'src/server/main.ts',
         'db-migrate': 'src/server/cli/db-migrate.ts',
+        'admin-create': 'src/server/cli/admin-create.ts',
       },
       output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
     },

@@ -13,6 +13,11 @@ import { createMailer, type Mailer } from './mail/mailer.js';
 import { outboxRoutes } from './mail/outbox-routes.js';
 import { catalogRoutes } from './modules/catalog/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
+import { createAdminService } from './modules/admin/admin-service.js';
+import { adminRoutes } from './modules/admin/routes.js';
+import { createAuthService, type AuthService } from './modules/auth/auth-service.js';
+import { registerStaffGuard } from './modules/auth/guard.js';
+import { authRoutes } from './modules/auth/routes.js';
 import { createCustomerOrderService } from './modules/customer-orders/customer-order-service.js';
 import { customerOrderRoutes } from './modules/customer-orders/routes.js';
 import { createOrderService } from './modules/orders/order-service.js';
@@ -36,6 +41,9 @@ declare module 'fastify' {
     mailer: Mailer;
     payments: PaymentProvider;
     retention: RetentionService;
+    auth: AuthService;
+    /** Every route the app registered, so tests can walk them (for example all of /api/admin). */
+    routeTable: { method: string; url: string }[];
     /** The clock; tests may replace it. */
     now: () => Date;
   }
@@ -86,6 +94,11 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(zodSerializerCompiler);
   registerErrorHandling(app);
+  const routeTable: { method: string; url: string }[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routeTable.push({ method, url: route.url });
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -116,6 +129,10 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     if (!overrides.db) await db.close();
   });
 
+  const auth = createAuthService({ db: db.db, now });
+  app.decorate('auth', auth);
+  registerStaffGuard(app, auth);
+
   await app.register(healthRoutes);
   await app.register(catalogRoutes);
   const orders = createOrderService({
@@ -142,6 +159,20 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     now,
   });
   await app.register(customerOrderRoutes, { service: customerOrders });
+
+  await app.register(authRoutes, { auth });
+  const admin = createAdminService({
+    db: db.db,
+    storage,
+    mailer,
+    appSecret: config.appSecret,
+    publicUrl: config.publicUrl,
+    site: config.site,
+    signedUrlTtlSeconds: config.signedUrlTtlSeconds,
+    now,
+    log: app.log,
+  });
+  await app.register(adminRoutes, { service: admin });
 
   const retention = createRetentionService({ db, storage, now, log: app.log });
   app.decorate('retention', retention);

@@ -53,6 +53,8 @@ const envSchema = z.object({
   ALLOW_SANDBOX_IN_PRODUCTION: bool.default(false),
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
+  ADMIN_EMAIL: z.email({ error: 'must be an e-mail address' }).optional(),
+  ADMIN_PASSWORD: z.string().min(12, { error: 'must be at least 12 characters' }).optional(),
   SITE_NAME: z.string().trim().min(1).default('Bewerbungsfoto Studio'),
   SITE_LEGAL_NAME: optionalString,
   SITE_PHONE: optionalString,
@@ -95,6 +97,8 @@ export interface AppConfig {
     | { provider: 'stripe'; secretKey: string; webhookSecret: string };
   campaign: Campaign | null;
   site: SiteInfo;
+  /** Seeds the first staff account when none exists. */
+  initialAdmin: { email: string; password: string } | null;
 }
 
 function parseCampaign(env: z.output<typeof envSchema>, problems: string[]): Campaign | null {
@@ -168,6 +172,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     problems.push('PAYMENT_PROVIDER: the sandbox takes no real money; configure Stripe or set ALLOW_SANDBOX_IN_PRODUCTION=true');
   }
 
+  if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) problems.push('ADMIN_EMAIL / ADMIN_PASSWORD: set both or neither');
   const campaign = parseCampaign(env, problems);
   if (problems.length) throw new ConfigError(problems);
 
@@ -190,6 +195,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, supportEmail: env.SUPPORT_EMAIL },
     payments,
     campaign,
+    initialAdmin: env.ADMIN_EMAIL && env.ADMIN_PASSWORD ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD } : null,
     site: {
       name: env.SITE_NAME,
       legalName: env.SITE_LEGAL_NAME ?? env.SITE_NAME,

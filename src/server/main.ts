@@ -1,6 +1,7 @@
 // Starts the shop: validated config, migrations, then listening. Ctrl-C stops it cleanly.
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type AppConfig } from './config.js';
+import { ensureInitialStaff } from './modules/auth/initial-staff.js';
 
 function readConfig(): AppConfig {
   try {
@@ -19,6 +20,7 @@ async function main() {
   const app = await buildApp(config);
   const applied = await app.db.migrate();
   if (applied.length) app.log.info({ applied }, 'database migrated');
+  await ensureInitialStaff(app.auth, config, app.log);
 
   let closing = false;
   const shutdown = (signal: string) => {

@@ -1,12 +1,13 @@
 import { expect, test } from 'vitest';
 import { LANGUAGES, deliveryHours, requiredResultCount, type ExtraKey, type Language, type PackageKey } from '../../../domain/catalog.js';
-import { formatMoney } from '../../../domain/money.js';
+import { formatDate, formatMoney } from '../../../domain/money.js';
 import { priceOrder } from '../../../domain/pricing.js';
 import {
   formatDateTime,
   renderOrderReceivedMail,
   renderPaymentConfirmedMail,
   renderPaymentFailedMail,
+  renderPhotosReadyMail,
   type OrderMailData,
   type RenderedMail,
 } from './order-mails.js';
@@ -297,4 +298,114 @@ test('a multi-line address and consent text keep their lines in HTML and text', 
   expect(mail.html).toContain('Zeile eins<br>Zeile zwei');
   expect(mail.text).toContain('> Zeile eins\n> Zeile zwei');
   expect(mail.text).toContain('FotoAtelier GmbH, Beispielweg 1, 10115 Berlin, Telefon: +49 30 1234567, E-Mail: support@shop.example');
+});
+
+// ---------------------------------------------------------------------------------------------
+// photos-ready: no prices or contract data, so it is tested on its own rather than in TEMPLATES.
+
+type PhotosReadyData = Parameters<typeof renderPhotosReadyMail>[0];
+
+function readyData(language: Language, overrides: Partial<PhotosReadyData> = {}): PhotosReadyData {
+  return {
+    ...mailData(language),
+    resultCount: 37,
+    // Just after midnight in Berlin (summer and winter time): the UTC date is the day before.
+    deleteAfter: new Date('2026-04-10T22:30:00Z'),
+    revisionUntil: new Date('2026-03-18T23:30:00Z'),
+    ...overrides,
+  };
+}
+
+const DELETION_DATE: Record<Language, string> = { de: '11. April 2026', en: '11 April 2026', es: '11 de abril de 2026' };
+const REVISION_DATE: Record<Language, string> = { de: '19. März 2026', en: '19 March 2026', es: '19 de marzo de 2026' };
+const RESULT_COUNT: Record<Language, string> = { de: '37 Bewerbungsfotos', en: '37 application photos', es: '37 fotos profesionales' };
+
+for (const language of LANGUAGES) {
+  test(`photos-ready (${language}): subject, status link, result count, deletion and retouching dates, support`, () => {
+    const mail = renderPhotosReadyMail(readyData(language));
+    expect(mail.template).toBe('photos-ready');
+    expect(mail.subject).toContain('BF-7K3M9Q2X');
+    expect(mail.subject).not.toMatch(/[\r\n]/);
+
+    expect(mail.text).toContain(STATUS_URL);
+    expect(mail.html).toContain(`href="${html(STATUS_URL)}"`);
+    expect(mail.html).not.toContain(STATUS_URL); // the raw "&" must be escaped in HTML
+
+    for (const body of [mail.text, mail.html]) {
+      expect(body).toContain(RESULT_COUNT[language]);
+      expect(body).toContain(DELETION_DATE[language]);
+      expect(body).toContain(REVISION_DATE[language]);
+      expect(body).toContain('ZIP');
+      expect(body).toContain('support@shop.example');
+      expect(body).toContain({ de: 'Ein Mensch aus unserem Team', en: 'A member of our team', es: 'Una persona de nuestro equipo' }[language]);
+      expect(body).toContain({ de: 'automatisch', en: 'automatically', es: 'automáticamente' }[language]);
+      expect(body).toContain({ de: 'Nachbesserung', en: 'retouching', es: 'retoque' }[language]);
+    }
+    expect(mail.text).toContain(formatDate(new Date('2026-04-10T22:30:00Z'), language));
+    expect(mail.html).toContain('max-width:600px');
+    expect(mail.html).toContain(`<html lang="${language}">`);
+    // Nothing of the contract mails: no prices, no withdrawal notice.
+    expect(mail.text).not.toContain('€');
+    expect(mail.text).not.toContain(WITHDRAWAL_HEADING[language]);
+  });
+
+  test(`photos-ready (${language}): the plain text reads on its own`, () => {
+    const { text } = renderPhotosReadyMail(readyData(language));
+    expect(text).not.toMatch(/<[a-z/!]/i);
+    expect(text).not.toMatch(/&(amp|lt|gt|quot|#39);/);
+    // The link stands on its own line, after its label, so it can be clicked or copied.
+    expect(text).toMatch(new RegExp(`:\n${STATUS_URL.replace(/[.?*+^$()[\]{}|\\]/g, '\\$&')}\n`));
+    // The paragraph with the deletion date is a complete sentence.
+    const paragraph = text.split('\n\n').find((part) => part.includes(DELETION_DATE[language]));
+    expect(paragraph).toMatch(/[.!]$/);
+  });
+
+  test(`photos-ready (${language}): interpolated values are escaped in HTML`, () => {
+    const mail = renderPhotosReadyMail(
+      readyData(language, {
+        orderNumber: 'BF-<i>&1',
+        statusUrl: 'https://shop.example/s?a=1&b="x"<y>',
+        site: { name: 'Foto<Shop>', legalName: 'A & B <GmbH>', supportEmail: 'help<x>@x.de', address: 'Weg 1 <b>', phone: null },
+      }),
+    );
+    expect(mail.subject).toContain('BF-<i>&1');
+    expect(mail.html).not.toContain('BF-<i>');
+    expect(mail.html).toContain('BF-&lt;i&gt;&amp;1');
+    expect(mail.html).not.toContain('Foto<Shop>');
+    expect(mail.html).toContain('Foto&lt;Shop&gt;');
+    expect(mail.html).not.toContain('help<x>');
+    expect(mail.html).toContain('help&lt;x&gt;@x.de');
+    expect(mail.html).not.toContain('<GmbH>');
+    expect(mail.html).not.toContain('<b>');
+    expect(mail.html).not.toContain('"x"');
+    expect(mail.html).toContain('a=1&amp;b=&quot;x&quot;&lt;y&gt;');
+    // The plain text shows the values as they are.
+    expect(mail.text).toContain('BF-<i>&1');
+    expect(mail.text).toContain('Foto<Shop>');
+    expect(mail.text).toContain('help<x>@x.de');
+    expect(mail.text).toContain('https://shop.example/s?a=1&b="x"<y>');
+  });
+}
+
+test('photos-ready: one image is named in the singular', () => {
+  expect(renderPhotosReadyMail(readyData('de', { resultCount: 1 })).text).toContain('1 Bewerbungsfoto für Sie');
+  expect(renderPhotosReadyMail(readyData('en', { resultCount: 1 })).text).toContain('1 application photo for you');
+  expect(renderPhotosReadyMail(readyData('es', { resultCount: 1 })).text).toContain('1 foto profesional para ti');
+});
+
+test('photos-ready: each language has its own text, Spanish says "tú"', () => {
+  const germanOnly = ['Bestellnummer', 'Fotos sind fertig', 'Sie ', 'Guten Tag', 'Nachbesserung'];
+  expect(renderPhotosReadyMail(readyData('de')).text).toContain('Bestellnummer');
+  for (const language of ['en', 'es'] as const) {
+    const mail = renderPhotosReadyMail(readyData(language));
+    for (const word of germanOnly) {
+      expect(mail.text, `${language}: ${word}`).not.toContain(word);
+      expect(mail.html, `${language}: ${word}`).not.toContain(word);
+    }
+  }
+  const subjects = new Set(LANGUAGES.map((language) => renderPhotosReadyMail(readyData(language)).subject));
+  expect(subjects.size).toBe(LANGUAGES.length);
+  const es = renderPhotosReadyMail(readyData('es')).text;
+  expect(es).not.toMatch(/\busted\b/i);
+  expect(es).toMatch(/\btu\b/);
 });

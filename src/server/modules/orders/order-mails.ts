@@ -1,9 +1,10 @@
 // Customer e-mails of the order flow (decisions.md sections 4 and 7): the order confirmation sent
-// when the contract is formed, the payment confirmation and the failed-payment notice. Each renders
+// when the contract is formed, the payment confirmation, the failed-payment notice and the notice
+// that the finished photos are ready to download. Each renders
 // HTML and a plain-text version in the customer's language. Catalogue names come from the i18n
 // catalogues; everything else a customer reads here lives in MAIL_TEXTS below.
 import { OUTPUT_DPI, PACKAGES, RETENTION, type Language } from '../../../domain/catalog.js';
-import { SHOP_TIME_ZONE, formatMoney, localeFor } from '../../../domain/money.js';
+import { SHOP_TIME_ZONE, formatDate, formatMoney, localeFor } from '../../../domain/money.js';
 import { ALL_MESSAGES } from '../../../web/i18n/all-messages.js';
 import { translate } from '../../../web/i18n/messages.js';
 
@@ -55,7 +56,7 @@ export interface RenderedMail {
   template: string;
 }
 
-type TemplateName = 'order-received' | 'payment-confirmed' | 'payment-failed';
+type TemplateName = 'order-received' | 'payment-confirmed' | 'payment-failed' | 'photos-ready';
 type DeliveryMode = 'standard' | 'express' | 'expressIncluded';
 
 interface MailTexts {
@@ -67,6 +68,8 @@ interface MailTexts {
   orderButton: string;
   hours: (n: number) => string;
   selfies: (n: number) => string;
+  /** Finished images, with their count. */
+  photos: (n: number) => string;
   none: string;
   summary: {
     heading: string;
@@ -133,6 +136,19 @@ interface MailTexts {
     afterPayment: string;
     help: (support: string) => string;
   };
+  ready: {
+    preheader: (orderNumber: string) => string;
+    intro: (p: { orderNumber: string; photos: string }) => string;
+    checked: string;
+    downloadHeading: string;
+    download: string;
+    button: string;
+    deletionHeading: string;
+    deletion: (date: string) => string;
+    revisionHeading: string;
+    revision: (date: string) => string;
+    help: (p: { support: string; orderNumber: string }) => string;
+  };
 }
 
 const MAIL_TEXTS: Record<Language, MailTexts> = {
@@ -144,10 +160,12 @@ const MAIL_TEXTS: Record<Language, MailTexts> = {
       'order-received': (n) => `Bestellbestätigung für Ihre Bestellung ${n}`,
       'payment-confirmed': (n) => `Zahlung erhalten – Ihre Bestellung ${n}`,
       'payment-failed': (n) => `Zahlung nicht erfolgt – Ihre Bestellung ${n}`,
+      'photos-ready': (n) => `Ihre Fotos sind fertig – Bestellung ${n}`,
     },
     orderButton: 'Zahlungspflichtig bestellen',
     hours: (n) => (n === 1 ? '1 Stunde' : `${n} Stunden`),
     selfies: (n) => (n === 1 ? '1 Selfie' : `${n} Selfies`),
+    photos: (n) => (n === 1 ? '1 Bewerbungsfoto' : `${n} Bewerbungsfotos`),
     none: 'keine',
     summary: {
       heading: 'Ihre Bestellung',
@@ -274,6 +292,25 @@ const MAIL_TEXTS: Record<Language, MailTexts> = {
       afterPayment: 'Sobald die Zahlung eingegangen ist, beginnen wir mit Ihren Fotos und bestätigen Ihnen den Zahlungseingang per E-Mail.',
       help: (support) => `Haben Sie Fragen, oder klappt es wieder nicht? Schreiben Sie uns an ${support} – wir helfen Ihnen gern.`,
     },
+    ready: {
+      preheader: (n) => `Ihre Fotos zur Bestellung ${n} sind fertig und stehen zum Download bereit.`,
+      intro: ({ orderNumber, photos }) => `Ihre Fotos zur Bestellung ${orderNumber} sind fertig: Wir haben ${photos} für Sie erstellt.`,
+      checked: 'Ein Mensch aus unserem Team hat jedes Foto geprüft, bevor wir es für Sie freigegeben haben.',
+      downloadHeading: 'Fotos ansehen und herunterladen',
+      download:
+        'Auf Ihrer persönlichen Statusseite können Sie alle Fotos ansehen und herunterladen – einzeln oder alle zusammen als ZIP-Datei:',
+      button: 'Fotos ansehen und herunterladen',
+      deletionHeading: 'Bitte rechtzeitig herunterladen',
+      deletion: (date) =>
+        `Zum Schutz Ihrer Daten löschen wir Ihre Fotos und Ihre hochgeladenen Selfies am ${date} automatisch. ` +
+        'Bitte laden Sie Ihre Fotos vorher herunter – danach ist kein Download mehr möglich.',
+      revisionHeading: 'Kostenlose Nachbesserung',
+      revision: (date) =>
+        'Ist ein Foto nicht so geworden, wie Sie es sich vorstellen? Bis zum ' +
+        `${date} können Sie auf Ihrer Statusseite kostenlos eine Nachbesserung anfordern.`,
+      help: ({ support, orderNumber }) =>
+        `Haben Sie Fragen? Schreiben Sie uns an ${support} und nennen Sie dabei Ihre Bestellnummer ${orderNumber} – wir helfen Ihnen gern.`,
+    },
   },
 
   en: {
@@ -284,10 +321,12 @@ const MAIL_TEXTS: Record<Language, MailTexts> = {
       'order-received': (n) => `Order confirmation for your order ${n}`,
       'payment-confirmed': (n) => `Payment received – your order ${n}`,
       'payment-failed': (n) => `Payment not completed – your order ${n}`,
+      'photos-ready': (n) => `Your photos are ready – order ${n}`,
     },
     orderButton: 'Order with obligation to pay',
     hours: (n) => (n === 1 ? '1 hour' : `${n} hours`),
     selfies: (n) => (n === 1 ? '1 selfie' : `${n} selfies`),
+    photos: (n) => (n === 1 ? '1 application photo' : `${n} application photos`),
     none: 'none',
     summary: {
       heading: 'Your order',
@@ -409,6 +448,23 @@ const MAIL_TEXTS: Record<Language, MailTexts> = {
       afterPayment: 'As soon as we receive your payment, we will start on your photos and confirm the payment by e-mail.',
       help: (support) => `Any questions, or does it not work again? Write to us at ${support} – we are happy to help.`,
     },
+    ready: {
+      preheader: (n) => `Your photos for order ${n} are finished and ready to download.`,
+      intro: ({ orderNumber, photos }) => `Your photos for order ${orderNumber} are finished: we have created ${photos} for you.`,
+      checked: 'A member of our team checked every photo before releasing it to you.',
+      downloadHeading: 'View and download your photos',
+      download: 'On your personal status page you can view all your photos and download them – individually or all together as a ZIP file:',
+      button: 'View and download photos',
+      deletionHeading: 'Please download them in time',
+      deletion: (date) =>
+        `To protect your data, we automatically delete your photos and your uploaded selfies on ${date}. ` +
+        'Please download your photos before then – after that, they can no longer be downloaded.',
+      revisionHeading: 'Free retouching',
+      revision: (date) =>
+        `Has a photo not turned out the way you imagined? Until ${date}, you can request free retouching on your status page.`,
+      help: ({ support, orderNumber }) =>
+        `Any questions? Write to us at ${support}, quoting your order number ${orderNumber} – we are happy to help.`,
+    },
   },
 
   // Spanish addresses the customer with "tú", like the shop's Spanish interface.
@@ -420,10 +476,12 @@ const MAIL_TEXTS: Record<Language, MailTexts> = {
       'order-received': (n) => `Confirmación de tu pedido ${n}`,
       'payment-confirmed': (n) => `Pago recibido – tu pedido ${n}`,
       'payment-failed': (n) => `Pago no completado – tu pedido ${n}`,
+      'photos-ready': (n) => `Tus fotos están listas – pedido ${n}`,
     },
     orderButton: 'Pedido con obligación de pago',
     hours: (n) => (n === 1 ? '1 hora' : `${n} horas`),
     selfies: (n) => (n === 1 ? '1 selfie' : `${n} selfies`),
+    photos: (n) => (n === 1 ? '1 foto profesional' : `${n} fotos profesionales`),
     none: 'ninguno',
     summary: {
       heading: 'Tu pedido',
@@ -548,6 +606,24 @@ const MAIL_TEXTS: Record<Language, MailTexts> = {
       retryButton: 'Reintentar el pago',
       afterPayment: 'En cuanto recibamos el pago, empezaremos con tus fotos y te confirmaremos el pago por correo electrónico.',
       help: (support) => `¿Tienes preguntas o vuelve a fallar? Escríbenos a ${support}; te ayudaremos con gusto.`,
+    },
+    ready: {
+      preheader: (n) => `Tus fotos del pedido ${n} están terminadas y listas para descargar.`,
+      intro: ({ orderNumber, photos }) => `Tus fotos del pedido ${orderNumber} están terminadas: hemos creado ${photos} para ti.`,
+      checked: 'Una persona de nuestro equipo ha revisado cada foto antes de ponerla a tu disposición.',
+      downloadHeading: 'Ver y descargar tus fotos',
+      download:
+        'En tu página de estado personal puedes ver todas tus fotos y descargarlas, una a una o todas juntas en un archivo ZIP:',
+      button: 'Ver y descargar las fotos',
+      deletionHeading: 'Descárgalas a tiempo',
+      deletion: (date) =>
+        `Para proteger tus datos, el ${date} eliminaremos automáticamente tus fotos y los selfies que subiste. ` +
+        'Descarga tus fotos antes de esa fecha: después ya no podrás descargarlas.',
+      revisionHeading: 'Retoque gratuito',
+      revision: (date) =>
+        `¿Alguna foto no ha quedado como esperabas? Hasta el ${date} puedes solicitar un retoque gratuito desde tu página de estado.`,
+      help: ({ support, orderNumber }) =>
+        `¿Tienes preguntas? Escríbenos a ${support} e indica tu número de pedido ${orderNumber}; te ayudaremos con gusto.`,
     },
   },
 };
@@ -908,7 +984,7 @@ function layout(ctx: Context, template: TemplateName, preheader: string, blocks:
 }
 
 // ---------------------------------------------------------------------------------------------
-// The three mails.
+// The mails.
 
 /** Sent right after "Zahlungspflichtig bestellen": the contract is formed, payment is pending. */
 export function renderOrderReceivedMail(data: OrderMailData): RenderedMail {
@@ -968,5 +1044,28 @@ export function renderPaymentFailedMail(data: OrderMailData & { retryUrl: string
     ...priceBlocks(ctx),
     ...statusBlocks(ctx),
     { kind: 'paragraph', text: f.help(data.site.supportEmail) },
+  ]);
+}
+
+/**
+ * Sent when the finished photos have been checked by a person and released: where to download them,
+ * when they are deleted and until when free retouching can be requested. Dates are the status page's.
+ */
+export function renderPhotosReadyMail(data: OrderMailData & { resultCount: number; deleteAfter: Date; revisionUntil: Date }): RenderedMail {
+  const ctx = context(data);
+  const { t } = ctx;
+  const r = t.ready;
+  return layout(ctx, 'photos-ready', r.preheader(data.orderNumber), [
+    { kind: 'paragraph', text: r.intro({ orderNumber: data.orderNumber, photos: t.photos(data.resultCount) }) },
+    { kind: 'paragraph', text: r.checked },
+    { kind: 'heading', text: r.downloadHeading },
+    { kind: 'paragraph', text: r.download },
+    { kind: 'button', label: r.button, url: data.statusUrl, fallback: t.fallbackLink },
+    { kind: 'paragraph', text: t.status.personal },
+    { kind: 'heading', text: r.deletionHeading },
+    { kind: 'paragraph', text: r.deletion(formatDate(data.deleteAfter, data.language)) },
+    { kind: 'heading', text: r.revisionHeading },
+    { kind: 'paragraph', text: r.revision(formatDate(data.revisionUntil, data.language)) },
+    { kind: 'paragraph', text: r.help({ support: data.site.supportEmail, orderNumber: data.orderNumber }) },
   ]);
 }

@@ -1,0 +1,366 @@
+// The staff back office: order list, dashboard, order detail, status changes, results and their publishing.
+// Every change is written to the audit log (who, what, when, which order).
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { and, asc, count, desc, eq, ilike, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { RETENTION, deliveryHours, requiredResultCount, type ExtraKey, type Language, type PackageKey } from '../../../domain/catalog.js';
+import { ORDER_STATUSES, checkTransition, nextStatuses, type OrderStatus } from '../../../domain/order-state.js';
+import type { SiteInfo } from '../../../domain/site.js';
+import type { Database } from '../../db/client.js';
+import { auditLog, contactMessages, generatedImages, orders, revisionRequests, staffUsers } from '../../db/schema.js';
+import { AppError, conflict, notFound } from '../../http/errors.js';
+import type { Mailer } from '../../mail/mailer.js';
+import type { Storage } from '../../storage/storage.js';
+import type { StaffIdentity } from '../auth/auth-service.js';
+import { createOrderRepository, type OrderRow } from '../orders/order-repository.js';
+import { renderPhotosReadyMail } from '../orders/order-mails.js';
+import { statusUrl } from '../orders/order-tokens.js';
+import { thumbnailKey } from '../orders/order-service.js';
+import { processResultImage } from '../uploads/image-processing.js';
+
+export const PAGE_SIZE = 25;
+export const RESULT_STATUSES = ['draft', 'active', 'archived', 'deleted'] as const;
+export type ResultStatus = (typeof RESULT_STATUSES)[number];
+
+export interface AdminDeps {
+  db: Database;
+  storage: Storage;
+  mailer: Mailer;
+  appSecret: string;
+  publicUrl: string;
+  site: SiteInfo;
+  signedUrlTtlSeconds: number;
+  now: () => Date;
+  log: FastifyBaseLogger;
+}
+
+function extrasOf(order: OrderRow): ExtraKey[] {
+  return [...(order.featureExtraVariants ? (['extra_variants'] as const) : []), ...(order.featureExpressDelivery ? (['express_delivery'] as const) : [])];
+}
+
+function required(order: OrderRow): number {
+  return order.package ? requiredResultCount(order.package as PackageKey, extrasOf(order)) : 0;
+}
+
+export function createAdminService(deps: AdminDeps) {
+  const { db, storage } = deps;
+
+  async function audit(staff: StaffIdentity, action: string, orderId: string | null, details?: Record<string, unknown>) {
+    await db.insert(auditLog).values({ actorType: 'staff', staffUserId: staff.id, action, orderId, details: details ?? null, createdAt: deps.now() });
+  }
+
+  async function activeCount(orderId: string): Promise<number> {
+    const [row] = await db.select({ n: count() }).from(generatedImages).where(and(eq(generatedImages.orderId, orderId), eq(generatedImages.status, 'active')));
+    return Number(row?.n ?? 0);
+  }
+
+  async function requireOrder(orderId: string): Promise<OrderRow> {
+    const order = await createOrderRepository(db).find(orderId);
+    if (!order) throw notFound('notFound');
+    return order;
+  }
+
+  async function detail(orderId: string) {
+    const order = await requireOrder(orderId);
+    const repo = createOrderRepository(db);
+    const ttl = deps.signedUrlTtlSeconds;
+    const [uploads, results, history, revisions, auditRows] = await Promise.all([
+      repo.uploads(orderId),
+      db.select().from(generatedImages).where(eq(generatedImages.orderId, orderId)).orderBy(asc(generatedImages.createdAt), asc(generatedImages.id)),
+      repo.history(orderId),
+      db.select().from(revisionRequests).where(eq(revisionRequests.orderId, orderId)).orderBy(desc(revisionRequests.createdAt)),
+      db
+        .select({ action: auditLog.action, at: auditLog.createdAt, details: auditLog.details, staffEmail: staffUsers.email, actorType: auditLog.actorType })
+        .from(auditLog)
+        .leftJoin(staffUsers, eq(staffUsers.id, auditLog.staffUserId))
+        .where(eq(auditLog.orderId, orderId))
+        .orderBy(desc(auditLog.createdAt), desc(auditLog.id)),
+    ]);
+    const activeResults = results.filter((r) => r.status === 'active').length;
+    return {
+      order: {
+        id: order.id,
+        orderNumber: order.orderNumber,
+        status: order.status,
+        paymentStatus: order.paymentStatus,
+        language: order.language,
+        email: order.email,
+        firstName: order.firstName,
+        lastName: order.lastName,
+        phone: order.phone,
+        gender: order.gender,
+        styleBase: order.styleBase,
+        package: order.package,
+        refineLocation: order.refineLocation,
+        refineOutfit: order.refineOutfit,
+        extras: extrasOf(order),
+        packageListCents: order.packageListCents,
+        discountCents: order.discountCents,
+        packageCents: order.packageCents,
+        extrasCents: order.extrasCents,
+        netCents: order.netCents,
+        vatCents: order.vatCents,
+        totalCents: order.totalCents,
+        createdAt: order.createdAt.toISOString(),
+        orderedAt: order.orderedAt?.toISOString() ?? null,
+        paidAt: order.paidAt?.toISOString() ?? null,
+        completedAt: order.completedAt?.toISOString() ?? null,
+        photosDeletedAt: order.photosDeletedAt?.toISOString() ?? null,
+        waiverAcceptedAt: order.waiverAcceptedAt?.toISOString() ?? null,
+        waiverTextVersion: order.waiverTextVersion,
+      },
+      nextStatuses: nextStatuses(order.status as OrderStatus, 'staff'),
+      uploads: await Promise.all(
+        uploads.map(async (u) => ({
+          id: u.id,
+          fileName: u.fileName,
+          fileSize: u.fileSize,
+          width: u.width,
+          height: u.height,
+          thumbnailUrl: await storage.signedUrl(thumbnailKey(u.storageKey), { expiresInSeconds: ttl }),
+          url: await storage.signedUrl(u.storageKey, { expiresInSeconds: ttl }),
+          downloadUrl: await storage.signedUrl(u.storageKey, { expiresInSeconds: ttl, downloadName: u.fileName.replace(/[^A-Za-z0-9._-]+/g, '-') || 'foto.jpg' }),
+        })),
+      ),
+      results: await Promise.all(
+        results.map(async (r) => ({
+          id: r.id,
+          fileName: r.fileName,
+          fileSize: r.fileSize,
+          width: r.width,
+          height: r.height,
+          status: r.status,
+          url: r.status === 'deleted' ? '' : await storage.signedUrl(r.storageKey, { expiresInSeconds: ttl }),
+          createdAt: r.createdAt.toISOString(),
+          publishedAt: r.publishedAt?.toISOString() ?? null,
+        })),
+      ),
+      requiredResults: required(order),
+      activeResults,
+      history: history.map((h) => ({ event: h.event, fromStatus: h.fromStatus, toStatus: h.toStatus, actorType: h.actorType, at: h.createdAt.toISOString() })),
+      revisions: revisions.map((r) => ({ id: r.id, message: r.message, status: r.status, createdAt: r.createdAt.toISOString() })),
+      audit: auditRows.map((a) => ({ action: a.action, staffEmail: a.staffEmail ?? (a.actorType === 'staff' ? null : a.actorType), at: a.at.toISOString(), details: a.details })),
+    };
+  }
+
+  async function sendReadyMail(order: OrderRow) {
+    if (!order.email || !order.completedAt) return;
+    const language = order.language as Language;
+    const pkg = order.package as PackageKey;
+    const extras = extrasOf(order);
+    const day = 24 * 3600 * 1000;
+    const rendered = renderPhotosReadyMail({
+      language,
+      orderNumber: order.orderNumber,
+      email: order.email,
+      package: pkg,
+      style: order.styleBase as never,
+      location: order.refineLocation as never,
+      outfit: order.refineOutfit as never,
+      gender: order.gender as never,
+      extras,
+      photoCount: 0,
+      prices: {
+        packageListCents: order.packageListCents ?? 0,
+        discountPercent: order.discountPercent,
+        discountCents: order.discountCents,
+        packageCents: order.packageCents ?? 0,
+        extras: extras.map((key) => ({ key, cents: key === 'extra_variants' ? order.featureExtraVariantsCents : order.featureExpressDeliveryCents })),
+        netCents: order.netCents ?? 0,
+        vatCents: order.vatCents ?? 0,
+        vatRatePercent: order.taxRatePercent,
+        grossCents: order.totalCents ?? 0,
+      },
+      deliveryHours: deliveryHours(pkg, extras),
+      resultCount: await activeCount(order.id),
+      orderedAt: order.orderedAt ?? order.createdAt,
+      paidAt: order.paidAt,
+      waiver: null,
+      statusUrl: statusUrl(deps.publicUrl, deps.appSecret, order.id),
+      termsUrl: `${deps.publicUrl}/agb`,
+      privacyUrl: `${deps.publicUrl}/datenschutz`,
+      site: deps.site,
+      deleteAfter: new Date(order.completedAt.getTime() + RETENTION.daysAfterCompletion * day),
+      revisionUntil: new Date(order.completedAt.getTime() + RETENTION.revisionDays * day),
+    });
+    const result = await deps.mailer.sendEmail({
+      ...rendered,
+      to: order.email,
+      language,
+      orderId: order.id,
+      // One ready mail per completion: a retried request never sends twice, a completion after a revision does.
+      dedupeKey: `photos-ready:${order.id}:${order.completedAt.toISOString()}`,
+    });
+    if (!result.ok) deps.log.error({ orderId: order.id, error: result.error }, 'photos-ready mail failed');
+  }
+
+  return {
+    detail,
+
+    async list(input: { page: number; status?: OrderStatus; q?: string }) {
+      const filters = [isNotNull(orders.orderedAt)];
+      if (input.status) filters.push(eq(orders.status, input.status));
+      const q = input.q?.trim();
+      if (q) {
+        const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        filters.push(or(ilike(orders.orderNumber, pattern), ilike(orders.email, pattern))!);
+      }
+      const where = and(...filters);
+      const [totalRow] = await db.select({ n: count() }).from(orders).where(where);
+      const page = Math.max(1, input.page);
+      const rows = await db
+        .select({
+          id: orders.id,
+          orderNumber: orders.orderNumber,
+          createdAt: orders.createdAt,
+          email: orders.email,
+          package: orders.package,
+          status: orders.status,
+          paymentStatus: orders.paymentStatus,
+          totalCents: orders.totalCents,
+          featureExtraVariants: orders.featureExtraVariants,
+          activeResults: sql<number>`(select count(*) from ${generatedImages} where ${generatedImages.orderId} = ${orders.id} and ${generatedImages.status} = 'active')`,
+        })
+        .from(orders)
+        .where(where)
+        .orderBy(desc(orders.createdAt), desc(orders.id))
+        .limit(PAGE_SIZE)
+        .offset((page - 1) * PAGE_SIZE);
+      return {
+        orders: rows.map((r) => ({
+          id: r.id,
+          orderNumber: r.orderNumber,
+          createdAt: r.createdAt.toISOString(),
+          email: r.email,
+          package: r.package,
+          status: r.status,
+          paymentStatus: r.paymentStatus,
+          totalCents: r.totalCents,
+          activeResults: Number(r.activeResults),
+          requiredResults: r.package ? requiredResultCount(r.package as PackageKey, r.featureExtraVariants ? ['extra_variants'] : []) : 0,
+        })),
+        total: Number(totalRow?.n ?? 0),
+        page,
+        pageSize: PAGE_SIZE,
+      };
+    },
+
+    async dashboard() {
+      const now = deps.now();
+      const counted = await db.select({ status: orders.status, n: count() }).from(orders).where(isNotNull(orders.orderedAt)).groupBy(orders.status);
+      const counts = Object.fromEntries(ORDER_STATUSES.map((s) => [s, Number(counted.find((c) => c.status === s)?.n ?? 0)]));
+      const waitingRows = await db
+        .select()
+        .from(orders)
+        .where(and(inArray(orders.status, ['paid', 'in_progress']), eq(orders.paymentStatus, 'paid')))
+        .limit(500);
+      const waiting = waitingRows
+        .map((o) => {
+          const extras = extrasOf(o);
+          const hours = o.package ? deliveryHours(o.package as PackageKey, extras) : 48;
+          const dueAt = new Date((o.paidAt ?? o.createdAt).getTime() + hours * 3600 * 1000);
+          return { id: o.id, orderNumber: o.orderNumber, email: o.email, package: o.package, status: o.status, paidAt: o.paidAt?.toISOString() ?? null, dueAt, overdue: dueAt < now, express: hours <= 12 };
+        })
+        .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime())
+        .map((w) => ({ ...w, dueAt: w.dueAt.toISOString() }));
+      const revisions = await db
+        .select({ id: revisionRequests.id, orderId: revisionRequests.orderId, orderNumber: orders.orderNumber, message: revisionRequests.message, createdAt: revisionRequests.createdAt })
+        .from(revisionRequests)
+        .innerJoin(orders, eq(orders.id, revisionRequests.orderId))
+        .where(eq(revisionRequests.status, 'open'))
+        .orderBy(asc(revisionRequests.createdAt));
+      const messages = await db.select().from(contactMessages).where(eq(contactMessages.status, 'new')).orderBy(desc(contactMessages.createdAt)).limit(50);
+      return {
+        counts,
+        waiting,
+        revisions: revisions.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })),
+        contactMessages: messages.map((m) => ({ id: m.id, name: m.name, email: m.email, message: m.message, createdAt: m.createdAt.toISOString() })),
+      };
+    },
+
+    async setStatus(orderId: string, to: OrderStatus, staff: StaffIdentity) {
+      const now = deps.now();
+      const updated = await db.transaction(async (tx) => {
+        const repo = createOrderRepository(tx);
+        const order = await repo.lock(orderId);
+        if (!order) throw notFound('notFound');
+        const [active] = await tx.select({ n: count() }).from(generatedImages).where(and(eq(generatedImages.orderId, orderId), eq(generatedImages.status, 'active')));
+        const check = checkTransition({ from: order.status as OrderStatus, to, actor: 'staff', activeResults: Number(active?.n ?? 0), requiredResults: required(order) });
+        if (!check.ok) throw conflict(check.code, check.required !== undefined ? { required: check.required } : undefined);
+        const row = await repo.update(orderId, {
+          status: to,
+          ...(to === 'completed' ? { completedAt: now, photosDeleteAfter: new Date(now.getTime() + RETENTION.daysAfterCompletion * 24 * 3600 * 1000) } : {}),
+          ...(to === 'cancelled' ? { cancelledAt: now } : {}),
+        });
+        if (order.status === 'completed' && to === 'in_progress') {
+          // Reopened by staff: nothing is due for deletion while work goes on.
+          await repo.update(orderId, { completedAt: null, photosDeleteAfter: null });
+        }
+        if (to === 'completed') await tx.update(revisionRequests).set({ status: 'done', resolvedAt: now }).where(and(eq(revisionRequests.orderId, orderId), eq(revisionRequests.status, 'open')));
+        await repo.addHistory(orderId, { event: 'status_changed', fromStatus: order.status, toStatus: to, actorType: 'staff', actorId: staff.id });
+        await tx.insert(auditLog).values({ actorType: 'staff', staffUserId: staff.id, action: 'order.status', orderId, details: { from: order.status, to }, createdAt: now });
+        return row;
+      });
+      if (to === 'completed') await sendReadyMail(updated);
+      return detail(orderId);
+    },
+
+    async uploadResult(orderId: string, file: { buffer: Buffer; fileName: string | undefined }, staff: StaffIdentity) {
+      const order = await requireOrder(orderId);
+      if (order.status === 'cancelled' || order.photosDeletedAt) throw conflict('orderLocked');
+      const processed = await processResultImage(file.buffer);
+      if (!processed.ok) {
+        const status = processed.code === 'fileTooLarge' ? 413 : processed.code === 'tooManyPixels' ? 422 : 415;
+        throw new AppError(status, processed.code);
+      }
+      const image = processed.image;
+      const key = `results/${orderId}/${randomBytes(16).toString('hex')}.${image.extension}`;
+      // Spec: file names keep only letters, digits, dot and hyphen.
+      const fileName = (file.fileName ?? `ergebnis.${image.extension}`).replace(/[^A-Za-z0-9.-]+/g, '-').slice(0, 150) || `ergebnis.${image.extension}`;
+      await storage.put(key, image.buffer, { contentType: image.mimeType });
+      try {
+        const id = randomUUID();
+        await db.insert(generatedImages).values({
+          id,
+          orderId,
+          fileName,
+          fileSize: image.bytes,
+          mimeType: image.mimeType,
+          width: image.width,
+          height: image.height,
+          storageKey: key,
+          generationType: 'admin_upload',
+          uploadedBy: staff.id,
+          status: 'draft',
+          createdAt: deps.now(),
+        });
+        await audit(staff, 'result.upload', orderId, { resultId: id, fileName });
+        return { id, fileName, status: 'draft' as const };
+      } catch (error) {
+        await storage.delete(key).catch(() => {});
+        throw error;
+      }
+    },
+
+    async setResultStatus(orderId: string, resultId: string, to: ResultStatus, staff: StaffIdentity) {
+      const [result] = await db.select().from(generatedImages).where(and(eq(generatedImages.id, resultId), eq(generatedImages.orderId, orderId)));
+      if (!result) throw notFound('notFound');
+      if (result.status === 'deleted') throw conflict('resultDeleted');
+      const order = await requireOrder(orderId);
+      // A completed order keeps its promise: it may not drop below the package's count of published images.
+      if (order.status === 'completed' && result.status === 'active' && to !== 'active' && (await activeCount(orderId)) <= required(order)) {
+        throw conflict('notEnoughResults', { required: required(order) });
+      }
+      await db
+        .update(generatedImages)
+        .set({ status: to, updatedAt: deps.now(), ...(to === 'active' ? { publishedAt: deps.now() } : {}) })
+        .where(eq(generatedImages.id, resultId));
+      if (to === 'deleted') await storage.delete(result.storageKey);
+      await audit(staff, `result.${to === 'active' ? 'publish' : to === 'archived' ? 'archive' : 'delete'}`, orderId, { resultId, fileName: result.fileName });
+      return detail(orderId);
+    },
+
+  };
+}
+
+export type AdminService = ReturnType<typeof createAdminService>;
