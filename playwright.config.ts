@@ -49,6 +49,9 @@ export default defineConfig({
       PUBLIC_URL: baseURL,
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
+      // The first staff account, for the back-office journey.
+      ADMIN_EMAIL: 'team@example.de',
+      ADMIN_PASSWORD: 'e2e-staff-password-123',
       // A campaign that runs now, whatever day the suite runs.
       CAMPAIGN_PERCENT: '20',
       CAMPAIGN_PACKAGES: 'pro,premium',

@@ -61,6 +61,15 @@ test('starts, migrates, stops on Ctrl-C, and a second start finds the same data'
   const first = startShop({ PORT: String(port) });
   await waitHealthy(port, first.child);
   expect(first.output()).toMatch(/"applied":\["0001_initial",/);
+  // Development without ADMIN_EMAIL: a staff account is made and its password shown once.
+  const password = /password: (\S+)/.exec(first.output())?.[1];
+  expect(password).toBeTruthy();
+  const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'admin@localhost.test', password }),
+  });
+  expect(login.status).toBe(200);
   const stopped = exitCode(first.child);
   first.child.kill('SIGINT');
   expect(await stopped).toBe(0);
@@ -77,6 +86,7 @@ test('starts, migrates, stops on Ctrl-C, and a second start finds the same data'
   const second = startShop({ PORT: String(port) });
   await waitHealthy(port, second.child);
   expect(second.output()).not.toContain('"applied"');
+  expect(second.output()).not.toContain('password:');
   const outbox = await (await fetch(`http://127.0.0.1:${port}/api/dev/outbox?to=kunde@example.de`)).json();
   expect(outbox.mails.map((m: { subject: string }) => m.subject)).toEqual(['Beständig']);
   const done = exitCode(second.child);

@@ -11,6 +11,7 @@ import { HomePage } from './routes/home/home-page.js';
 const OrderRoutes = lazy(() => import('./routes/order/order-routes.js'));
 const TrackingPage = lazy(() => import('./routes/tracking/tracking-page.js').then((m) => ({ default: m.TrackingPage })));
 const OrderStatusPage = lazy(() => import('./routes/tracking/order-status-page.js').then((m) => ({ default: m.OrderStatusPage })));
+const AdminRoutes = lazy(() => import('./routes/admin/admin-routes.js'));
 const SuccessPage = lazy(() => import('./routes/order/success-page.js').then((m) => ({ default: m.SuccessPage })));
 
 function Loading() {
@@ -95,13 +96,30 @@ function Shell() {
   );
 }
 
+/** The staff area has its own bar and no public navigation or footer. */
+function StaffShell() {
+  return (
+    <div className="app app--staff">
+      <RouteEffects />
+      <main id="main" className="main main--staff">
+        <Suspense fallback={<Loading />}>
+          <AdminRoutes />
+        </Suspense>
+      </main>
+    </div>
+  );
+}
+
 export function App({ data, extra }: { data: AppData; extra?: ReactNode }) {
   const { messages, ...rest } = data;
   return (
     <AppDataProvider data={rest}>
       <I18nProvider language={data.language} messages={messages}>
         {extra}
-        <Shell />
+        <Routes>
+          <Route path="/admin/*" element={<StaffShell />} />
+          <Route path="*" element={<Shell />} />
+        </Routes>
       </I18nProvider>
     </AppDataProvider>
   );

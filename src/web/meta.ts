@@ -23,6 +23,8 @@ export function pageMeta(page: PageKey, messages: Messages, site: SiteInfo, cata
       return { title: translate(messages, 'orderStatus.meta.trackingTitle', vars), description: translate(messages, 'orderStatus.meta.trackingDescription', vars) };
     case 'orderStatus':
       return { title: translate(messages, 'orderStatus.meta.title', vars), description: translate(messages, 'orderStatus.meta.trackingDescription', vars), noindex: true };
+    case 'admin':
+      return { title: `Backoffice | ${site.name}`, description: 'Backoffice', noindex: true };
     case 'success':
       return { title: translate(messages, 'order.meta.successTitle', vars), description: translate(messages, 'order.meta.description', vars), noindex: true };
   }

@@ -1,7 +1,7 @@
 // Which paths exist and where the others go (spec section 2, route table).
 // Later features add their pages here; links to a page that does not exist yet are not rendered.
 
-export type PageKey = 'home' | 'order' | 'success' | 'tracking' | 'orderStatus';
+export type PageKey = 'home' | 'order' | 'success' | 'tracking' | 'orderStatus' | 'admin';
 
 export const PAGES: Readonly<Record<PageKey, string>> = {
   home: '/',
@@ -9,6 +9,7 @@ export const PAGES: Readonly<Record<PageKey, string>> = {
   success: '/success',
   tracking: '/tracking',
   orderStatus: '/order-status',
+  admin: '/admin',
 };
 
 /** The wizard's steps by path; /order/ shows gender and /order/features shows the summary (spec). */
@@ -37,6 +38,7 @@ export function resolvePath(pathname: string): Resolution {
   if (path === '/success') return { kind: 'page', page: 'success' };
   if (path === '/order') return { kind: 'page', page: 'order' };
   if (path === '/tracking') return { kind: 'page', page: 'tracking' };
+  if (path === '/admin' || path.startsWith('/admin/')) return { kind: 'page', page: 'admin' };
   // The status page itself explains a missing or malformed id (spec: 'Keine Bestell-ID gefunden').
   if (path === '/order-status' || /^\/order-status\/[^/]+$/.test(path)) return { kind: 'page', page: 'orderStatus' };
   if (path.startsWith('/order/')) {

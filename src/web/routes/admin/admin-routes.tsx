@@ -1,0 +1,23 @@
+// The staff back office under /admin/*: German only, behind a server-side staff session.
+import { Navigate, Route, Routes } from 'react-router';
+import { AdminLayout } from './admin-layout.js';
+import { DashboardPage } from './dashboard-page.js';
+import { OrderDetailPage } from './order-detail-page.js';
+import { OrderListPage } from './order-list-page.js';
+import { StaffGate } from './staff-session.js';
+
+export default function AdminRoutes() {
+  return (
+    <StaffGate>
+      <Routes>
+        <Route element={<AdminLayout />}>
+          <Route index element={<Navigate to="/admin/orders" replace />} />
+          <Route path="dashboard" element={<DashboardPage />} />
+          <Route path="orders" element={<OrderListPage />} />
+          <Route path="orders/:id" element={<OrderDetailPage />} />
+          <Route path="*" element={<Navigate to="/admin/orders" replace />} />
+        </Route>
+      </Routes>
+    </StaffGate>
+  );
+}

@@ -1,0 +1,118 @@
+// Shapes of the staff API (/api/auth/*, /api/admin/*) as the back office reads them.
+
+export interface StaffUser {
+  id: string;
+  email: string;
+  name: string | null;
+}
+
+export interface SessionResponse {
+  staff: StaffUser;
+  csrfToken: string;
+}
+
+export interface OrderListItem {
+  id: string;
+  orderNumber: string | null;
+  createdAt: string;
+  email: string | null;
+  package: string | null;
+  status: string;
+  paymentStatus: string;
+  totalCents: number | null;
+  activeResults: number;
+  requiredResults: number;
+}
+
+export interface OrderListResponse {
+  orders: OrderListItem[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export interface DashboardResponse {
+  counts: Record<'created' | 'paid' | 'in_progress' | 'completed' | 'cancelled', number>;
+  waiting: {
+    id: string;
+    orderNumber: string | null;
+    email: string | null;
+    package: string | null;
+    status: string;
+    paidAt: string | null;
+    dueAt: string | null;
+    overdue: boolean;
+    express: boolean;
+  }[];
+  revisions: { id: string; orderId: string; orderNumber: string | null; message: string; createdAt: string }[];
+  contactMessages: { id: string; name: string; email: string; message: string; createdAt: string }[];
+}
+
+export type ResultStatus = 'draft' | 'active' | 'archived' | 'deleted';
+
+export interface AdminUpload {
+  id: string;
+  fileName: string;
+  fileSize: number | null;
+  width: number | null;
+  height: number | null;
+  thumbnailUrl: string;
+  url: string;
+  downloadUrl: string;
+}
+
+export interface AdminResult {
+  id: string;
+  fileName: string;
+  fileSize: number | null;
+  width: number | null;
+  height: number | null;
+  status: ResultStatus;
+  url: string;
+  createdAt: string;
+  publishedAt: string | null;
+}
+
+export interface AdminOrder {
+  id: string;
+  orderNumber: string | null;
+  status: string;
+  paymentStatus: string;
+  language: string | null;
+  email: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  phone: string | null;
+  gender: string | null;
+  styleBase: string | null;
+  package: string | null;
+  refineLocation: string | null;
+  refineOutfit: string | null;
+  extras: string[];
+  packageListCents: number | null;
+  discountCents: number | null;
+  packageCents: number | null;
+  extrasCents: number | null;
+  netCents: number | null;
+  vatCents: number | null;
+  totalCents: number | null;
+  createdAt: string;
+  orderedAt: string | null;
+  paidAt: string | null;
+  completedAt: string | null;
+  photosDeletedAt: string | null;
+  waiverAcceptedAt: string | null;
+  waiverTextVersion: string | null;
+}
+
+export interface AdminOrderDetail {
+  order: AdminOrder;
+  nextStatuses: string[];
+  uploads: AdminUpload[];
+  results: AdminResult[];
+  requiredResults: number;
+  activeResults: number;
+  history: { event: string; fromStatus: string | null; toStatus: string | null; actorType: string; at: string }[];
+  revisions: { id: string; message: string; status: string; createdAt: string }[];
+  audit: { action: string; staffEmail: string | null; at: string; details: unknown }[];
+}

@@ -1,0 +1,323 @@
+// The pictures of one order: the customer's originals, uploading results, and publishing them.
+import { useRef, useState, type ChangeEvent } from 'react';
+import type { AdminOrderDetail, AdminResult, AdminUpload, ResultStatus } from './admin-types.js';
+import { Badge, Lightbox, SafeImage, type LightboxItem } from './admin-ui.js';
+import { fileFacts, formatDateTime, resultStatusLabel, resultStatusTone } from './admin-format.js';
+import { toApiError, useStaff } from './staff-session.js';
+
+const MAX_RESULT_BYTES = 10 * 1024 * 1024;
+const RESULT_TYPES = ['image/png', 'image/jpeg'];
+
+function useLightbox(items: LightboxItem[]) {
+  const [index, setIndex] = useState<number | null>(null);
+  const element =
+    index !== null && items[index] ? <Lightbox items={items} index={index} onIndex={setIndex} onClose={() => setIndex(null)} /> : null;
+  return { open: setIndex, element };
+}
+
+export function OriginalsSection({ uploads }: { uploads: AdminUpload[] }) {
+  const items: LightboxItem[] = uploads.map((upload) => ({
+    key: upload.id,
+    src: upload.url,
+    alt: `Originalbild ${upload.fileName}`,
+    caption: upload.fileName,
+    downloadUrl: upload.downloadUrl,
+  }));
+  const lightbox = useLightbox(items);
+  return (
+    <section className="card admin-card" aria-labelledby="originals-title">
+      <h2 id="originals-title">Originalbilder ({uploads.length})</h2>
+      {uploads.length === 0 ? (
+        <p className="admin-empty">Keine Originalbilder gefunden</p>
+      ) : (
+        <ul className="admin-images">
+          {uploads.map((upload, index) => (
+            <li key={upload.id} className="admin-image" data-testid="original-item">
+              <button type="button" className="admin-image__open" onClick={() => lightbox.open(index)} aria-label={`${upload.fileName} vergrößern`}>
+                <SafeImage src={upload.thumbnailUrl} alt="" className="admin-image__img" width={200} height={200} />
+              </button>
+              <div className="admin-image__body">
+                <p className="admin-image__name" title={upload.fileName}>
+                  {upload.fileName}
+                </p>
+                <p className="admin-image__facts">{fileFacts(upload)}</p>
+                <a className="button button--secondary button--small" href={upload.downloadUrl} download data-testid="original-download">
+                  Herunterladen
+                </a>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {lightbox.element}
+    </section>
+  );
+}
+
+interface FileProgress {
+  name: string;
+  fraction: number;
+}
+
+interface UploadFailure {
+  name: string;
+  reason: string;
+}
+
+function uploadReason(code: string, status: number): string {
+  if (code === 'fileTooLarge' || status === 413) return 'größer als 10 MB';
+  if (code === 'invalidFileType' || code === 'invalidImage' || status === 415) return 'kein gültiges PNG- oder JPG-Bild';
+  if (code === 'network') return 'keine Verbindung';
+  if (code === 'csrfInvalid' || status === 403) return 'nicht erlaubt';
+  return `Fehler (${code})`;
+}
+
+/** Upload area: one file after another with real progress; the detail is reloaded when all are done. */
+export function ResultUpload({ detail, onUploaded }: { detail: AdminOrderDetail; onUploaded: () => void }) {
+  const { upload } = useStaff();
+  const input = useRef<HTMLInputElement>(null);
+  const [queue, setQueue] = useState<FileProgress[] | null>(null);
+  const [current, setCurrent] = useState(0);
+  const [failures, setFailures] = useState<UploadFailure[]>([]);
+  const [done, setDone] = useState<number | null>(null);
+  const busy = queue !== null;
+
+  const uploaded = detail.results.filter((result) => result.status === 'draft' || result.status === 'active').length;
+  const required = detail.requiredResults;
+  const missing = Math.max(0, required - uploaded);
+
+  const choose = async (event: ChangeEvent<HTMLInputElement>) => {
+    const files = Array.from(event.target.files ?? []);
+    if (!files.length) return;
+    const rejected: UploadFailure[] = [];
+    const accepted = files.filter((file) => {
+      if (file.type && !RESULT_TYPES.includes(file.type)) rejected.push({ name: file.name, reason: 'nur PNG oder JPG' });
+      else if (file.size > MAX_RESULT_BYTES) rejected.push({ name: file.name, reason: 'größer als 10 MB' });
+      else return true;
+      return false;
+    });
+    setFailures([...rejected]);
+    setDone(null);
+    setQueue(accepted.map((file) => ({ name: file.name, fraction: 0 })));
+    let ok = 0;
+    for (const [index, file] of accepted.entries()) {
+      setCurrent(index);
+      try {
+        await upload(`/api/admin/orders/${detail.order.id}/results`, file, (fraction) =>
+          setQueue((list) => list?.map((item, i) => (i === index ? { ...item, fraction } : item)) ?? null),
+        );
+        ok += 1;
+      } catch (caught) {
+        const failure = toApiError(caught);
+        rejected.push({ name: file.name, reason: uploadReason(failure.code, failure.status) });
+        setFailures([...rejected]);
+        // Signed out: the login form replaces this page, nothing more to send.
+        if (failure.status === 401) return;
+      }
+    }
+    setQueue(null);
+    setDone(ok);
+    if (input.current) input.current.value = '';
+    if (ok > 0) onUploaded();
+  };
+
+  const overall = queue?.length ? queue.reduce((sum, item) => sum + item.fraction, 0) / queue.length : 0;
+
+  return (
+    <section className="card admin-card" aria-labelledby="upload-title">
+      <h2 id="upload-title">Generierte Bilder hochladen</h2>
+      <p className="admin-counter" data-testid="result-counter">
+        <strong>
+          {uploaded} von {required} Bildern hochgeladen
+        </strong>
+        {uploaded < required && <span className="admin-warn"> ({missing} noch benötigt)</span>}
+        <span className="admin-muted"> · davon {detail.activeResults} aktiv</span>
+      </p>
+      <div className={`admin-drop${busy ? ' admin-drop--busy' : ''}`}>
+        <input
+          ref={input}
+          id="result-input"
+          className="admin-drop__input"
+          type="file"
+          multiple
+          accept="image/png,image/jpeg"
+          onChange={(event) => void choose(event)}
+          disabled={busy}
+          aria-describedby="result-input-hint"
+          data-testid="result-input"
+        />
+        <label htmlFor="result-input" className={`button button--primary admin-drop__button${busy ? ' admin-drop__button--busy' : ''}`} data-testid="result-upload-button">
+          {busy ? 'Wird hochgeladen...' : 'Bilder auswählen'}
+        </label>
+        <p id="result-input-hint" className="admin-muted">
+          PNG, JPG bis zu 10MB
+        </p>
+      </div>
+      {queue && queue.length > 0 && (
+        <div className="admin-progress" role="status" aria-live="polite">
+          <p>
+            Wird hochgeladen... Datei {Math.min(current + 1, queue.length)} von {queue.length}: {queue[current]?.name}
+          </p>
+          <progress max={1} value={overall} aria-label="Fortschritt aller Dateien" />
+        </div>
+      )}
+      {done !== null && done > 0 && (
+        <p className="admin-ok" role="status">
+          {done === 1 ? '1 Bild hochgeladen.' : `${done} Bilder hochgeladen.`}
+        </p>
+      )}
+      {failures.length > 0 && (
+        <div className="alert alert--error" role="alert" data-testid="upload-error">
+          <p className="admin-alert-title">Fehler beim Hochladen der Bilder</p>
+          <ul className="admin-failures">
+            {failures.map((failure, index) => (
+              <li key={`${failure.name}-${index}`}>
+                {failure.name}: {failure.reason}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </section>
+  );
+}
+
+const ACTIONS: Record<ResultStatus, { to: ResultStatus; label: string; testId: string }[]> = {
+  draft: [{ to: 'active', label: 'Veröffentlichen', testId: 'publish' }],
+  archived: [{ to: 'active', label: 'Veröffentlichen', testId: 'publish' }],
+  active: [{ to: 'archived', label: 'Archivieren', testId: 'archive' }],
+  deleted: [],
+};
+
+/** Generated images with their status; staff publish, archive or delete them one by one. */
+export function ResultsSection(props: { detail: AdminOrderDetail; onChange: (detail: AdminOrderDetail) => void; onReload: () => void; reloading: boolean }) {
+  const { request } = useStaff();
+  const { detail } = props;
+  const [busy, setBusy] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [showDeleted, setShowDeleted] = useState(false);
+
+  const deleted = detail.results.filter((result) => result.status === 'deleted').length;
+  const visible = detail.results.filter((result) => showDeleted || result.status !== 'deleted');
+  const drafts = detail.results.filter((result) => result.status === 'draft');
+  const items: LightboxItem[] = visible.map((result) => ({
+    key: result.id,
+    src: result.url,
+    alt: `Generiertes Bild ${result.fileName}`,
+    caption: `${result.fileName} · ${resultStatusLabel(result.status)}`,
+    downloadUrl: result.url,
+  }));
+  const lightbox = useLightbox(items);
+
+  const setStatus = async (results: AdminResult[], status: ResultStatus) => {
+    setBusy(results.length === 1 ? (results[0]?.id ?? null) : 'all');
+    setError(null);
+    setConfirming(null);
+    let latest: AdminOrderDetail | null = null;
+    try {
+      for (const result of results) {
+        latest = await request<AdminOrderDetail>(`/api/admin/orders/${detail.order.id}/results/${result.id}/status`, { method: 'POST', body: { status } });
+      }
+    } catch {
+      setError(status === 'deleted' ? 'Fehler beim Löschen des Bildes' : 'Fehler beim Aktualisieren des Bildstatus');
+    } finally {
+      setBusy(null);
+    }
+    if (latest) props.onChange(latest);
+    // Part of a batch may have gone through: show what the server has now.
+    if (results.length > 1 && !latest) props.onReload();
+  };
+
+  return (
+    <section className="card admin-card" aria-labelledby="results-title">
+      <div className="card__head">
+        <h2 id="results-title">Generierte Bilder ({detail.results.length - deleted})</h2>
+        <div className="admin-actions">
+          {drafts.length > 0 && (
+            <button type="button" className="button button--primary button--small" onClick={() => void setStatus(drafts, 'active')} disabled={busy !== null} data-testid="publish-all">
+              Veröffentlichen (alle Entwürfe)
+            </button>
+          )}
+          <button type="button" className="button button--secondary button--small" onClick={props.onReload} disabled={props.reloading} aria-busy={props.reloading} data-testid="results-refresh">
+            Aktualisieren
+          </button>
+        </div>
+      </div>
+      {deleted > 0 && (
+        <label className="admin-check">
+          <input type="checkbox" checked={showDeleted} onChange={(e) => setShowDeleted(e.target.checked)} /> Gelöschte anzeigen ({deleted})
+        </label>
+      )}
+      {error && (
+        <p className="alert alert--error" role="alert" data-testid="result-error">
+          {error}
+        </p>
+      )}
+      {visible.length === 0 ? (
+        <p className="admin-empty">Noch keine generierten Bilder vorhanden</p>
+      ) : (
+        <ul className="admin-images">
+          {visible.map((result, index) => (
+            <li key={result.id} className={`admin-image admin-image--${result.status}`} data-testid="result-item" data-status={result.status}>
+              <button type="button" className="admin-image__open" onClick={() => lightbox.open(index)} aria-label={`${result.fileName} vergrößern`}>
+                <SafeImage src={result.url} alt="" className="admin-image__img" width={200} height={250} />
+              </button>
+              <span className="admin-image__badge">
+                <Badge tone={resultStatusTone(result.status)} testId="result-status">
+                  {resultStatusLabel(result.status)}
+                </Badge>
+              </span>
+              <div className="admin-image__body">
+                <p className="admin-image__name" title={result.fileName}>
+                  {result.fileName}
+                </p>
+                <p className="admin-image__facts">
+                  {fileFacts(result)}
+                  {result.publishedAt ? ` · veröffentlicht ${formatDateTime(result.publishedAt)}` : ` · hochgeladen ${formatDateTime(result.createdAt)}`}
+                </p>
+                {result.status !== 'deleted' &&
+                  (confirming === result.id ? (
+                    <div className="confirm admin-confirm" role="alertdialog" aria-labelledby={`delete-${result.id}`}>
+                      <p id={`delete-${result.id}`}>Bild wirklich löschen?</p>
+                      <div className="confirm__actions">
+                        <button type="button" className="button button--danger button--small" onClick={() => void setStatus([result], 'deleted')} disabled={busy !== null} data-testid="confirm-delete">
+                          Löschen
+                        </button>
+                        <button type="button" className="button button--secondary button--small" onClick={() => setConfirming(null)} autoFocus>
+                          Abbrechen
+                        </button>
+                      </div>
+                    </div>
+                  ) : (
+                    <div className="admin-image__actions">
+                      {ACTIONS[result.status].map((action) => (
+                        <button
+                          key={action.to}
+                          type="button"
+                          className={`button button--small ${action.to === 'active' ? 'button--primary' : 'button--secondary'}`}
+                          onClick={() => void setStatus([result], action.to)}
+                          disabled={busy !== null}
+                          aria-busy={busy === result.id}
+                          data-testid={action.testId}
+                        >
+                          {action.label}
+                        </button>
+                      ))}
+                      <a className="button button--secondary button--small" href={result.url} download={result.fileName}>
+                        Herunterladen
+                      </a>
+                      <button type="button" className="button button--secondary button--small admin-danger-text" onClick={() => setConfirming(result.id)} disabled={busy !== null} data-testid="delete">
+                        Löschen
+                      </button>
+                    </div>
+                  ))}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {lightbox.element}
+    </section>
+  );
+}
