@@ -219,7 +219,8 @@ export function createAdminService(deps: AdminDeps) {
           paymentStatus: orders.paymentStatus,
           totalCents: orders.totalCents,
           featureExtraVariants: orders.featureExtraVariants,
-          activeResults: sql<number>`(select count(*) from ${generatedImages} where ${generatedImages.orderId} = ${orders.id} and ${generatedImages.status} = 'active')`,
+          // Written out with aliases: inside the subquery an unqualified "id" would mean the image's id.
+          activeResults: sql<number>`(select count(*) from generated_images gi where gi.order_id = "orders"."id" and gi.status = 'active')`,
         })
         .from(orders)
         .where(where)

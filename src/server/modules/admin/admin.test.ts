@@ -184,7 +184,10 @@ describe.each(testDatabases())('back office on $name', (testDb) => {
     const byEmail = (await admin('GET', `/api/admin/orders?q=${encodeURIComponent(b.email)}`)).json();
     expect(byEmail.orders.map((o: { id: string }) => o.id)).toEqual([b.orderId]);
     const completed = (await admin('GET', '/api/admin/orders?status=completed')).json();
+    expect(completed.orders.length).toBeGreaterThan(0);
     expect(completed.orders.every((o: { status: string }) => o.status === 'completed')).toBe(true);
+    // The completed order of the results test shows its published images as x/N.
+    expect(completed.orders[0]).toMatchObject({ activeResults: 3, requiredResults: 3 });
     const dashboard = (await admin('GET', '/api/admin/dashboard')).json();
     expect(dashboard.counts.paid).toBeGreaterThanOrEqual(2);
     const due = dashboard.waiting.map((w: { dueAt: string }) => w.dueAt);

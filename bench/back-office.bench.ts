@@ -1,0 +1,70 @@
+// Issue 5 figure: p99 latency of the staff order list with 10 000 orders in PostgreSQL.
+// Uses DATABASE_URL's server, or the local one, and a database of its own that it drops afterwards.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { buildApp } from '../src/server/app.js';
+import { loadConfig } from '../src/server/config.js';
+
+function figure(name: string, value: number, unit: string) {
+  console.log(`${name.padEnd(52)} ${`${Number.isInteger(value) ? value : value.toFixed(2)} ${unit}`}`);
+}
+
+const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const database = `shop_bench_${process.pid}`;
+const admin = new pg.Client({ connectionString: serverUrl });
+await admin.connect();
+await admin.query(`create database ${database}`);
+const url = new URL(serverUrl);
+url.pathname = `/${database}`;
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'shop-bench-office-'));
+const port = Number(process.env.BENCH_PORT ?? 3906);
+const config = loadConfig({
+  NODE_ENV: 'production',
+  ALLOW_SANDBOX_IN_PRODUCTION: 'true',
+  APP_SECRET: randomBytes(32).toString('hex'),
+  DATA_DIR: dataDir,
+  DATABASE_URL: url.toString(),
+  LOG_LEVEL: 'error',
+  RETENTION_INTERVAL_MINUTES: '0',
+});
+const app = await buildApp(config);
+try {
+  await app.db.migrate();
+  // 10 000 placed orders over the last year, mixed packages and statuses.
+  await app.db.db.execute(
+    `insert into orders (id, order_number, status, payment_status, email, package, total_cents, package_cents, ordered_at, created_at, paid_at)
+     select gen_random_uuid(), 'BF-' || upper(substr(md5(i::text), 1, 8)),
+            (array['created','paid','in_progress','completed','cancelled'])[1 + i % 5],
+            case when i % 5 in (1,2,3) then 'paid' else 'pending' end,
+            'kunde' || i || '@example.de', (array['basic','pro','premium'])[1 + i % 3], 1490, 1490,
+            now() - (i || ' minutes')::interval, now() - (i || ' minutes')::interval, now() - (i || ' minutes')::interval
+     from generate_series(1, 10000) as i` as never,
+  );
+  await app.auth.createStaff({ email: 'bench@example.de', password: 'bench-password-123' });
+  await app.listen({ port, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${port}`;
+  const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.de', password: 'bench-password-123' }) });
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+  // One staff member clicking through, and ten at once.
+  for (const connections of [1, 10]) {
+    for (const [name, query] of [
+      ['first page', 'page=1'],
+      ['page 200', 'page=200'],
+      ['status filter', 'status=paid&page=3'],
+      ['search by e-mail', 'q=kunde4711'],
+    ] as const) {
+      const result = await autocannon({ url: `${base}/api/admin/orders?${query}`, connections, duration: 4, headers: { cookie } });
+      if (result.non2xx) throw new Error(`${result.non2xx} failed requests for ${name}`);
+      figure(`order list, 10 000 orders (PG), ${name}, ${connections} conn.: p99`, result.latency.p99, 'ms');
+    }
+  }
+} finally {
+  await app.close();
+  await admin.query(`drop database if exists ${database} with (force)`);
+  await admin.end();
+  await rm(dataDir, { recursive: true, force: true });
+}
