@@ -49,6 +49,8 @@ export default defineConfig({
       PUBLIC_URL: baseURL,
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
+      // One "proxy" in front: the lockout journey sends its own X-Forwarded-For, so it locks only itself.
+      TRUST_PROXY: '1',
       // The first staff account, for the back-office journey.
       ADMIN_EMAIL: 'team@example.de',
       ADMIN_PASSWORD: 'e2e-staff-password-123',

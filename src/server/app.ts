@@ -88,7 +88,8 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     genReqId: () => randomUUID(),
     // A client-sent id is not trusted: it would let anyone forge log correlation.
     requestIdHeader: false,
-    trustProxy: config.trustProxy,
+    // A number means "this many proxies in front": only their X-Forwarded-For entries are believed.
+    trustProxy: typeof config.trustProxy === 'number' ? ((_address: string, hop: number) => hop < (config.trustProxy as number)) : config.trustProxy,
     bodyLimit: 1024 * 1024,
   });
   app.setValidatorCompiler(zodValidatorCompiler);

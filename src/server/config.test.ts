@@ -41,6 +41,14 @@ test('production refuses the sandbox and a missing secret unless told', () => {
   expect(problems({ PAYMENT_PROVIDER: 'stripe' }).map((p) => p.split(':')[0])).toEqual(['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET']);
 });
 
+test('TRUST_PROXY takes hops or addresses, and a public https shop refuses development mode', () => {
+  expect(loadConfig({ ...base, TRUST_PROXY: '1' }).trustProxy).toBe(1);
+  expect(loadConfig({ ...base, TRUST_PROXY: '10.0.0.1, 10.0.0.2' }).trustProxy).toBe('10.0.0.1, 10.0.0.2');
+  expect(problems({ TRUST_PROXY: 'yes please' })[0]).toMatch(/^TRUST_PROXY/);
+  expect(problems({ NODE_ENV: 'development', PUBLIC_URL: 'https://www.shop.de' })[0]).toMatch(/^NODE_ENV/);
+  expect(problems({ NODE_ENV: 'development', PUBLIC_URL: 'https://localhost:3000' })).toEqual([]);
+});
+
 test('DATABASE_URL switches to PostgreSQL and S3_BUCKET to object storage', () => {
   const config = loadConfig({ ...base, DATABASE_URL: 'postgres://u@h/db', S3_BUCKET: 'photos', S3_ENDPOINT: 'http://127.0.0.1:9000' });
   expect(config.database).toMatchObject({ kind: 'postgres', url: 'postgres://u@h/db' });

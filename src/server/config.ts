@@ -28,7 +28,11 @@ const envSchema = z.object({
   PUBLIC_URL: url.optional(),
   DATA_DIR: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|\d{1,2}|[0-9a-fA-F.:/,\s]+)$/, { error: 'must be false, true, a number of proxy hops, or a list of proxy addresses' })
+    .default('false')
+    .transform((v): boolean | number | string => (v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v)),
   APP_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
   DATABASE_URL: z
     .string()
@@ -84,7 +88,8 @@ export interface AppConfig {
   publicUrl: string;
   dataDir: string;
   logLevel: string;
-  trustProxy: boolean;
+  /** Fastify's trustProxy: false, true (every hop), a number of hops, or proxy addresses. */
+  trustProxy: boolean | number | string;
   appSecret: string;
   database: { kind: 'postgres'; url: string; poolSize: number } | { kind: 'pglite'; dataDir: string };
   storage: StorageConfig;
@@ -145,6 +150,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const dataDir = path.resolve(PROJECT_ROOT, env.DATA_DIR ?? 'data');
 
   if (production && !env.APP_SECRET) problems.push('APP_SECRET: required in production (at least 32 random characters)');
+  if (env.NODE_ENV === 'development' && env.PUBLIC_URL?.startsWith('https://') && !/^https:\/\/(localhost|127\.0\.0\.1)(:|\/|$)/.test(env.PUBLIC_URL)) {
+    problems.push('NODE_ENV: a public https address runs in development mode (dev outbox open, sandbox payments); set NODE_ENV=production');
+  }
 
   let storage: StorageConfig = { driver: 'local', dir: path.join(dataDir, 'files') };
   if (env.S3_BUCKET) {

@@ -26,6 +26,10 @@ export function createRateLimiter(db: Database, now: () => Date) {
       const hits = Number(row!.hits);
       return { allowed: hits <= limit, hits, resetAt: new Date(row!.reset_at) };
     },
+    /** Takes back one hit (an attempt that turned out legitimate), never below zero. */
+    async undo(key: string): Promise<void> {
+      await db.update(rateLimits).set({ hits: sql`greatest(${rateLimits.hits} - 1, 0)` }).where(sql`${rateLimits.key} = ${key}`);
+    },
     async reset(...keys: string[]): Promise<void> {
       if (keys.length) await db.delete(rateLimits).where(inArray(rateLimits.key, keys));
     },

@@ -55,6 +55,11 @@ describe.each(testDatabases())('back office on $name', (testDb) => {
       const response = await t.app.inject({ method: route.method as 'GET', url, payload: route.method === 'GET' ? undefined : {} });
       expect({ route: `${route.method} ${route.url}`, status: response.statusCode }).toEqual({ route: `${route.method} ${route.url}`, status: 401 });
     }
+    // Percent-encoded paths reach the same routes and get the same answer.
+    for (const url of ['/api/%61dmin/dashboard', '/%61pi/admin/dashboard', '/api/adm%69n/orders?page=1', '/api/ADMIN/dashboard']) {
+      expect({ url, status: (await t.app.inject({ method: 'GET', url })).statusCode }).not.toEqual({ url, status: 200 });
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/api/%61dmin/dashboard' })).statusCode).toBe(401);
     // A forged cookie is no session either.
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/orders', headers: { cookie: 'staff_session=forged' } })).statusCode).toBe(401);
   });

@@ -22,10 +22,22 @@ export function isAdminPath(url: string): boolean {
   return url === '/api/admin' || url.startsWith('/api/admin/') || url.startsWith('/api/admin?');
 }
 
+/** The path as the router sees it: percent-decoded, so /api/%61dmin is /api/admin. */
+function decodedPath(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
 export function registerStaffGuard(app: FastifyInstance, auth: AuthService) {
   app.decorateRequest('staffSession', null);
   app.addHook('onRequest', async (request) => {
-    if (!isAdminPath(request.url)) return;
+    // The matched route decides, not the raw address: an encoded path reaches the same handler.
+    const route = request.routeOptions.url ?? '';
+    if (!isAdminPath(route) && !isAdminPath(decodedPath(request.url).toLowerCase())) return;
     const session = await auth.session(sessionToken(request));
     if (!session) throw new AppError(401, 'unauthorized');
     if (!SAFE_METHODS.has(request.method) && !csrfMatches(session.csrfToken, request.headers[CSRF_HEADER])) {

@@ -8,7 +8,7 @@ import type { CustomerOrderView } from '../../../domain/order-views.js';
 import type { SiteInfo } from '../../../domain/site.js';
 import type { Database } from '../../db/client.js';
 import { generatedImages, imageDownloads, orders, revisionRequests } from '../../db/schema.js';
-import { conflict, notFound } from '../../http/errors.js';
+import { AppError, conflict, notFound } from '../../http/errors.js';
 import type { Storage } from '../../storage/storage.js';
 import { createOrderRepository, type OrderRow } from '../orders/order-repository.js';
 import { thumbnailKey } from '../orders/order-service.js';
@@ -152,19 +152,28 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
       const order = await requireOrder(orderId);
       const results = await activeResults(orderId);
       if (!results.length) throw notFound('notFound');
+      // A missing file would break the ZIP halfway; find out before the first byte is sent.
+      const present = await Promise.all(results.map((r) => storage.exists(r.storageKey)));
+      if (present.includes(false)) throw new AppError(503, 'resultsUnavailable');
       await db.insert(imageDownloads).values(results.map((r) => ({ orderId, generatedImageId: r.id, kind: 'zip', downloadedAt: deps.now() })));
       const zip = new yazl.ZipFile();
+      const output = zip.outputStream as unknown as Readable;
       results.forEach((image, index) => {
         // JPEG and PNG are compressed already: stored as they are, which is fast and as small.
         zip.addReadStreamLazy(resultDownloadName(index + 1, image.fileName), { compress: false, mtime: image.createdAt }, (callback) => {
           storage.getStream(image.storageKey).then(
-            (stream) => callback(null, stream),
-            (error: Error) => callback(error, undefined as unknown as Readable),
+            (stream) => {
+              stream.on('error', (error: Error) => output.destroy(error));
+              callback(null, stream);
+            },
+            (error: Error) => output.destroy(error),
           );
         });
       });
+      // A storage failure after the start ends this download (the browser sees it fail), never the process.
+      zip.on('error', (error: Error) => output.destroy(error));
       zip.end();
-      return { stream: zip.outputStream as unknown as Readable, fileName: `bewerbungsfotos-${order.orderNumber}.zip` };
+      return { stream: output, fileName: `bewerbungsfotos-${order.orderNumber}.zip` };
     },
 
     /** Free retouching within 7 days of completion: back to in progress, with the customer's words. */

@@ -224,8 +224,16 @@ describe.each(testDatabases())('after the sale on $name', (testDb) => {
     const working = await paidOrder();
     await addResults(t.app, working.orderId, ['draft']);
     await setOrder(t.app, working.orderId, { status: 'in_progress', createdAt: new Date(start.getTime() - 40 * DAY) });
+    // Placed a day ago; its payment page expired without payment.
     const placedUnpaid = await placeOrder(t.app);
-    await setOrder(t.app, placedUnpaid.orderId, { createdAt: new Date(start.getTime() - 25 * 3600 * 1000) });
+    await setOrder(t.app, placedUnpaid.orderId, {
+      createdAt: new Date(start.getTime() - 26 * 3600 * 1000),
+      orderedAt: new Date(start.getTime() - 25 * 3600 * 1000),
+      providerSessionId: null,
+    });
+    // Placed a day ago and still paying (a SEPA debit takes days): kept.
+    const stillPaying = await placeOrder(t.app);
+    await setOrder(t.app, stillPaying.orderId, { createdAt: new Date(start.getTime() - 26 * 3600 * 1000), orderedAt: new Date(start.getTime() - 25 * 3600 * 1000) });
     const freshUnpaid = await placeOrder(t.app);
     // A draft that never reached the order button, a day old.
     const draft = (await t.app.inject({ method: 'POST', url: '/api/orders', payload: { language: 'de', selection: { gender: null, style: null, package: null, location: null, outfit: null, extras: [] }, photoConsent: true, photoConsentVersion: '2026-11-01' } })).json();
@@ -237,7 +245,8 @@ describe.each(testDatabases())('after the sale on $name', (testDb) => {
     expect(purged[due.order.orderId]).toBe('retention');
     expect(purged[placedUnpaid.orderId]).toBe('unpaidDraft');
     expect(purged[draft.orderId]).toBe('unpaidDraft');
-    for (const kept of [notYet.order.orderId, working.orderId, freshUnpaid.orderId]) expect(purged[kept]).toBeUndefined();
+    for (const kept of [notYet.order.orderId, working.orderId, freshUnpaid.orderId, stillPaying.orderId]) expect(purged[kept]).toBeUndefined();
+    expect(await keys(stillPaying.orderId)).toHaveLength(6);
 
     expect(await keys(due.order.orderId)).toEqual([]);
     expect(await keys(placedUnpaid.orderId)).toEqual([]);
@@ -260,7 +269,8 @@ describe.each(testDatabases())('after the sale on $name', (testDb) => {
       const second = await restarted.app.retention.run();
       const ids = second.purged.map((p) => p.orderId);
       expect(ids).toContain(notYet.order.orderId);
-      expect(ids).toContain(freshUnpaid.orderId);
+      // Its payment page is still open two days later: kept until the payment ends or the grace period is over.
+      expect(ids).not.toContain(freshUnpaid.orderId);
       expect(ids).not.toContain(working.orderId);
       expect(await restarted.app.storage.listKeys(`results/${notYet.order.orderId}/`)).toEqual([]);
       expect(await restarted.app.storage.listKeys(`uploads/${working.orderId}/`)).toHaveLength(6);

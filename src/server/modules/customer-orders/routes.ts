@@ -31,7 +31,8 @@ export const customerOrderRoutes: FastifyPluginAsync<{ service: CustomerOrderSer
 
   api.post('/api/tracking', { schema: { body: trackingFormSchema } }, async (request, reply) => {
     const { orderId: reference, email } = request.body;
-    const keys = [`tracking:ip:${request.ip}`, `tracking:order:${reference}`];
+    const addressKey = `tracking:ip:${request.ip}`;
+    const keys = [addressKey, `tracking:order:${reference}`];
     const hits = [];
     for (const key of keys) hits.push(await limiter.hit(key, TRACKING_LIMIT.attempts, TRACKING_LIMIT.windowMs));
     const refused = hits.find((h) => !h.allowed);
@@ -43,7 +44,10 @@ export const customerOrderRoutes: FastifyPluginAsync<{ service: CustomerOrderSer
     const order = await service.lookup(reference, email);
     // One answer for a wrong id, a wrong e-mail, or both: nothing tells which half was wrong.
     if (!order) throw notFound('notFound');
-    await limiter.reset(...keys, `tracking:order:${order.id}`, `tracking:order:${order.orderNumber}`);
+    // A found order clears its own counter; the address keeps its earlier misses (only this hit is taken back),
+    // so tracking one's own order now and then does not buy unlimited guesses at others.
+    await limiter.reset(`tracking:order:${order.id}`, `tracking:order:${order.orderNumber}`);
+    await limiter.undo(addressKey);
     return { order: await service.view(order), statusToken: statusToken(secret, order.id) };
   });
 

@@ -70,7 +70,8 @@ export interface ConfirmationView {
   statusUrl: string;
 }
 
-const CHECKOUT_CLAIM_SECONDS = 30;
+// Longer than the slowest provider call (Stripe: 20 s timeout, 2 retries).
+const CHECKOUT_CLAIM_SECONDS = 90;
 /** Sessions closer than this to their expiry are not handed out again. */
 const SESSION_REUSE_MARGIN_MS = 5 * 60 * 1000;
 
@@ -246,6 +247,8 @@ export function createOrderService(deps: OrderServiceDeps) {
       if (order.paymentStatus === 'paid' || order.paymentStatus === 'refunded') return { outcome: 'alreadyPaid' as const };
       // Money for an order that was never placed (no prices stored) is not a purchase we can deliver.
       if (order.totalCents === null || !order.orderedAt) return { outcome: 'notCheckedOut' as const };
+      // A session replaced by a newer checkout cannot be paid (it was expired first); if it is, staff must refund it.
+      if (order.providerSessionId && event.sessionId && order.providerSessionId !== event.sessionId) return { outcome: 'staleSession' as const };
       if (event.amountTotal === null || event.amountTotal !== order.totalCents || (event.currency && event.currency !== 'eur')) {
         return { outcome: 'amountMismatch' as const };
       }
@@ -270,7 +273,10 @@ export function createOrderService(deps: OrderServiceDeps) {
       });
       return { outcome: 'paid' as const, order: updated };
     });
-    if (result.outcome === 'amountMismatch' || result.outcome === 'notCheckedOut') log.error({ orderId, eventId: event.id, amount: event.amountTotal }, 'paid amount does not match the order');
+    if (result.outcome === 'amountMismatch' || result.outcome === 'notCheckedOut' || result.outcome === 'staleSession') log.error({ orderId, eventId: event.id, amount: event.amountTotal }, 'paid amount does not match the order');
+    if (result.outcome === 'paid' && result.order?.photosDeletedAt) {
+      log.error({ orderId }, 'payment arrived for an order whose photos were already deleted; the customer must upload again');
+    }
     if (result.outcome === 'paid' && result.order) {
       const photoCount = await orders.uploadCount(orderId);
       await sendMail(result.order, renderPaymentConfirmedMail(mailData(result.order, storedPrice(result.order), photoCount)), `payment-confirmed:${orderId}`);
@@ -332,6 +338,24 @@ export function createOrderService(deps: OrderServiceDeps) {
     });
   }
 
+  /**
+   * A placed order changes only after its payment page is closed: the open session is expired at the
+   * provider first, so the contract that can be paid is always the one stored (decisions.md section 4).
+   */
+  async function releaseCheckout(order: OrderRow): Promise<void> {
+    if (!order.providerSessionId) return;
+    const outcome = await payments.expireSession(order.providerSessionId);
+    if (outcome === 'alreadyComplete') {
+      const state = await payments.retrieveSession(order.providerSessionId);
+      throw conflict(state.paymentStatus === 'paid' ? 'alreadyPaid' : 'paymentPending');
+    }
+    await db.transaction(async (tx) => {
+      const repo = createOrderRepository(tx);
+      await repo.update(order.id, { providerSessionId: null, providerSessionUrl: null, providerSessionTotalCents: null, providerSessionExpiresAt: null });
+      await repo.addHistory(order.id, { event: 'checkout_expired', actorType: 'customer', note: 'changed after ordering' });
+    });
+  }
+
   return {
     async createDraft(input: { language: Language; selection: Selection }) {
       const order = await createOrderRow(input.language, input.selection);
@@ -346,12 +370,17 @@ export function createOrderService(deps: OrderServiceDeps) {
     async saveSelection(orderId: string, language: Language, selection: Selection) {
       const order = await requireOrder(orderId);
       if (!isEditable(order)) throw conflict('orderLocked');
+      const same = (a: Selection, b: Selection) =>
+        JSON.stringify({ ...a, extras: [...a.extras].sort() }) === JSON.stringify({ ...b, extras: [...new Set(b.extras)].sort() });
+      if (same(selectionOf(order), selection) && order.language === language) return draftView(order);
+      await releaseCheckout(order);
       return draftView(await orders.update(orderId, { language, ...selectionColumns(selection) }));
     },
 
     async addUpload(orderId: string, file: { buffer: Buffer; fileName: string | undefined }): Promise<UploadView> {
       const existing = await requireOrder(orderId);
       if (!isEditable(existing)) throw conflict('orderLocked');
+      await releaseCheckout(existing);
       // Cheap early answer; the count is enforced again under the row lock below.
       if ((await orders.uploadCount(orderId)) >= UPLOAD_LIMITS.maxPhotos) throw conflict('tooManyPhotos', { max: UPLOAD_LIMITS.maxPhotos });
       const processed = await processCustomerPhoto(file.buffer);
@@ -368,8 +397,10 @@ export function createOrderService(deps: OrderServiceDeps) {
           const repo = createOrderRepository(tx);
           const order = await repo.lock(orderId);
           if (!order) throw notFound('orderNotFound');
-          if (!isEditable(order)) throw conflict('orderLocked');
+          if (!isEditable(order) || order.providerSessionId) throw conflict('orderLocked');
           if ((await repo.uploadCount(orderId)) >= UPLOAD_LIMITS.maxPhotos) throw conflict('tooManyPhotos', { max: UPLOAD_LIMITS.maxPhotos });
+          // New photos after an earlier deletion (a retry days later) are kept under the usual rules again.
+          if (order.photosDeletedAt) await repo.update(orderId, { photosDeletedAt: null });
           return repo.insertUpload({
             id: randomUUID(),
             orderId,
@@ -394,6 +425,7 @@ export function createOrderService(deps: OrderServiceDeps) {
     async removeUpload(orderId: string, uploadId: string) {
       const order = await requireOrder(orderId);
       if (!isEditable(order)) throw conflict('orderLocked');
+      await releaseCheckout(order);
       const upload = await orders.findUpload(orderId, uploadId);
       if (!upload) throw notFound('photoNotFound');
       await orders.deleteUpload(upload.id);
@@ -436,7 +468,7 @@ export function createOrderService(deps: OrderServiceDeps) {
         return true;
       });
       if (!claimed) {
-        for (let i = 0; i < 100; i++) {
+        for (let i = 0; i < 300; i++) {
           await new Promise((r) => setTimeout(r, 100));
           const current = await requireOrder(orderId);
           if (!current.checkoutClaimedAt && current.providerSessionUrl && current.providerSessionId) {
@@ -469,8 +501,10 @@ export function createOrderService(deps: OrderServiceDeps) {
           amountCents: line.cents,
           quantity: 1,
         }));
+        // Stable for a repeated click, new for each later attempt (a retry after a failed payment).
+        const placed = (await orders.history(orderId)).filter((h) => h.event === 'order_placed').length;
         const attempt = createHash('sha256')
-          .update(JSON.stringify([orderId, input.email, selection, price.grossCents, fresh.updatedAt.toISOString()]))
+          .update(JSON.stringify([orderId, input.email, selection, price.grossCents, placed]))
           .digest('hex')
           .slice(0, 32);
         const langQuery = input.language === 'de' ? '' : `&lang=${input.language}`;
@@ -538,12 +572,19 @@ export function createOrderService(deps: OrderServiceDeps) {
         .returning({ id: paymentEvents.id });
       if (inserted.length === 0) return 'duplicate';
       let outcome = 'ignored';
-      const order = event.orderId ? await orders.find(event.orderId) : null;
-      if (!order) outcome = 'unknownOrder';
-      else if (event.type === 'checkout.session.completed') outcome = event.paymentStatus === 'paid' || event.paymentStatus === 'no_payment_required' ? await markPaid(event) : await notePending(event);
-      else if (event.type === 'checkout.session.async_payment_succeeded') outcome = await markPaid(event);
-      else if (event.type === 'checkout.session.async_payment_failed') outcome = await markFailed(event);
-      else if (event.type === 'checkout.session.expired') outcome = await noteExpired(event);
+      const validOrderId = event.orderId && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(event.orderId);
+      const order = validOrderId ? await orders.find(event.orderId!) : null;
+      try {
+        if (!order) outcome = 'unknownOrder';
+        else if (event.type === 'checkout.session.completed') outcome = event.paymentStatus === 'paid' || event.paymentStatus === 'no_payment_required' ? await markPaid(event) : await notePending(event);
+        else if (event.type === 'checkout.session.async_payment_succeeded') outcome = await markPaid(event);
+        else if (event.type === 'checkout.session.async_payment_failed') outcome = await markFailed(event);
+        else if (event.type === 'checkout.session.expired') outcome = await noteExpired(event);
+      } catch (error) {
+        // Forget the event so the provider's retry is processed instead of answered as a duplicate.
+        await db.delete(paymentEvents).where(eq(paymentEvents.id, inserted[0]!.id));
+        throw error;
+      }
       await db
         .update(paymentEvents)
         .set({ processedAt: deps.now(), outcome, orderId: order ? order.id : null })

@@ -302,6 +302,31 @@ describe.each(testDatabases())('order flow on $name', (testDb) => {
     expect(await orderRow(order.orderId)).toMatchObject({ status: 'paid', paymentStatus: 'paid' });
   });
 
+  test('after the order button, a change first closes the payment page: the old contract can no longer be paid', async () => {
+    const order = await readyOrder(BASIC, 3);
+    const { sessionId } = (await checkout(order)).json();
+    const change = await t.app.inject({
+      method: 'PUT',
+      url: `/api/orders/${order.orderId}/selection`,
+      headers: { 'x-draft-token': order.draftToken },
+      payload: { language: 'de', selection: { ...PRO, extras: [] } },
+    });
+    expect(change.statusCode).toBe(200);
+    expect(await orderRow(order.orderId)).toMatchObject({ providerSessionId: null, package: 'pro' });
+    // The old page is closed: paying it is no longer possible.
+    const late = (await sandbox().simulate(sessionId, 'pay'))!;
+    expect(late.events.map((e) => JSON.parse(e.body).type)).not.toContain('checkout.session.completed');
+    const retry = await checkout(order, { selection: { ...PRO, extras: [] } });
+    expect(retry.json().sessionId).not.toBe(sessionId);
+    const [session] = await db.db.select().from(sandboxCheckoutSessions).where(eq(sandboxCheckoutSessions.id, retry.json().sessionId));
+    expect(session!.amountTotal).toBe(2792);
+    // Removing a photo below the minimum after ordering closes the page too, and checkout then refuses.
+    const uploads = (await t.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}/draft`, headers: { 'x-draft-token': order.draftToken } })).json().uploads;
+    await t.app.inject({ method: 'DELETE', url: `/api/orders/${order.orderId}/uploads/${uploads[0].id}`, headers: { 'x-draft-token': order.draftToken } });
+    expect(await orderRow(order.orderId)).toMatchObject({ providerSessionId: null });
+    expect((await checkout(order, { selection: { ...PRO, extras: [] } })).json().error.code).toBe('notEnoughPhotos');
+  });
+
   test('a bad signature is refused with 400 and changes nothing', async () => {
     const order = await readyOrder(BASIC, 3);
     const { sessionId } = (await checkout(order)).json();

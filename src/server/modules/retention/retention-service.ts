@@ -10,6 +10,8 @@ import type { Storage } from '../../storage/storage.js';
 import { purgeOrderPhotos } from './purge.js';
 
 const DAY = 24 * 3600 * 1000;
+/** A placed order with a payment still under way (an open page, a SEPA debit) is left alone this long. */
+const PAYMENT_GRACE_DAYS = 14;
 
 export interface RetentionRun {
   purged: { orderId: string; orderNumber: string; reason: string; uploads: number; results: number; files: number }[];
@@ -23,6 +25,7 @@ export function createRetentionService(deps: { db: DatabaseHandle; storage: Stor
     const now = deps.now();
     const doneBefore = new Date(now.getTime() - RETENTION.daysAfterCompletion * DAY);
     const unpaidBefore = new Date(now.getTime() - RETENTION.unpaidDraftHours * 3600 * 1000);
+    const graceBefore = new Date(now.getTime() - PAYMENT_GRACE_DAYS * DAY);
     const due = await db
       .select({ id: orders.id, orderNumber: orders.orderNumber, status: orders.status, orderedAt: orders.orderedAt, paymentStatus: orders.paymentStatus })
       .from(orders)
@@ -32,7 +35,16 @@ export function createRetentionService(deps: { db: DatabaseHandle; storage: Stor
           or(
             and(eq(orders.status, 'completed'), isNotNull(orders.completedAt), lt(orders.completedAt, doneBefore)),
             and(eq(orders.status, 'cancelled'), isNotNull(orders.cancelledAt), lt(orders.cancelledAt, doneBefore)),
-            and(inArray(orders.paymentStatus, ['pending', 'failed']), eq(orders.status, 'created'), lt(orders.createdAt, unpaidBefore)),
+            // Unpaid: 24 h after the draft was made, or after the order button for a placed order; never while
+            // a payment is under way (the session is kept until it is paid, failed or expired), up to a grace period.
+            and(inArray(orders.paymentStatus, ['pending', 'failed']), eq(orders.status, 'created'), isNull(orders.orderedAt), lt(orders.createdAt, unpaidBefore)),
+            and(
+              inArray(orders.paymentStatus, ['pending', 'failed']),
+              eq(orders.status, 'created'),
+              isNotNull(orders.orderedAt),
+              lt(orders.orderedAt, unpaidBefore),
+              or(isNull(orders.providerSessionId), lt(orders.orderedAt, graceBefore)),
+            ),
           ),
         ),
       )
