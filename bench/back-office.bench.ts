@@ -25,6 +25,8 @@ const port = Number(process.env.BENCH_PORT ?? 3906);
 const config = loadConfig({
   NODE_ENV: 'production',
   ALLOW_SANDBOX_IN_PRODUCTION: 'true',
+  SITE_LEGAL_NAME: 'Benchmark GmbH',
+  SITE_ADDRESS: 'Teststraße 1, 10115 Berlin',
   APP_SECRET: randomBytes(32).toString('hex'),
   DATA_DIR: dataDir,
   DATABASE_URL: url.toString(),

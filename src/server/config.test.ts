@@ -37,7 +37,8 @@ test('production refuses the sandbox and a missing secret unless told', () => {
   const found = problems({ NODE_ENV: 'production', APP_SECRET: '' });
   expect(found.some((p) => p.startsWith('APP_SECRET'))).toBe(true);
   expect(found.some((p) => p.startsWith('PAYMENT_PROVIDER'))).toBe(true);
-  expect(problems({ NODE_ENV: 'production', ALLOW_SANDBOX_IN_PRODUCTION: 'true' })).toEqual([]);
+  expect(problems({ NODE_ENV: 'production', ALLOW_SANDBOX_IN_PRODUCTION: 'true' })).toEqual(['SITE_LEGAL_NAME / SITE_ADDRESS: required in production for the Impressum']);
+  expect(problems({ NODE_ENV: 'production', ALLOW_SANDBOX_IN_PRODUCTION: 'true', SITE_LEGAL_NAME: 'Foto GmbH', SITE_ADDRESS: 'Weg 1, 10115 Berlin' })).toEqual([]);
   expect(problems({ PAYMENT_PROVIDER: 'stripe' }).map((p) => p.split(':')[0])).toEqual(['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET']);
 });
 

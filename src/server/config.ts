@@ -63,6 +63,10 @@ const envSchema = z.object({
   SITE_LEGAL_NAME: optionalString,
   SITE_PHONE: optionalString,
   SITE_ADDRESS: optionalString,
+  SITE_VAT_ID: optionalString,
+  SITE_RESPONSIBLE_PERSON: optionalString,
+  SITE_REGISTER_ENTRY: optionalString,
+  PRIVACY_EMAIL: z.email({ error: 'must be an e-mail address' }).optional(),
   CAMPAIGN_PERCENT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(90).default(20),
   CAMPAIGN_PACKAGES: z.string().default('pro,premium'),
   CAMPAIGN_STARTS_AT: z.string().default('2026-11-01T00:00:00+01:00'),
@@ -180,6 +184,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     problems.push('PAYMENT_PROVIDER: the sandbox takes no real money; configure Stripe or set ALLOW_SANDBOX_IN_PRODUCTION=true');
   }
 
+  // The Impressum (§ 5 DDG) needs a name and an address that can be served; a live shop without them is unlawful.
+  if (production && (!env.SITE_ADDRESS || !env.SITE_LEGAL_NAME)) problems.push('SITE_LEGAL_NAME / SITE_ADDRESS: required in production for the Impressum');
   if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) problems.push('ADMIN_EMAIL / ADMIN_PASSWORD: set both or neither');
   const campaign = parseCampaign(env, problems);
   if (problems.length) throw new ConfigError(problems);
@@ -208,8 +214,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       name: env.SITE_NAME,
       legalName: env.SITE_LEGAL_NAME ?? env.SITE_NAME,
       supportEmail: env.SUPPORT_EMAIL,
+      privacyEmail: env.PRIVACY_EMAIL ?? env.SUPPORT_EMAIL,
       phone: env.SITE_PHONE ?? null,
       address: env.SITE_ADDRESS ?? null,
+      vatId: env.SITE_VAT_ID ?? null,
+      responsiblePerson: env.SITE_RESPONSIBLE_PERSON ?? null,
+      registerEntry: env.SITE_REGISTER_ENTRY ?? null,
     },
   };
 }
