@@ -11,6 +11,7 @@ import { HomePage } from './routes/home/home-page.js';
 const OrderRoutes = lazy(() => import('./routes/order/order-routes.js'));
 const TrackingPage = lazy(() => import('./routes/tracking/tracking-page.js').then((m) => ({ default: m.TrackingPage })));
 const OrderStatusPage = lazy(() => import('./routes/tracking/order-status-page.js').then((m) => ({ default: m.OrderStatusPage })));
+const ContactPage = lazy(() => import('./routes/contact/contact-page.js').then((m) => ({ default: m.ContactPage })));
 const AdminRoutes = lazy(() => import('./routes/admin/admin-routes.js'));
 const SuccessPage = lazy(() => import('./routes/order/success-page.js').then((m) => ({ default: m.SuccessPage })));
 
@@ -77,6 +78,14 @@ function Shell() {
             element={
               <Suspense fallback={<Loading />}>
                 <OrderStatusPage />
+              </Suspense>
+            }
+          />
+          <Route
+            path={PAGES.kontakt}
+            element={
+              <Suspense fallback={<Loading />}>
+                <ContactPage />
               </Suspense>
             }
           />

@@ -23,6 +23,8 @@ export function pageMeta(page: PageKey, messages: Messages, site: SiteInfo, cata
       return { title: translate(messages, 'orderStatus.meta.trackingTitle', vars), description: translate(messages, 'orderStatus.meta.trackingDescription', vars) };
     case 'orderStatus':
       return { title: translate(messages, 'orderStatus.meta.title', vars), description: translate(messages, 'orderStatus.meta.trackingDescription', vars), noindex: true };
+    case 'kontakt':
+      return { title: translate(messages, 'contact.meta.title', vars), description: translate(messages, 'contact.meta.description', vars) };
     case 'admin':
       return { title: `Backoffice | ${site.name}`, description: 'Backoffice', noindex: true };
     case 'success':

@@ -1,7 +1,7 @@
 // Which paths exist and where the others go (spec section 2, route table).
 // Later features add their pages here; links to a page that does not exist yet are not rendered.
 
-export type PageKey = 'home' | 'order' | 'success' | 'tracking' | 'orderStatus' | 'admin';
+export type PageKey = 'home' | 'order' | 'success' | 'tracking' | 'orderStatus' | 'admin' | 'kontakt';
 
 export const PAGES: Readonly<Record<PageKey, string>> = {
   home: '/',
@@ -10,6 +10,7 @@ export const PAGES: Readonly<Record<PageKey, string>> = {
   tracking: '/tracking',
   orderStatus: '/order-status',
   admin: '/admin',
+  kontakt: '/kontakt',
 };
 
 /** The wizard's steps by path; /order/ shows gender and /order/features shows the summary (spec). */
@@ -24,6 +25,7 @@ const LINK_TARGETS: Partial<Record<LinkKey, string>> = {
   orderStart: '/order/gender',
   success: PAGES.success,
   tracking: PAGES.tracking,
+  kontakt: PAGES.kontakt,
 };
 
 export function linkTarget(key: LinkKey): string | null {
@@ -38,6 +40,7 @@ export function resolvePath(pathname: string): Resolution {
   if (path === '/success') return { kind: 'page', page: 'success' };
   if (path === '/order') return { kind: 'page', page: 'order' };
   if (path === '/tracking') return { kind: 'page', page: 'tracking' };
+  if (path === '/kontakt') return { kind: 'page', page: 'kontakt' };
   if (path === '/admin' || path.startsWith('/admin/')) return { kind: 'page', page: 'admin' };
   // The status page itself explains a missing or malformed id (spec: 'Keine Bestell-ID gefunden').
   if (path === '/order-status' || /^\/order-status\/[^/]+$/.test(path)) return { kind: 'page', page: 'orderStatus' };

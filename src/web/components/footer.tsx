@@ -36,6 +36,11 @@ export function Footer() {
         <div className="footer__col">
           <h2 className="footer__heading">{t('common.footer.contact')}</h2>
           <ul className="footer__list">
+            {linkTarget('kontakt') && (
+              <li>
+                <PageLink to="kontakt">{t('common.footer.contactForm')}</PageLink>
+              </li>
+            )}
             <li>
               <a href={`mailto:${site.supportEmail}`}>{site.supportEmail}</a>
             </li>
