@@ -18,7 +18,9 @@ let order: SeededOrder;
 let secret: string;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'shop-e2e-downloads-'));
 
-test.beforeAll(async () => {
+test.beforeAll(async ({ browserName: _browser }, testInfo) => {
+  // An embedded database, its migrations and a placed order take a while on a busy CI machine.
+  testInfo.setTimeout(120_000);
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', RETENTION_INTERVAL_MINUTES: '0', CAMPAIGN_PERCENT: '0' });
   secret = config.appSecret;
   app = await buildApp(config, { logger: false });
