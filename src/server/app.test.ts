@@ -116,6 +116,17 @@ describe.each(testDatabases())('app on $name', (testDb) => {
     expect(file.statusCode).toBe(404);
   });
 
+  test('robots.txt and sitemap.xml list the public pages in three languages', async () => {
+    const robots = await t.app.inject({ method: 'GET', url: '/robots.txt' });
+    expect(robots.body).toContain('Disallow: /admin');
+    expect(robots.body).toContain('Sitemap: http://shop.test/sitemap.xml');
+    const sitemap = await t.app.inject({ method: 'GET', url: '/sitemap.xml' });
+    expect(sitemap.headers['content-type']).toBe('application/xml; charset=utf-8');
+    expect(sitemap.body).toContain('<loc>http://shop.test/kontakt?lang=es</loc>');
+    expect(sitemap.body).toContain('hreflang="en" href="http://shop.test/?lang=en"');
+    expect(sitemap.body).not.toContain('order-status');
+  });
+
   test('page data cannot break out of its script element', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/' });
     const data = /<script id="app-data" type="application\/json">([\s\S]*?)<\/script>/.exec(response.body)![1]!;

@@ -19,6 +19,7 @@ import { createAuthService, type AuthService } from './modules/auth/auth-service
 import { registerStaffGuard } from './modules/auth/guard.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { contactRoutes } from './modules/contact/routes.js';
+import { seoRoutes } from './modules/seo/routes.js';
 import { createCustomerOrderService } from './modules/customer-orders/customer-order-service.js';
 import { customerOrderRoutes } from './modules/customer-orders/routes.js';
 import { createOrderService } from './modules/orders/order-service.js';
@@ -163,6 +164,7 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
   await app.register(customerOrderRoutes, { service: customerOrders });
 
   await app.register(contactRoutes);
+  await app.register(seoRoutes);
   await app.register(authRoutes, { auth });
   const admin = createAdminService({
     db: db.db,

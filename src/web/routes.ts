@@ -13,6 +13,9 @@ export const PAGES: Readonly<Record<PageKey, string>> = {
   kontakt: '/kontakt',
 };
 
+/** Pages for search engines (sitemap.xml): public content, not a customer's order or the staff area. */
+export const PUBLIC_PAGES: readonly string[] = [PAGES.home, PAGES.tracking, PAGES.kontakt];
+
 /** The wizard's steps by path; /order/ shows gender and /order/features shows the summary (spec). */
 export const ORDER_STEP_PATHS = ['gender', 'upload', 'style', 'package', 'refinement', 'features', 'summary'] as const;
 
