@@ -116,6 +116,26 @@ describe.each(testDatabases())('app on $name', (testDb) => {
     expect(file.statusCode).toBe(404);
   });
 
+  test('the legal pages and contact are server rendered from the site configuration', async () => {
+    for (const [url, text] of [
+      ['/impressum', 'Impressum'],
+      ['/datenschutz', 'Datenschutz'],
+      ['/agb', 'Widerrufsbelehrung'],
+      ['/barrierefreiheit', 'Barrierefreiheit'],
+      ['/kontakt', 'Kontakt'],
+    ] as const) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body, url).toContain(text);
+      expect(response.body, url).toContain('Bewerbungsfoto Studio');
+    }
+    // The footer now links them on every page.
+    const home = (await t.app.inject({ method: 'GET', url: '/' })).body;
+    for (const path of ['/impressum', '/datenschutz', '/agb', '/barrierefreiheit', '/kontakt']) expect(home).toContain(`href="${path}"`);
+    // Nothing claims a malware scan the software does not do.
+    expect((await t.app.inject({ method: 'GET', url: '/datenschutz' })).body.toLowerCase()).not.toContain('malware');
+  });
+
   test('robots.txt and sitemap.xml list the public pages in three languages', async () => {
     const robots = await t.app.inject({ method: 'GET', url: '/robots.txt' });
     expect(robots.body).toContain('Disallow: /admin');

@@ -12,6 +12,11 @@ const OrderRoutes = lazy(() => import('./routes/order/order-routes.js'));
 const TrackingPage = lazy(() => import('./routes/tracking/tracking-page.js').then((m) => ({ default: m.TrackingPage })));
 const OrderStatusPage = lazy(() => import('./routes/tracking/order-status-page.js').then((m) => ({ default: m.OrderStatusPage })));
 const ContactPage = lazy(() => import('./routes/contact/contact-page.js').then((m) => ({ default: m.ContactPage })));
+const legal = () => import('./routes/legal/legal-pages.js');
+const ImpressumPage = lazy(() => legal().then((m) => ({ default: m.ImpressumPage })));
+const PrivacyPage = lazy(() => legal().then((m) => ({ default: m.PrivacyPage })));
+const TermsPage = lazy(() => legal().then((m) => ({ default: m.TermsPage })));
+const AccessibilityPage = lazy(() => legal().then((m) => ({ default: m.AccessibilityPage })));
 const AdminRoutes = lazy(() => import('./routes/admin/admin-routes.js'));
 const SuccessPage = lazy(() => import('./routes/order/success-page.js').then((m) => ({ default: m.SuccessPage })));
 
@@ -89,6 +94,16 @@ function Shell() {
               </Suspense>
             }
           />
+          {(
+            [
+              [PAGES.impressum, <ImpressumPage key="impressum" />],
+              [PAGES.datenschutz, <PrivacyPage key="datenschutz" />],
+              [PAGES.agb, <TermsPage key="agb" />],
+              [PAGES.barrierefreiheit, <AccessibilityPage key="barrierefreiheit" />],
+            ] as const
+          ).map(([path, element]) => (
+            <Route key={path} path={path} element={<Suspense fallback={<Loading />}>{element}</Suspense>} />
+          ))}
           <Route
             path={PAGES.success}
             element={

@@ -7,6 +7,7 @@ import { rememberLanguage, storedLanguage, useI18n } from './i18n/i18n.js';
 import { loadMessages } from './i18n/messages.js';
 import './styles/global.css';
 import './styles/admin.css';
+import './styles/legal.css';
 
 /** After hydration: a language chosen earlier in this browser wins over the server's default. */
 function LanguageRestore({ data }: { data: AppData }) {

@@ -25,6 +25,14 @@ export function pageMeta(page: PageKey, messages: Messages, site: SiteInfo, cata
       return { title: translate(messages, 'orderStatus.meta.title', vars), description: translate(messages, 'orderStatus.meta.trackingDescription', vars), noindex: true };
     case 'kontakt':
       return { title: translate(messages, 'contact.meta.title', vars), description: translate(messages, 'contact.meta.description', vars) };
+    case 'impressum':
+      return { title: `${translate(messages, 'legal.impressum.title')} | ${site.name}`, description: `${translate(messages, 'legal.impressum.title')} – ${site.legalName}` };
+    case 'datenschutz':
+      return { title: `${translate(messages, 'legal.privacy.title')} | ${site.name}`, description: `${translate(messages, 'legal.privacy.title')} – ${site.legalName}` };
+    case 'agb':
+      return { title: `${translate(messages, 'legal.terms.title')} | ${site.name}`, description: `${translate(messages, 'legal.terms.title')} – ${site.legalName}` };
+    case 'barrierefreiheit':
+      return { title: `${translate(messages, 'legal.accessibility.title')} | ${site.name}`, description: `${translate(messages, 'legal.accessibility.title')} – ${site.legalName}` };
     case 'admin':
       return { title: `Backoffice | ${site.name}`, description: 'Backoffice', noindex: true };
     case 'success':

@@ -1,7 +1,7 @@
 // Which paths exist and where the others go (spec section 2, route table).
 // Later features add their pages here; links to a page that does not exist yet are not rendered.
 
-export type PageKey = 'home' | 'order' | 'success' | 'tracking' | 'orderStatus' | 'admin' | 'kontakt';
+export type PageKey = 'home' | 'order' | 'success' | 'tracking' | 'orderStatus' | 'admin' | 'kontakt' | 'impressum' | 'datenschutz' | 'agb' | 'barrierefreiheit';
 
 export const PAGES: Readonly<Record<PageKey, string>> = {
   home: '/',
@@ -11,16 +11,20 @@ export const PAGES: Readonly<Record<PageKey, string>> = {
   orderStatus: '/order-status',
   admin: '/admin',
   kontakt: '/kontakt',
+  impressum: '/impressum',
+  datenschutz: '/datenschutz',
+  agb: '/agb',
+  barrierefreiheit: '/barrierefreiheit',
 };
 
 /** Pages for search engines (sitemap.xml): public content, not a customer's order or the staff area. */
-export const PUBLIC_PAGES: readonly string[] = [PAGES.home, PAGES.tracking, PAGES.kontakt];
+export const PUBLIC_PAGES: readonly string[] = [PAGES.home, PAGES.tracking, PAGES.kontakt, PAGES.impressum, PAGES.datenschutz, PAGES.agb, PAGES.barrierefreiheit];
 
 /** The wizard's steps by path; /order/ shows gender and /order/features shows the summary (spec). */
 export const ORDER_STEP_PATHS = ['gender', 'upload', 'style', 'package', 'refinement', 'features', 'summary'] as const;
 
 /** Everything a link may point at. Targets missing from LINK_TARGETS are not built yet. */
-export type LinkKey = PageKey | 'beforeAfter' | 'tracking' | 'orderStart' | 'impressum' | 'datenschutz' | 'agb' | 'kontakt';
+export type LinkKey = PageKey | 'beforeAfter' | 'orderStart';
 
 const LINK_TARGETS: Partial<Record<LinkKey, string>> = {
   home: PAGES.home,
@@ -29,6 +33,10 @@ const LINK_TARGETS: Partial<Record<LinkKey, string>> = {
   success: PAGES.success,
   tracking: PAGES.tracking,
   kontakt: PAGES.kontakt,
+  impressum: PAGES.impressum,
+  datenschutz: PAGES.datenschutz,
+  agb: PAGES.agb,
+  barrierefreiheit: PAGES.barrierefreiheit,
 };
 
 export function linkTarget(key: LinkKey): string | null {
@@ -43,7 +51,9 @@ export function resolvePath(pathname: string): Resolution {
   if (path === '/success') return { kind: 'page', page: 'success' };
   if (path === '/order') return { kind: 'page', page: 'order' };
   if (path === '/tracking') return { kind: 'page', page: 'tracking' };
-  if (path === '/kontakt') return { kind: 'page', page: 'kontakt' };
+  for (const page of ['kontakt', 'impressum', 'datenschutz', 'agb', 'barrierefreiheit'] as const) {
+    if (path === PAGES[page]) return { kind: 'page', page };
+  }
   if (path === '/admin' || path.startsWith('/admin/')) return { kind: 'page', page: 'admin' };
   // The status page itself explains a missing or malformed id (spec: 'Keine Bestell-ID gefunden').
   if (path === '/order-status' || /^\/order-status\/[^/]+$/.test(path)) return { kind: 'page', page: 'orderStatus' };

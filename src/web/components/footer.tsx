@@ -4,7 +4,7 @@ import { linkTarget, type LinkKey } from '../routes.js';
 import { PageLink } from './page-link.js';
 
 const AUDIENCES = ['jobSeekers', 'graduates', 'careerStarters', 'professionals', 'executives', 'freelancers'] as const;
-const LEGAL: LinkKey[] = ['impressum', 'datenschutz', 'agb'];
+const LEGAL: LinkKey[] = ['impressum', 'datenschutz', 'agb', 'barrierefreiheit'];
 
 export function Footer() {
   const { t } = useI18n();

@@ -214,8 +214,8 @@ const MAIL_TEXTS: Record<Language, MailTexts> = {
         'Die Widerrufsfrist beträgt vierzehn Tage ab dem Tag des Vertragsabschlusses.',
       how: ({ contact, support }) =>
         `Um Ihr Widerrufsrecht auszuüben, müssen Sie uns (${contact}) mittels einer eindeutigen Erklärung über Ihren Entschluss, ` +
-        `diesen Vertrag zu widerrufen, informieren – zum Beispiel per E-Mail an ${support} oder über die Funktion „Vertrag widerrufen“, ` +
-        'die Sie auf jeder Seite unserer Website finden. Zur Wahrung der Widerrufsfrist reicht es aus, dass Sie die Mitteilung über ' +
+        `diesen Vertrag zu widerrufen, informieren – zum Beispiel per E-Mail an ${support} oder mit einem Brief. ` +
+        'Zur Wahrung der Widerrufsfrist reicht es aus, dass Sie die Mitteilung über ' +
         'die Ausübung des Widerrufsrechts vor Ablauf der Widerrufsfrist absenden.',
       consequencesHeading: 'Folgen des Widerrufs',
       consequences:
@@ -374,8 +374,8 @@ const MAIL_TEXTS: Record<Language, MailTexts> = {
         'The withdrawal period expires fourteen days after the day on which the contract was concluded.',
       how: ({ contact, support }) =>
         `To exercise the right of withdrawal, you must inform us (${contact}) of your decision to withdraw from this contract by an ` +
-        `unequivocal statement – for example by e-mail to ${support} or with the "Withdraw from contract" function found on every ` +
-        'page of our website. To meet the withdrawal deadline, it is sufficient for you to send your communication concerning your ' +
+        `unequivocal statement – for example by e-mail to ${support} or by letter. ` +
+        'To meet the withdrawal deadline, it is sufficient for you to send your communication concerning your ' +
         'exercise of the right of withdrawal before the withdrawal period has expired.',
       consequencesHeading: 'Effects of withdrawal',
       consequences:
@@ -530,8 +530,8 @@ const MAIL_TEXTS: Record<Language, MailTexts> = {
         'justificación. El plazo de desistimiento expirará a los catorce días naturales del día de la celebración del contrato.',
       how: ({ contact, support }) =>
         `Para ejercer el derecho de desistimiento, deberás notificarnos (${contact}) tu decisión de desistir del contrato a través ` +
-        `de una declaración inequívoca, por ejemplo por correo electrónico a ${support} o con la función «Desistir del contrato» que ` +
-        'encontrarás en todas las páginas de nuestra web. Para cumplir el plazo de desistimiento, basta con que la comunicación ' +
+        `de una declaración inequívoca, por ejemplo por correo electrónico a ${support} o por carta. ` +
+        'Para cumplir el plazo de desistimiento, basta con que la comunicación ' +
         'relativa al ejercicio de este derecho sea enviada antes de que venza el plazo correspondiente.',
       consequencesHeading: 'Consecuencias del desistimiento',
       consequences:
