@@ -74,3 +74,17 @@ test('the old wizard path and unknown paths redirect', async ({ page }) => {
   await page.goto('/irgendwo');
   await expect(page).toHaveURL(/\/$/);
 });
+
+test('every public page renders without console errors (CSP, hydration)', async ({ page }) => {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    // The staff area asks for its session first; the 401 of a signed-out visitor is expected.
+    if (message.type() === 'error' && !(page.url().includes('/admin') && message.text().includes('401'))) problems.push(`${page.url()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`${page.url()}: ${error.message}`));
+  for (const path of ['/', '/tracking', '/kontakt', '/impressum', '/datenschutz', '/agb', '/barrierefreiheit', '/order/gender', '/admin/orders']) {
+    await open(page, path);
+    await expect(page.locator('h1').first()).toBeVisible();
+  }
+  expect(problems).toEqual([]);
+});

@@ -132,6 +132,13 @@ describe.each(testDatabases())('app on $name', (testDb) => {
     // The footer now links them on every page.
     const home = (await t.app.inject({ method: 'GET', url: '/' })).body;
     for (const path of ['/impressum', '/datenschutz', '/agb', '/barrierefreiheit', '/kontakt']) expect(home).toContain(`href="${path}"`);
+    // Complete HTML without inline scripts (the CSP forbids them): no streamed Suspense swaps.
+    for (const url of ['/agb', '/tracking', '/order/gender', '/kontakt', '/admin/orders']) {
+      const body = (await t.app.inject({ method: 'GET', url })).body;
+      // Only scripts carrying this answer's nonce may be inline.
+      const scripts = [...body.matchAll(/<script(?![^>]*type="application\/(?:ld\+)?json")(?![^>]*nonce=)[^>]*>([^<]*)<\/script>/g)].filter((m) => m[1]!.trim() !== '');
+      expect({ url, inline: scripts.map((m) => m[0].slice(0, 60)) }).toEqual({ url, inline: [] });
+    }
     // Nothing claims a malware scan the software does not do.
     expect((await t.app.inject({ method: 'GET', url: '/datenschutz' })).body.toLowerCase()).not.toContain('malware');
   });

@@ -108,6 +108,8 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
   });
 
   await app.register(helmet, {
+    // A fresh nonce per answer: React's few inline scripts (Suspense reveal timing) carry it; nothing else runs.
+    enableCSPNonces: true,
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config) },
     hsts: config.env === 'production' ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },

@@ -1,24 +1,42 @@
-import { Suspense, lazy, useEffect, type ReactNode } from 'react';
+import { Suspense, useEffect, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { AppDataProvider, useAppData, type AppData } from './app-data.js';
 import { Footer } from './components/footer.js';
 import { NavBar } from './components/nav-bar.js';
 import { I18nProvider, useI18n } from './i18n/i18n.js';
+import { lazyPage, type LazyPage } from './lazy-page.js';
 import { pageTitle } from './meta.js';
 import { resolvePath, PAGES } from './routes.js';
 import { HomePage } from './routes/home/home-page.js';
 
-const OrderRoutes = lazy(() => import('./routes/order/order-routes.js'));
-const TrackingPage = lazy(() => import('./routes/tracking/tracking-page.js').then((m) => ({ default: m.TrackingPage })));
-const OrderStatusPage = lazy(() => import('./routes/tracking/order-status-page.js').then((m) => ({ default: m.OrderStatusPage })));
-const ContactPage = lazy(() => import('./routes/contact/contact-page.js').then((m) => ({ default: m.ContactPage })));
+const OrderRoutes = lazyPage(() => import('./routes/order/order-routes.js'));
+const TrackingPage = lazyPage(() => import('./routes/tracking/tracking-page.js').then((m) => ({ default: m.TrackingPage })));
+const OrderStatusPage = lazyPage(() => import('./routes/tracking/order-status-page.js').then((m) => ({ default: m.OrderStatusPage })));
+const ContactPage = lazyPage(() => import('./routes/contact/contact-page.js').then((m) => ({ default: m.ContactPage })));
 const legal = () => import('./routes/legal/legal-pages.js');
-const ImpressumPage = lazy(() => legal().then((m) => ({ default: m.ImpressumPage })));
-const PrivacyPage = lazy(() => legal().then((m) => ({ default: m.PrivacyPage })));
-const TermsPage = lazy(() => legal().then((m) => ({ default: m.TermsPage })));
-const AccessibilityPage = lazy(() => legal().then((m) => ({ default: m.AccessibilityPage })));
-const AdminRoutes = lazy(() => import('./routes/admin/admin-routes.js'));
-const SuccessPage = lazy(() => import('./routes/order/success-page.js').then((m) => ({ default: m.SuccessPage })));
+const ImpressumPage = lazyPage(() => legal().then((m) => ({ default: m.ImpressumPage })));
+const PrivacyPage = lazyPage(() => legal().then((m) => ({ default: m.PrivacyPage })));
+const TermsPage = lazyPage(() => legal().then((m) => ({ default: m.TermsPage })));
+const AccessibilityPage = lazyPage(() => legal().then((m) => ({ default: m.AccessibilityPage })));
+const AdminRoutes = lazyPage(() => import('./routes/admin/admin-routes.js'));
+const SuccessPage = lazyPage(() => import('./routes/order/success-page.js').then((m) => ({ default: m.SuccessPage })));
+
+/** The page module a path needs, so the browser can load it before hydrating (no flash, no mismatch). */
+export function pageForPath(pathname: string): LazyPage | null {
+  if (pathname.startsWith('/admin')) return AdminRoutes;
+  if (pathname.startsWith('/order-status')) return OrderStatusPage;
+  if (pathname.startsWith('/order')) return OrderRoutes;
+  const byPath: Record<string, LazyPage> = {
+    [PAGES.tracking]: TrackingPage,
+    [PAGES.kontakt]: ContactPage,
+    [PAGES.impressum]: ImpressumPage,
+    [PAGES.datenschutz]: PrivacyPage,
+    [PAGES.agb]: TermsPage,
+    [PAGES.barrierefreiheit]: AccessibilityPage,
+    [PAGES.success]: SuccessPage,
+  };
+  return byPath[pathname.replace(/\/+$/, '')] ?? null;
+}
 
 function Loading() {
   return <div className="page-loading" aria-busy="true" />;

@@ -2,7 +2,7 @@ import { StrictMode, useEffect } from 'react';
 import { hydrateRoot, createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { APP_DATA_ELEMENT_ID, type AppData } from './app-data.js';
-import { App } from './app.js';
+import { App, pageForPath } from './app.js';
 import { rememberLanguage, storedLanguage, useI18n } from './i18n/i18n.js';
 import { loadMessages } from './i18n/messages.js';
 import './styles/global.css';
@@ -28,6 +28,8 @@ async function start() {
   const root = document.getElementById('root')!;
   if (element?.textContent) {
     const data = JSON.parse(element.textContent) as AppData;
+    // Load this page's module first: hydration then matches the server's HTML at once.
+    await pageForPath(window.location.pathname)?.preload().catch(() => {});
     hydrateRoot(
       root,
       <StrictMode>

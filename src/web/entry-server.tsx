@@ -8,6 +8,7 @@ import type { CatalogView } from '../domain/catalog-view.js';
 import type { SiteInfo } from '../domain/site.js';
 import { APP_DATA_ELEMENT_ID, serializeAppData, type AppData } from './app-data.js';
 import { App } from './app.js';
+export { preloadAllPages } from './lazy-page.js';
 import { ALL_MESSAGES } from './i18n/all-messages.js';
 import { pageMeta } from './meta.js';
 import { resolvePath, PAGES } from './routes.js';
@@ -21,6 +22,8 @@ export interface RenderInput {
   site: SiteInfo;
   publicUrl: string;
   now: Date;
+  /** The answer's CSP nonce for the inline scripts React may emit. */
+  nonce?: string;
 }
 
 export type RenderResult =
@@ -52,13 +55,14 @@ function organisationData(site: SiteInfo, publicUrl: string): string {
 }
 
 /** Renders to a string after every lazy part of the page has loaded, so the HTML is complete. */
-function renderComplete(element: ReactNode): Promise<string> {
+function renderComplete(element: ReactNode, nonce: string | undefined): Promise<string> {
   return new Promise((resolve, reject) => {
     let html = '';
     const sink = new PassThrough();
     sink.on('data', (chunk: Buffer) => (html += chunk.toString('utf8')));
     sink.on('end', () => resolve(html));
     const stream = renderToPipeableStream(element, {
+      ...(nonce ? { nonce } : {}),
       onAllReady() {
         stream.pipe(sink);
       },
@@ -88,6 +92,7 @@ export async function render(input: RenderInput): Promise<RenderResult> {
     <StaticRouter location={input.url}>
       <App data={data} />
     </StaticRouter>,
+    input.nonce,
   );
   const meta = pageMeta(resolution.page, messages, input.site, input.catalog);
   const path = PAGES[resolution.page];

@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../../domain/catalog.js';
 import { buildCatalogView } from '../../../domain/catalog-view.js';
-import { render } from '../../../web/entry-server.js';
+import { preloadAllPages, render } from '../../../web/entry-server.js';
 
 export interface WebRoutesOptions {
   templatePath: string;
@@ -28,6 +28,7 @@ export function requestLanguage(request: FastifyRequest): { language: Language; 
 
 export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, options) => {
   const template = readFileSync(options.templatePath, 'utf8');
+  await preloadAllPages();
 
   if (options.clientDir) {
     await app.register(fastifyStatic, {
@@ -48,6 +49,7 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, optio
   }
 
   app.get('/*', async (request, reply) => {
+    // (the nonce is created by @fastify/helmet for every answer)
     const url = request.url;
     if (url.startsWith('/api/') || url === '/api') {
       return reply.status(404).send({ error: { code: 'notFound', requestId: request.id } });
@@ -61,6 +63,7 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, optio
       site: app.config.site,
       publicUrl: app.config.publicUrl,
       now: app.now(),
+      nonce: (reply as unknown as { cspNonce?: { script: string } }).cspNonce?.script,
     });
     if (result.kind === 'redirect') return reply.redirect(result.to, 302);
     if (result.kind === 'notFound') return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
