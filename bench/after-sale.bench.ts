@@ -1,38 +1,21 @@
 // Issue 4 figures: tracking lookups per second and p99 (distinct valid orders, real HTTP), and the time
 // to stream a ZIP of 20 images of 3 MB. Runs the app in-process to store results the way staff uploads will.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import autocannon from 'autocannon';
 import sharp from 'sharp';
-import { buildApp } from '../src/server/app.js';
-import { loadConfig } from '../src/server/config.js';
+import { benchApp, figure } from './in-process.js';
 import { generatedImages } from '../src/server/db/schema.js';
 import { downloadPath } from '../src/server/modules/customer-orders/download-links.js';
 import { payOrder, placeOrder, setOrder, type SeededOrder } from '../src/server/test/seed.js';
 
-function figure(name: string, value: number, unit: string, target = '') {
-  console.log(`${name.padEnd(52)} ${`${Number.isInteger(value) ? value : value.toFixed(2)} ${unit}`.padEnd(18)} ${target ? `(target ${target})` : ''}`);
-}
-
-const dataDir = await mkdtemp(path.join(os.tmpdir(), 'shop-bench-after-'));
 const port = Number(process.env.BENCH_PORT ?? 3904);
-const config = loadConfig({
-  NODE_ENV: 'production',
-  ALLOW_SANDBOX_IN_PRODUCTION: 'true',
-  SITE_LEGAL_NAME: 'Benchmark GmbH',
-  SITE_ADDRESS: 'Teststraße 1, 10115 Berlin',
-  APP_SECRET: randomBytes(32).toString('hex'),
-  DATA_DIR: dataDir,
+const { app, config, dataDir } = await benchApp('after', {
   PORT: String(port),
   HOST: '127.0.0.1',
   TRUST_PROXY: 'true',
-  LOG_LEVEL: 'error',
-  RETENTION_INTERVAL_MINUTES: '0',
   ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
 });
-const app = await buildApp(config);
 await app.db.migrate();
 
 try {

@@ -1,17 +1,9 @@
 // Issue 5 figure: p99 latency of the staff order list with 10 000 orders in PostgreSQL.
 // Uses DATABASE_URL's server, or the local one, and a database of its own that it drops afterwards.
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { buildApp } from '../src/server/app.js';
-import { loadConfig } from '../src/server/config.js';
-
-function figure(name: string, value: number, unit: string) {
-  console.log(`${name.padEnd(52)} ${`${Number.isInteger(value) ? value : value.toFixed(2)} ${unit}`}`);
-}
+import { benchApp, figure } from './in-process.js';
 
 const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const database = `shop_bench_${process.pid}`;
@@ -20,20 +12,8 @@ await admin.connect();
 await admin.query(`create database ${database}`);
 const url = new URL(serverUrl);
 url.pathname = `/${database}`;
-const dataDir = await mkdtemp(path.join(os.tmpdir(), 'shop-bench-office-'));
 const port = Number(process.env.BENCH_PORT ?? 3906);
-const config = loadConfig({
-  NODE_ENV: 'production',
-  ALLOW_SANDBOX_IN_PRODUCTION: 'true',
-  SITE_LEGAL_NAME: 'Benchmark GmbH',
-  SITE_ADDRESS: 'Teststraße 1, 10115 Berlin',
-  APP_SECRET: randomBytes(32).toString('hex'),
-  DATA_DIR: dataDir,
-  DATABASE_URL: url.toString(),
-  LOG_LEVEL: 'error',
-  RETENTION_INTERVAL_MINUTES: '0',
-});
-const app = await buildApp(config);
+const { app, dataDir } = await benchApp('office', { DATABASE_URL: url.toString() });
 try {
   await app.db.migrate();
   // 10 000 placed orders over the last year, mixed packages and statuses.
