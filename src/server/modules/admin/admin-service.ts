@@ -344,20 +344,33 @@ export function createAdminService(deps: AdminDeps) {
     },
 
     async setResultStatus(orderId: string, resultId: string, to: ResultStatus, staff: StaffIdentity) {
-      const [result] = await db.select().from(generatedImages).where(and(eq(generatedImages.id, resultId), eq(generatedImages.orderId, orderId)));
-      if (!result) throw notFound('notFound');
-      if (result.status === 'deleted') throw conflict('resultDeleted');
-      const order = await requireOrder(orderId);
-      // A completed order keeps its promise: it may not drop below the package's count of published images.
-      if (order.status === 'completed' && result.status === 'active' && to !== 'active' && (await activeCount(orderId)) <= required(order)) {
-        throw conflict('notEnoughResults', { required: required(order) });
-      }
-      await db
-        .update(generatedImages)
-        .set({ status: to, updatedAt: deps.now(), ...(to === 'active' ? { publishedAt: deps.now() } : {}) })
-        .where(eq(generatedImages.id, resultId));
-      if (to === 'deleted') await storage.delete(result.storageKey);
-      await audit(staff, `result.${to === 'active' ? 'publish' : to === 'archived' ? 'archive' : 'delete'}`, orderId, { resultId, fileName: result.fileName });
+      // Under the order's row lock: two parallel archives cannot take a completed order below its count.
+      const removedKey = await db.transaction(async (tx) => {
+        const order = await createOrderRepository(tx).lock(orderId);
+        if (!order) throw notFound('notFound');
+        const [result] = await tx.select().from(generatedImages).where(and(eq(generatedImages.id, resultId), eq(generatedImages.orderId, orderId)));
+        if (!result) throw notFound('notFound');
+        if (result.status === 'deleted') throw conflict('resultDeleted');
+        if (order.status === 'completed' && result.status === 'active' && to !== 'active') {
+          const [active] = await tx.select({ n: count() }).from(generatedImages).where(and(eq(generatedImages.orderId, orderId), eq(generatedImages.status, 'active')));
+          // A completed order keeps its promise: it may not drop below the package's count of published images.
+          if (Number(active?.n ?? 0) <= required(order)) throw conflict('notEnoughResults', { required: required(order) });
+        }
+        await tx
+          .update(generatedImages)
+          .set({ status: to, updatedAt: deps.now(), ...(to === 'active' ? { publishedAt: deps.now() } : {}) })
+          .where(eq(generatedImages.id, resultId));
+        await tx.insert(auditLog).values({
+          actorType: 'staff',
+          staffUserId: staff.id,
+          action: `result.${to === 'active' ? 'publish' : to === 'archived' ? 'archive' : 'delete'}`,
+          orderId,
+          details: { resultId, fileName: result.fileName },
+          createdAt: deps.now(),
+        });
+        return to === 'deleted' ? result.storageKey : null;
+      });
+      if (removedKey) await storage.delete(removedKey);
       return detail(orderId);
     },
 
