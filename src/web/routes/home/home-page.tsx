@@ -4,6 +4,7 @@ import { formatDate, formatMoney } from '../../../domain/money.js';
 import { useAppData } from '../../app-data.js';
 import { packageFeatures } from '../../components/details.js';
 import { PageLink } from '../../components/page-link.js';
+import { linkTarget } from '../../routes.js';
 import { useI18n } from '../../i18n/i18n.js';
 
 /** The catalogue from the page data; refreshed from /api/catalog so a campaign that starts or ends shows. */
@@ -157,6 +158,40 @@ function Pricing({ catalog }: { catalog: CatalogView }) {
   );
 }
 
+function Features() {
+  const { t } = useI18n();
+  const cards = ['human', 'quality', 'privacy', 'retouch'] as const;
+  return (
+    <section className="section features" aria-labelledby="features-title">
+      <h2 id="features-title" className="section__title">
+        {t('home.features.title')}
+      </h2>
+      <ul className="features__grid">
+        {cards.map((card) => (
+          <li key={card} className="features__card">
+            <h3>{t(`home.features.${card}.title`)}</h3>
+            <p>{t(`home.features.${card}.text`)}</p>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function FinalCta({ catalog }: { catalog: CatalogView }) {
+  const { t } = useI18n();
+  if (!linkTarget('orderStart')) return null;
+  return (
+    <section className="final-cta" aria-labelledby="final-cta-title">
+      <h2 id="final-cta-title">{t('home.finalCta.title')}</h2>
+      <p>{t('home.finalCta.text', { price: formatMoney(catalog.fromPriceCents) })}</p>
+      <PageLink to="orderStart" className="button button--primary button--large">
+        {t('home.finalCta.button')}
+      </PageLink>
+    </section>
+  );
+}
+
 export function HomePage() {
   const catalog = useCatalog();
   return (
@@ -165,6 +200,8 @@ export function HomePage() {
       <Hero catalog={catalog} />
       <Steps />
       <Pricing catalog={catalog} />
+      <Features />
+      <FinalCta catalog={catalog} />
     </>
   );
 }
