@@ -1,10 +1,11 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 import sharp from 'sharp';
 
-const dir = path.join(os.tmpdir(), 'shop-e2e-photos');
+// One folder per test worker: parallel workers writing the same file would hand each other half-written photos.
+const dir = path.join(os.tmpdir(), `shop-e2e-photos-${process.pid}`);
 
 /** Real photo files from the public-domain test portrait, large enough for the upload minimum. */
 export async function photoFiles(count: number): Promise<string[]> {
@@ -12,12 +13,18 @@ export async function photoFiles(count: number): Promise<string[]> {
   const files: string[] = [];
   for (let i = 0; i < count; i++) {
     const file = path.join(dir, `selfie-${i + 1}.jpg`);
+    if (existsSync(file)) {
+      files.push(file);
+      continue;
+    }
     const buffer = await sharp('test/fixtures/portrait-astronaut.png')
       .resize(1200 + i * 8, 1500, { fit: 'cover' })
       .modulate({ brightness: 1 + i * 0.02 })
       .jpeg({ quality: 85 })
       .toBuffer();
-    writeFileSync(file, buffer);
+    // Written under a temporary name and renamed: a reader never sees half a file.
+    writeFileSync(`${file}.part`, buffer);
+    renameSync(`${file}.part`, file);
     files.push(file);
   }
   return files;
