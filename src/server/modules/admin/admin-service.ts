@@ -3,7 +3,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, or, sql } from 'drizzle-orm';
-import { RETENTION, deliveryHours, requiredResultCount, type ExtraKey, type Language, type PackageKey } from '../../../domain/catalog.js';
+import { RETENTION, deliveryHours, requiredResultCount, type Language, type PackageKey } from '../../../domain/catalog.js';
 import { ORDER_STATUSES, checkTransition, nextStatuses, type OrderStatus } from '../../../domain/order-state.js';
 import type { SiteInfo } from '../../../domain/site.js';
 import type { Database } from '../../db/client.js';
@@ -12,7 +12,7 @@ import { AppError, conflict, notFound } from '../../http/errors.js';
 import type { Mailer } from '../../mail/mailer.js';
 import type { Storage } from '../../storage/storage.js';
 import type { StaffIdentity } from '../auth/auth-service.js';
-import { createOrderRepository, type OrderRow } from '../orders/order-repository.js';
+import { createOrderRepository, extrasOf, type OrderRow } from '../orders/order-repository.js';
 import { renderPhotosReadyMail } from '../orders/order-mails.js';
 import { statusUrl } from '../orders/order-tokens.js';
 import { thumbnailKey } from '../orders/order-service.js';
@@ -32,10 +32,6 @@ export interface AdminDeps {
   signedUrlTtlSeconds: number;
   now: () => Date;
   log: FastifyBaseLogger;
-}
-
-function extrasOf(order: OrderRow): ExtraKey[] {
-  return [...(order.featureExtraVariants ? (['extra_variants'] as const) : []), ...(order.featureExpressDelivery ? (['express_delivery'] as const) : [])];
 }
 
 function required(order: OrderRow): number {

@@ -3,14 +3,14 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { and, asc, eq } from 'drizzle-orm';
 import yazl from 'yazl';
-import { PACKAGES, RETENTION, deliveryHours, requiredResultCount, type ExtraKey, type PackageKey } from '../../../domain/catalog.js';
+import { PACKAGES, RETENTION, deliveryHours, requiredResultCount, type PackageKey } from '../../../domain/catalog.js';
 import type { CustomerOrderView } from '../../../domain/order-views.js';
 import type { SiteInfo } from '../../../domain/site.js';
 import type { Database } from '../../db/client.js';
 import { generatedImages, imageDownloads, orders, revisionRequests } from '../../db/schema.js';
 import { AppError, conflict, notFound } from '../../http/errors.js';
 import type { Storage } from '../../storage/storage.js';
-import { createOrderRepository, type OrderRow } from '../orders/order-repository.js';
+import { createOrderRepository, extrasOf, type OrderRow } from '../orders/order-repository.js';
 import { thumbnailKey } from '../orders/order-service.js';
 import { downloadPath, resultDownloadName } from './download-links.js';
 import { purgeOrderPhotos } from '../retention/purge.js';
@@ -23,10 +23,6 @@ export interface CustomerOrderDeps {
   signedUrlTtlSeconds: number;
   site: SiteInfo;
   now: () => Date;
-}
-
-function extrasOf(order: OrderRow): ExtraKey[] {
-  return [...(order.featureExtraVariants ? (['extra_variants'] as const) : []), ...(order.featureExpressDelivery ? (['express_delivery'] as const) : [])];
 }
 
 /** When the photos of an order are due for deletion (decisions.md section 6). */

@@ -1,8 +1,14 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
+import type { ExtraKey } from '../../../domain/catalog.js';
 import type { Executor } from '../../db/client.js';
 import { orderHistory, orderUploads, orders } from '../../db/schema.js';
 
 export type OrderRow = typeof orders.$inferSelect;
+
+/** The extras booked on an order, in catalogue order (stored as one flag column each). */
+export function extrasOf(order: Pick<OrderRow, 'featureExtraVariants' | 'featureExpressDelivery'>): ExtraKey[] {
+  return [...(order.featureExtraVariants ? (['extra_variants'] as const) : []), ...(order.featureExpressDelivery ? (['express_delivery'] as const) : [])];
+}
 export type UploadRow = typeof orderUploads.$inferSelect;
 export type HistoryInput = Omit<typeof orderHistory.$inferInsert, 'id' | 'createdAt' | 'orderId'>;
 

@@ -26,7 +26,7 @@ import type { Mailer } from '../../mail/mailer.js';
 import type { PaymentEvent, PaymentProvider } from '../../payments/provider.js';
 import type { Storage } from '../../storage/storage.js';
 import { processCustomerPhoto } from '../uploads/image-processing.js';
-import { createOrderRepository, type OrderRow, type UploadRow } from './order-repository.js';
+import { createOrderRepository, extrasOf, type OrderRow, type UploadRow } from './order-repository.js';
 import { renderOrderReceivedMail, renderPaymentConfirmedMail, renderPaymentFailedMail, type OrderMailData } from './order-mails.js';
 import { statusUrl } from './order-tokens.js';
 
@@ -82,7 +82,7 @@ function selectionOf(order: OrderRow): Selection {
     package: (order.package as Selection['package']) ?? null,
     location: (order.refineLocation as Selection['location']) ?? null,
     outfit: (order.refineOutfit as Selection['outfit']) ?? null,
-    extras: [...(order.featureExtraVariants ? (['extra_variants'] as const) : []), ...(order.featureExpressDelivery ? (['express_delivery'] as const) : [])],
+    extras: extrasOf(order),
   };
 }
 
