@@ -1,5 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './scripts/vite/precompress.js';
+import { serviceWorker } from './scripts/vite/service-worker.js';
 
 // `npm run dev`: Vite serves the browser app on 3000 with the API (started by scripts/dev.mjs on 3001) behind it.
 const apiTarget = `http://localhost:${process.env.API_PORT ?? 3001}`;
@@ -7,6 +9,8 @@ const apiTarget = `http://localhost:${process.env.API_PORT ?? 3001}`;
 export default defineConfig({
   plugins: [
     react(),
+    serviceWorker({ source: 'src/web/sw/service-worker.js', publicDir: 'public', extraShell: ['/manifest.webmanifest'] }),
+    precompress(),
     {
       // Without server rendering (dev server) the template's placeholders get neutral values.
       name: 'dev-template',

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const FINGERPRINT_FILE = path.join(ROOT, 'dist', '.build-fingerprint');
-const INPUTS = ['src', 'public', 'index.html', 'package-lock.json', 'vite.config.ts', 'vite.server.config.ts', 'tsconfig.json'];
+const INPUTS = ['src', 'public', 'scripts/vite', 'index.html', 'package-lock.json', 'vite.config.ts', 'vite.server.config.ts', 'tsconfig.json'];
 
 function walk(target, files) {
   if (!existsSync(target)) return;

@@ -14,4 +14,55 @@ export interface SiteInfo {
   responsiblePerson: string | null;
   /** Register court and number, if registered (e.g. "Amtsgericht Berlin-Charlottenburg, HRB 123456"). */
   registerEntry: string | null;
+  /** The operator's profiles (footer), and its shops in other languages (footer). */
+  socialLinks: ExternalLink[];
+  sisterSites: ExternalLink[];
+}
+
+/** A link to one of the operator's profiles or sister sites, shown only when configured. */
+export interface ExternalLink {
+  /** The network (linkedin, instagram, …) or the sister site's language code (en, es, fr, …). */
+  key: string;
+  label: string;
+  url: string;
+}
+
+export const SOCIAL_NETWORKS: Readonly<Record<string, string>> = {
+  linkedin: 'LinkedIn',
+  xing: 'XING',
+  instagram: 'Instagram',
+  facebook: 'Facebook',
+  youtube: 'YouTube',
+  tiktok: 'TikTok',
+  x: 'X',
+};
+
+/** A third-party service that runs in the visitor's browser and therefore loads only after consent. */
+export interface ThirdPartyService {
+  /** Who runs it, as the consent banner and the privacy policy name it. */
+  name: string;
+  scriptUrl: string;
+}
+
+export interface ConsentServices {
+  analytics: ThirdPartyService | null;
+  chat: ThirdPartyService | null;
+}
+
+export interface ExampleImage {
+  src: string;
+  width: number;
+  height: number;
+}
+
+/** One before/after pair for the home page and the first guide, from the examples manifest. */
+export interface ExamplePair {
+  id: string;
+  before: ExampleImage;
+  after: ExampleImage;
+  /** The result's style and backdrop, shown (translated) under the pair. */
+  style: string;
+  location: string;
+  /** Where the input portrait comes from and under which licence. */
+  credit: string;
 }

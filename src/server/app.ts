@@ -1,8 +1,10 @@
 // Builds the Fastify app from a validated config: external plugins, then app services as
 // typed decorators, then feature routes. Tests build it too (with their own database).
 import { randomUUID } from 'node:crypto';
+import { constants as zlibConstants } from 'node:zlib';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppConfig } from './config.js';
@@ -19,6 +21,7 @@ import { createAuthService, type AuthService } from './modules/auth/auth-service
 import { registerStaffGuard } from './modules/auth/guard.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { contactRoutes } from './modules/contact/routes.js';
+import { metricsRoutes } from './modules/metrics/routes.js';
 import { seoRoutes } from './modules/seo/routes.js';
 import { createCustomerOrderService } from './modules/customer-orders/customer-order-service.js';
 import { customerOrderRoutes } from './modules/customer-orders/routes.js';
@@ -69,12 +72,18 @@ export function contentSecurityPolicy(config: AppConfig): Record<string, string[
       config.storage.endpoint ? new URL(config.storage.endpoint).origin : `https://${config.storage.bucket}.s3.${config.storage.region}.amazonaws.com`,
     );
   }
+  for (const pair of config.examples) {
+    for (const image of [pair.before, pair.after]) if (image.src.startsWith('https://')) imgSources.push(new URL(image.src).origin);
+  }
+  // Analytics and chat (only when configured) load after consent; their scripts talk to their own origin.
+  const thirdParty = [config.consentServices.analytics, config.consentServices.chat].flatMap((s) => (s ? [new URL(s.scriptUrl).origin] : []));
   return {
     defaultSrc: ["'self'"],
-    scriptSrc: ["'self'"],
+    scriptSrc: ["'self'", ...thirdParty],
     styleSrc: ["'self'"],
-    imgSrc: imgSources,
-    connectSrc: ["'self'"],
+    imgSrc: [...new Set([...imgSources, ...thirdParty])],
+    connectSrc: ["'self'", ...thirdParty],
+    frameSrc: thirdParty.length ? thirdParty : ["'none'"],
     fontSrc: ["'self'"],
     objectSrc: ["'none'"],
     baseUri: ["'self'"],
@@ -115,6 +124,17 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     frameguard: { action: 'deny' },
     crossOriginEmbedderPolicy: false,
+  });
+
+  // Pages and API answers are compressed on the fly (a fast brotli level: a page costs about a millisecond);
+  // built assets are compressed once at build time and served as .br/.gz files. Request bodies are never
+  // inflated: the body limit must hold for what arrives on the wire.
+  await app.register(compress, {
+    global: true,
+    globalDecompression: false,
+    encodings: ['br', 'gzip'],
+    threshold: 1024,
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } },
   });
 
   const db = overrides.db ?? (await openDatabase(config.database));
@@ -166,6 +186,7 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
   await app.register(customerOrderRoutes, { service: customerOrders });
 
   await app.register(contactRoutes);
+  await app.register(metricsRoutes);
   await app.register(seoRoutes);
   await app.register(authRoutes, { auth });
   const admin = createAdminService({

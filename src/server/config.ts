@@ -4,8 +4,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { validateCampaign, type Campaign } from '../domain/campaign.js';
-import { PACKAGE_KEYS, type PackageKey } from '../domain/catalog.js';
-import type { SiteInfo } from '../domain/site.js';
+import { BASE_STYLES, LOCATIONS, PACKAGE_KEYS, type PackageKey } from '../domain/catalog.js';
+import { SOCIAL_NETWORKS, type ConsentServices, type ExamplePair, type ExternalLink, type SiteInfo } from '../domain/site.js';
 import { PROJECT_ROOT } from './paths.js';
 
 export class ConfigError extends Error {
@@ -20,6 +20,7 @@ const bool = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const url = z.url({ error: 'must be a URL' });
 const optionalString = z.string().trim().min(1).optional();
+const httpsUrl = z.url({ protocol: /^https$/, error: 'must be an https:// URL' });
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test'], { error: 'must be development, production or test' }).default('development'),
@@ -67,6 +68,13 @@ const envSchema = z.object({
   SITE_RESPONSIBLE_PERSON: optionalString,
   SITE_REGISTER_ENTRY: optionalString,
   PRIVACY_EMAIL: z.email({ error: 'must be an e-mail address' }).optional(),
+  SOCIAL_LINKS: optionalString,
+  SISTER_SITES: optionalString,
+  ANALYTICS_SCRIPT_URL: httpsUrl.optional(),
+  ANALYTICS_NAME: optionalString,
+  CHAT_SCRIPT_URL: httpsUrl.optional(),
+  CHAT_NAME: optionalString,
+  EXAMPLES_FILE: optionalString,
   CAMPAIGN_PERCENT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(90).default(20),
   CAMPAIGN_PACKAGES: z.string().default('pro,premium'),
   CAMPAIGN_STARTS_AT: z.string().default('2026-11-01T00:00:00+01:00'),
@@ -106,6 +114,10 @@ export interface AppConfig {
     | { provider: 'stripe'; secretKey: string; webhookSecret: string };
   campaign: Campaign | null;
   site: SiteInfo;
+  /** Third-party scripts that load in the browser only after the visitor's consent. */
+  consentServices: ConsentServices;
+  /** Before/after pairs for the home page (the examples manifest). */
+  examples: ExamplePair[];
   /** Seeds the first staff account when none exists. */
   initialAdmin: { email: string; password: string } | null;
 }
@@ -124,6 +136,87 @@ function parseCampaign(env: z.output<typeof envSchema>, problems: string[]): Cam
   };
   for (const problem of validateCampaign(campaign)) problems.push(`CAMPAIGN_*: ${problem} (packages: ${PACKAGE_KEYS.join(', ')})`);
   return campaign;
+}
+
+/** "key=https://…, key=https://…" into links; `label` names each key. */
+function parseLinks(name: string, value: string | undefined, label: (key: string) => string | null, problems: string[]): ExternalLink[] {
+  if (!value) return [];
+  const links: ExternalLink[] = [];
+  for (const part of value.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const match = /^([a-z]{2,12})=(https:\/\/\S+)$/.exec(part);
+    const shown = match ? label(match[1]!) : null;
+    if (!match || !shown || !httpsUrl.safeParse(match[2]).success) {
+      problems.push(`${name}: "${part}" must look like key=https://… (${name === 'SOCIAL_LINKS' ? Object.keys(SOCIAL_NETWORKS).join(', ') : 'a language code such as en or fr'})`);
+      continue;
+    }
+    links.push({ key: match[1]!, label: shown, url: match[2]! });
+  }
+  return links;
+}
+
+/** A sister site's language in its own words ("English", "Español"). */
+function languageName(code: string): string | null {
+  try {
+    const name = new Intl.DisplayNames([code], { type: 'language', fallback: 'none' }).of(code);
+    return name ? name.charAt(0).toLocaleUpperCase(code) + name.slice(1) : null;
+  } catch {
+    return null;
+  }
+}
+
+const exampleImage = z
+  .object({
+    // A file of the shop (served from public/) or an https address.
+    src: z.string().regex(/^(\/[A-Za-z0-9._/-]+|https:\/\/\S+)$/),
+    width: z.number().int().min(1).max(4000),
+    height: z.number().int().min(1).max(4000),
+  })
+  .strict();
+const examplesSchema = z
+  .object({
+    pairs: z
+      .array(
+        z
+          .object({
+            id: z.string().regex(/^[a-z0-9-]{1,40}$/),
+            before: exampleImage,
+            after: exampleImage,
+            style: z.enum(BASE_STYLES),
+            location: z.enum(LOCATIONS),
+            credit: z.string().trim().min(1).max(200),
+          })
+          .strict(),
+      )
+      .max(12),
+  })
+  .strict();
+
+export const DEFAULT_EXAMPLES_FILE = path.join(PROJECT_ROOT, 'public', 'examples', 'examples.json');
+
+/** The before/after manifest: the configured file, else the shop's own when it exists, else none. */
+function loadExamples(file: string | undefined, problems: string[]): ExamplePair[] {
+  const target = file ? path.resolve(PROJECT_ROOT, file) : DEFAULT_EXAMPLES_FILE;
+  if (!existsSync(target)) {
+    if (file) problems.push(`EXAMPLES_FILE: ${target} does not exist`);
+    return [];
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(target, 'utf8'));
+  } catch (error) {
+    problems.push(`EXAMPLES_FILE: ${target} is not valid JSON (${(error as Error).message})`);
+    return [];
+  }
+  const parsed = examplesSchema.safeParse(raw);
+  if (!parsed.success) {
+    problems.push(`EXAMPLES_FILE: ${target}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    return [];
+  }
+  return parsed.data.pairs;
+}
+
+function service(scriptUrl: string | undefined, name: string | undefined): ConsentServices['analytics'] {
+  return scriptUrl ? { scriptUrl, name: name ?? new URL(scriptUrl).hostname } : null;
 }
 
 /** A secret that survives restarts in development; production must set APP_SECRET. */
@@ -188,6 +281,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (production && (!env.SITE_ADDRESS || !env.SITE_LEGAL_NAME)) problems.push('SITE_LEGAL_NAME / SITE_ADDRESS: required in production for the Impressum');
   if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) problems.push('ADMIN_EMAIL / ADMIN_PASSWORD: set both or neither');
   const campaign = parseCampaign(env, problems);
+  const socialLinks = parseLinks('SOCIAL_LINKS', env.SOCIAL_LINKS, (key) => SOCIAL_NETWORKS[key] ?? null, problems);
+  const sisterSites = parseLinks('SISTER_SITES', env.SISTER_SITES, languageName, problems);
+  const examples = loadExamples(env.EXAMPLES_FILE, problems);
   if (problems.length) throw new ConfigError(problems);
 
   const host = env.HOST ?? (production ? '0.0.0.0' : 'localhost');
@@ -220,6 +316,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       vatId: env.SITE_VAT_ID ?? null,
       responsiblePerson: env.SITE_RESPONSIBLE_PERSON ?? null,
       registerEntry: env.SITE_REGISTER_ENTRY ?? null,
+      socialLinks,
+      sisterSites,
     },
+    consentServices: { analytics: service(env.ANALYTICS_SCRIPT_URL, env.ANALYTICS_NAME), chat: service(env.CHAT_SCRIPT_URL, env.CHAT_NAME) },
+    examples,
   };
 }

@@ -1,17 +1,22 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import type { Language } from '../domain/catalog.js';
 import type { CatalogView } from '../domain/catalog-view.js';
-import type { SiteInfo } from '../domain/site.js';
-import type { Messages } from './i18n/messages.js';
+import type { ConsentServices, ExamplePair, SiteInfo } from '../domain/site.js';
+import type { LoadedMessages } from './i18n/messages.js';
 
 /** What the server hands the page: rendered into the HTML, read again when hydrating. */
 export interface AppData {
   language: Language;
   /** True when the language came from ?lang= in the address (search engines' hreflang links). */
   languageFromUrl: boolean;
-  messages: Messages;
+  /** The core catalogues and the page namespaces this page needs. */
+  messages: LoadedMessages;
   catalog: CatalogView;
   site: SiteInfo;
+  /** Third-party services that load only after consent (none: no banner). */
+  consent: ConsentServices;
+  /** Before/after pairs (none: the section and its links are not shown). */
+  examples: ExamplePair[];
   /** The year for the copyright line, from the server's clock so both sides agree. */
   year: number;
 }

@@ -1,13 +1,18 @@
 import { Suspense, useEffect, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { AppDataProvider, useAppData, type AppData } from './app-data.js';
+import { ConsentProvider } from './components/consent.js';
+import { ErrorBoundary } from './components/error-boundary.js';
 import { Footer } from './components/footer.js';
 import { NavBar } from './components/nav-bar.js';
+import { UpdateNotice } from './components/update-notice.js';
 import { I18nProvider, useI18n } from './i18n/i18n.js';
 import { lazyPage, type LazyPage } from './lazy-page.js';
+import { trackPageView } from './lib/metrics.js';
 import { pageTitle } from './meta.js';
-import { resolvePath, PAGES } from './routes.js';
+import { resolvePath, PAGES, type PageKey } from './routes.js';
 import { HomePage } from './routes/home/home-page.js';
+import { OfflinePage } from './routes/offline/offline-page.js';
 
 const OrderRoutes = lazyPage(() => import('./routes/order/order-routes.js'));
 const TrackingPage = lazyPage(() => import('./routes/tracking/tracking-page.js').then((m) => ({ default: m.TrackingPage })));
@@ -18,46 +23,65 @@ const ImpressumPage = lazyPage(() => legal().then((m) => ({ default: m.Impressum
 const PrivacyPage = lazyPage(() => legal().then((m) => ({ default: m.PrivacyPage })));
 const TermsPage = lazyPage(() => legal().then((m) => ({ default: m.TermsPage })));
 const AccessibilityPage = lazyPage(() => legal().then((m) => ({ default: m.AccessibilityPage })));
+const guides = () => import('./routes/guides/guide-pages.js');
+const ApplicationPhotosGuide = lazyPage(() => guides().then((m) => ({ default: m.ApplicationPhotosGuide })));
+const LinkedinGuide = lazyPage(() => guides().then((m) => ({ default: m.LinkedinGuide })));
+const AiTestGuide = lazyPage(() => guides().then((m) => ({ default: m.AiTestGuide })));
 const AdminRoutes = lazyPage(() => import('./routes/admin/admin-routes.js'));
 const SuccessPage = lazyPage(() => import('./routes/order/success-page.js').then((m) => ({ default: m.SuccessPage })));
+
+/** Pages with one fixed path, loaded on demand. */
+const LAZY_PAGES: Partial<Record<PageKey, LazyPage>> = {
+  tracking: TrackingPage,
+  kontakt: ContactPage,
+  impressum: ImpressumPage,
+  datenschutz: PrivacyPage,
+  agb: TermsPage,
+  barrierefreiheit: AccessibilityPage,
+  guideApplicationPhotos: ApplicationPhotosGuide,
+  guideLinkedin: LinkedinGuide,
+  guideAiTest: AiTestGuide,
+  success: SuccessPage,
+};
 
 /** The page module a path needs, so the browser can load it before hydrating (no flash, no mismatch). */
 export function pageForPath(pathname: string): LazyPage | null {
   if (pathname.startsWith('/admin')) return AdminRoutes;
   if (pathname.startsWith('/order-status')) return OrderStatusPage;
   if (pathname.startsWith('/order')) return OrderRoutes;
-  const byPath: Record<string, LazyPage> = {
-    [PAGES.tracking]: TrackingPage,
-    [PAGES.kontakt]: ContactPage,
-    [PAGES.impressum]: ImpressumPage,
-    [PAGES.datenschutz]: PrivacyPage,
-    [PAGES.agb]: TermsPage,
-    [PAGES.barrierefreiheit]: AccessibilityPage,
-    [PAGES.success]: SuccessPage,
-  };
-  return byPath[pathname.replace(/\/+$/, '')] ?? null;
+  const resolution = resolvePath(pathname);
+  return resolution.kind === 'page' ? (LAZY_PAGES[resolution.page] ?? null) : null;
 }
 
 function Loading() {
   return <div className="page-loading" aria-busy="true" />;
 }
 
-/** Spec: the page scrolls to the top on each route change, and the title follows the page. */
-function RouteEffects() {
+/** Spec: the page scrolls to the top on each route change (or to its #anchor), the title follows the page, and every view is counted. */
+function RouteEffects({ countViews }: { countViews: boolean }) {
   const location = useLocation();
-  const { messages } = useI18n();
+  const { messages, language } = useI18n();
   const { site, catalog } = useAppData();
   useEffect(() => {
     // Browser tests wait for this before they click: a click before hydration would be lost.
     document.documentElement.dataset.hydrated = 'true';
   }, []);
   useEffect(() => {
-    if (!location.hash) window.scrollTo(0, 0);
+    if (!location.hash) {
+      window.scrollTo(0, 0);
+      return;
+    }
+    document.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView();
   }, [location.pathname, location.hash]);
   useEffect(() => {
     const resolution = resolvePath(location.pathname);
     if (resolution.kind === 'page') document.title = pageTitle(resolution.page, messages, site, catalog);
   }, [location.pathname, messages, site, catalog]);
+  useEffect(() => {
+    if (countViews) trackPageView(location.pathname, language);
+    // Counted once per page, not again when the language changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [location.pathname]);
   return null;
 }
 
@@ -68,73 +92,43 @@ function Redirects() {
   return <Navigate to="/" replace />;
 }
 
+function Lazy({ page: Page }: { page: LazyPage }) {
+  return (
+    <Suspense fallback={<Loading />}>
+      <Page />
+    </Suspense>
+  );
+}
+
 function Shell() {
   const { t, switching } = useI18n();
+  const location = useLocation();
   return (
-    <div className={`app${switching ? ' app--switching' : ''}`}>
-      <a className="skip-link" href="#main">
-        {t('common.skipToContent')}
-      </a>
-      <RouteEffects />
-      <NavBar />
-      <main id="main" className="main">
-        <Routes>
-          <Route path={PAGES.home} element={<HomePage />} />
-          <Route
-            path="/order/*"
-            element={
-              <Suspense fallback={<Loading />}>
-                <OrderRoutes />
-              </Suspense>
-            }
-          />
-          <Route
-            path={PAGES.tracking}
-            element={
-              <Suspense fallback={<Loading />}>
-                <TrackingPage />
-              </Suspense>
-            }
-          />
-          <Route
-            path="/order-status/:id?"
-            element={
-              <Suspense fallback={<Loading />}>
-                <OrderStatusPage />
-              </Suspense>
-            }
-          />
-          <Route
-            path={PAGES.kontakt}
-            element={
-              <Suspense fallback={<Loading />}>
-                <ContactPage />
-              </Suspense>
-            }
-          />
-          {(
-            [
-              [PAGES.impressum, <ImpressumPage key="impressum" />],
-              [PAGES.datenschutz, <PrivacyPage key="datenschutz" />],
-              [PAGES.agb, <TermsPage key="agb" />],
-              [PAGES.barrierefreiheit, <AccessibilityPage key="barrierefreiheit" />],
-            ] as const
-          ).map(([path, element]) => (
-            <Route key={path} path={path} element={<Suspense fallback={<Loading />}>{element}</Suspense>} />
-          ))}
-          <Route
-            path={PAGES.success}
-            element={
-              <Suspense fallback={<Loading />}>
-                <SuccessPage />
-              </Suspense>
-            }
-          />
-          <Route path="*" element={<Redirects />} />
-        </Routes>
-      </main>
-      <Footer />
-    </div>
+    <ConsentProvider>
+      <div className={`app${switching ? ' app--switching' : ''}`}>
+        <a className="skip-link" href="#main">
+          {t('common.skipToContent')}
+        </a>
+        <RouteEffects countViews />
+        <NavBar />
+        <main id="main" className="main">
+          <ErrorBoundary resetKey={location.pathname}>
+            <Routes>
+              <Route path={PAGES.home} element={<HomePage />} />
+              <Route path="/order/*" element={<Lazy page={OrderRoutes} />} />
+              <Route path="/order-status/:id?" element={<Lazy page={OrderStatusPage} />} />
+              <Route path={PAGES.offline} element={<OfflinePage />} />
+              {(Object.entries(LAZY_PAGES) as [PageKey, LazyPage][]).map(([page, component]) => (
+                <Route key={page} path={PAGES[page]} element={<Lazy page={component} />} />
+              ))}
+              <Route path="*" element={<Redirects />} />
+            </Routes>
+          </ErrorBoundary>
+        </main>
+        <Footer />
+        <UpdateNotice />
+      </div>
+    </ConsentProvider>
   );
 }
 
@@ -142,7 +136,7 @@ function Shell() {
 function StaffShell() {
   return (
     <div className="app app--staff">
-      <RouteEffects />
+      <RouteEffects countViews={false} />
       <main id="main" className="main main--staff">
         <Suspense fallback={<Loading />}>
           <AdminRoutes />

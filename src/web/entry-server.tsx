@@ -5,13 +5,14 @@ import { renderToPipeableStream } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
 import { LANGUAGES, type Language } from '../domain/catalog.js';
 import type { CatalogView } from '../domain/catalog-view.js';
-import type { SiteInfo } from '../domain/site.js';
+import type { ConsentServices, ExamplePair, SiteInfo } from '../domain/site.js';
 import { APP_DATA_ELEMENT_ID, serializeAppData, type AppData } from './app-data.js';
 import { App } from './app.js';
 export { preloadAllPages } from './lazy-page.js';
 import { ALL_MESSAGES } from './i18n/all-messages.js';
+import { messagesFor } from './i18n/messages.js';
 import { pageMeta } from './meta.js';
-import { resolvePath, PAGES } from './routes.js';
+import { resolvePath, PAGE_MESSAGES, PAGES } from './routes.js';
 
 export interface RenderInput {
   /** Path and query of the request. */
@@ -20,6 +21,8 @@ export interface RenderInput {
   languageFromUrl: boolean;
   catalog: CatalogView;
   site: SiteInfo;
+  consent: ConsentServices;
+  examples: ExamplePair[];
   publicUrl: string;
   now: Date;
   /** The answer's CSP nonce for the inline scripts React may emit. */
@@ -29,7 +32,7 @@ export interface RenderInput {
 export type RenderResult =
   | { kind: 'redirect'; to: string }
   | { kind: 'notFound' }
-  | { kind: 'page'; language: Language; head: string; html: string; dataScript: string };
+  | { kind: 'page'; language: Language; head: string; html: string; dataScript: string; scripts: boolean };
 
 const OG_LOCALE: Record<Language, string> = { de: 'de_DE', en: 'en_GB', es: 'es_ES' };
 
@@ -50,6 +53,9 @@ function organisationData(site: SiteInfo, publicUrl: string): string {
     email: site.supportEmail,
     ...(site.phone ? { telephone: site.phone } : {}),
     ...(site.address ? { address: site.address } : {}),
+    ...(site.vatId ? { vatID: site.vatId } : {}),
+    ...(site.socialLinks.length ? { sameAs: site.socialLinks.map((link) => link.url) } : {}),
+    logo: `${publicUrl}/icons/icon-512.png`,
   };
   return JSON.stringify(data).replace(/</g, '\\u003c');
 }
@@ -79,13 +85,16 @@ export async function render(input: RenderInput): Promise<RenderResult> {
   const resolution = resolvePath(pathname);
   if (resolution.kind !== 'page') return resolution;
 
-  const messages = ALL_MESSAGES[input.language];
+  // Rendered with exactly what the page embeds, so hydration sees the same texts.
+  const messages = messagesFor(ALL_MESSAGES[input.language], PAGE_MESSAGES[resolution.page] ?? []);
   const data: AppData = {
     language: input.language,
     languageFromUrl: input.languageFromUrl,
     messages,
     catalog: input.catalog,
     site: input.site,
+    consent: input.consent,
+    examples: input.examples,
     year: Number(new Intl.DateTimeFormat('en', { year: 'numeric', timeZone: 'Europe/Berlin' }).format(input.now)),
   };
   const html = await renderComplete(
@@ -113,5 +122,7 @@ export async function render(input: RenderInput): Promise<RenderResult> {
     `<script type="application/ld+json">${organisationData(input.site, input.publicUrl)}</script>`,
   ].join('\n    ');
   const dataScript = `<script id="${APP_DATA_ELEMENT_ID}" type="application/json">${serializeAppData(data)}</script>`;
-  return { kind: 'page', language: input.language, head, html, dataScript };
+  // The offline page is what the service worker shows without a network: complete HTML, nothing to run.
+  const scripts = resolution.page !== 'offline';
+  return { kind: 'page', language: input.language, head, html, dataScript: scripts ? dataScript : '', scripts };
 }

@@ -1,7 +1,25 @@
 // Which paths exist and where the others go (spec section 2, route table).
-// Later features add their pages here; links to a page that does not exist yet are not rendered.
+// Links to a page that does not exist are not rendered (see PageLink).
+import type { PageNamespace } from './i18n/messages.js';
 
-export type PageKey = 'home' | 'order' | 'success' | 'tracking' | 'orderStatus' | 'admin' | 'kontakt' | 'impressum' | 'datenschutz' | 'agb' | 'barrierefreiheit';
+export type GuideKey = 'applicationPhotos' | 'linkedin' | 'aiTest';
+
+export type PageKey =
+  | 'home'
+  | 'order'
+  | 'success'
+  | 'tracking'
+  | 'orderStatus'
+  | 'admin'
+  | 'kontakt'
+  | 'impressum'
+  | 'datenschutz'
+  | 'agb'
+  | 'barrierefreiheit'
+  | 'guideApplicationPhotos'
+  | 'guideLinkedin'
+  | 'guideAiTest'
+  | 'offline';
 
 export const PAGES: Readonly<Record<PageKey, string>> = {
   home: '/',
@@ -15,29 +33,57 @@ export const PAGES: Readonly<Record<PageKey, string>> = {
   datenschutz: '/datenschutz',
   agb: '/agb',
   barrierefreiheit: '/barrierefreiheit',
+  guideApplicationPhotos: '/bewerbungsfotos-erstellen',
+  guideLinkedin: '/linkedin-profilbild-erstellen',
+  guideAiTest: '/ki-bewerbungsfotos-test',
+  offline: '/offline',
 };
 
+export const GUIDE_PAGES: Readonly<Record<GuideKey, PageKey>> = {
+  applicationPhotos: 'guideApplicationPhotos',
+  linkedin: 'guideLinkedin',
+  aiTest: 'guideAiTest',
+};
+export const GUIDE_KEYS = Object.keys(GUIDE_PAGES) as GuideKey[];
+
 /** Pages for search engines (sitemap.xml): public content, not a customer's order or the staff area. */
-export const PUBLIC_PAGES: readonly string[] = [PAGES.home, PAGES.tracking, PAGES.kontakt, PAGES.impressum, PAGES.datenschutz, PAGES.agb, PAGES.barrierefreiheit];
+export const PUBLIC_PAGES: readonly string[] = [
+  PAGES.home,
+  PAGES.guideApplicationPhotos,
+  PAGES.guideLinkedin,
+  PAGES.guideAiTest,
+  PAGES.tracking,
+  PAGES.kontakt,
+  PAGES.impressum,
+  PAGES.datenschutz,
+  PAGES.agb,
+  PAGES.barrierefreiheit,
+];
+
+/** The long texts a page needs beyond the core catalogues (embedded with it, loaded with it). */
+export const PAGE_MESSAGES: Partial<Record<PageKey, readonly PageNamespace[]>> = {
+  impressum: ['legal'],
+  datenschutz: ['legal'],
+  agb: ['legal'],
+  barrierefreiheit: ['legal'],
+  guideApplicationPhotos: ['guides'],
+  guideLinkedin: ['guides'],
+  guideAiTest: ['guides'],
+};
 
 /** The wizard's steps by path; /order/ shows gender and /order/features shows the summary (spec). */
 export const ORDER_STEP_PATHS = ['gender', 'upload', 'style', 'package', 'refinement', 'features', 'summary'] as const;
 
-/** Everything a link may point at. Targets missing from LINK_TARGETS are not built yet. */
+/** Everything a link may point at. Targets missing from LINK_TARGETS do not exist. */
 export type LinkKey = PageKey | 'beforeAfter' | 'orderStart';
 
 const LINK_TARGETS: Partial<Record<LinkKey, string>> = {
-  home: PAGES.home,
-  order: PAGES.order,
+  ...PAGES,
+  beforeAfter: '/#before-after',
   orderStart: '/order/gender',
-  success: PAGES.success,
-  tracking: PAGES.tracking,
-  kontakt: PAGES.kontakt,
-  impressum: PAGES.impressum,
-  datenschutz: PAGES.datenschutz,
-  agb: PAGES.agb,
-  barrierefreiheit: PAGES.barrierefreiheit,
 };
+delete LINK_TARGETS.admin;
+delete LINK_TARGETS.offline;
 
 export function linkTarget(key: LinkKey): string | null {
   return LINK_TARGETS[key] ?? null;
@@ -45,15 +91,14 @@ export function linkTarget(key: LinkKey): string | null {
 
 export type Resolution = { kind: 'page'; page: PageKey } | { kind: 'redirect'; to: string } | { kind: 'notFound' };
 
+const EXACT: ReadonlyMap<string, PageKey> = new Map(
+  (Object.entries(PAGES) as [PageKey, string][]).filter(([page]) => page !== 'orderStatus' && page !== 'admin').map(([page, path]) => [path, page]),
+);
+
 export function resolvePath(pathname: string): Resolution {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  if (path === '/') return { kind: 'page', page: 'home' };
-  if (path === '/success') return { kind: 'page', page: 'success' };
-  if (path === '/order') return { kind: 'page', page: 'order' };
-  if (path === '/tracking') return { kind: 'page', page: 'tracking' };
-  for (const page of ['kontakt', 'impressum', 'datenschutz', 'agb', 'barrierefreiheit'] as const) {
-    if (path === PAGES[page]) return { kind: 'page', page };
-  }
+  const exact = EXACT.get(path);
+  if (exact) return { kind: 'page', page: exact };
   if (path === '/admin' || path.startsWith('/admin/')) return { kind: 'page', page: 'admin' };
   // The status page itself explains a missing or malformed id (spec: 'Keine Bestell-ID gefunden').
   if (path === '/order-status' || /^\/order-status\/[^/]+$/.test(path)) return { kind: 'page', page: 'orderStatus' };

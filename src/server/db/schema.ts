@@ -2,6 +2,8 @@
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
+  date,
+  primaryKey,
   boolean,
   check,
   index,
@@ -373,4 +375,20 @@ export const sandboxCheckoutSessions = pgTable(
     check('sandbox_checkout_sessions_status_check', sql`${t.status} in ('open','complete','expired')`),
     check('sandbox_checkout_sessions_payment_check', sql`${t.paymentStatus} in ('unpaid','paid')`),
   ],
+);
+
+/**
+ * First-party counting (decisions.md section 4: no analytics before consent): page views and the spec's
+ * events as daily counters. No cookie, no address, no browser data, no order id: only what happened how often.
+ */
+export const siteMetrics = pgTable(
+  'site_metrics',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    kind: text('kind').notNull(),
+    name: text('name').notNull(),
+    detail: text('detail').notNull().default(''),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.kind, t.name, t.detail] }), check('site_metrics_kind_check', sql`${t.kind} in ('page_view','event')`)],
 );

@@ -1,6 +1,7 @@
 import { useAppData } from '../app-data.js';
 import { useI18n } from '../i18n/i18n.js';
-import { linkTarget, type LinkKey } from '../routes.js';
+import { GUIDE_KEYS, GUIDE_PAGES, type LinkKey } from '../routes.js';
+import { useConsent } from './consent.js';
 import { PageLink } from './page-link.js';
 
 const AUDIENCES = ['jobSeekers', 'graduates', 'careerStarters', 'professionals', 'executives', 'freelancers'] as const;
@@ -8,9 +9,8 @@ const LEGAL: LinkKey[] = ['impressum', 'datenschutz', 'agb', 'barrierefreiheit']
 
 export function Footer() {
   const { t } = useI18n();
-  const { site, year } = useAppData();
-  const audienceTarget = linkTarget('orderStart');
-  const legal = LEGAL.filter((key) => linkTarget(key));
+  const { site, year, examples } = useAppData();
+  const consent = useConsent();
 
   return (
     <footer className="footer">
@@ -18,17 +18,45 @@ export function Footer() {
         <div className="footer__col footer__brand">
           <p className="footer__name">{site.name}</p>
           <p className="footer__tagline">{t('common.footer.tagline')}</p>
+          {site.socialLinks.length > 0 && (
+            <ul className="footer__social" aria-label={t('common.footer.social')}>
+              {site.socialLinks.map((link) => (
+                <li key={link.key}>
+                  <a href={link.url} rel="noopener me">
+                    {link.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
         </div>
         <div className="footer__col">
           <h2 className="footer__heading">{t('common.footer.audiences')}</h2>
           <ul className="footer__list">
             {AUDIENCES.map((key) => (
               <li key={key}>
-                {audienceTarget ? (
-                  <PageLink to="orderStart">{t(`common.footer.audience.${key}`)}</PageLink>
-                ) : (
-                  <span>{t(`common.footer.audience.${key}`)}</span>
-                )}
+                <PageLink to="orderStart">{t(`common.footer.audience.${key}`)}</PageLink>
+              </li>
+            ))}
+          </ul>
+        </div>
+        <div className="footer__col">
+          <h2 className="footer__heading">{t('common.footer.company')}</h2>
+          <ul className="footer__list">
+            {examples.length > 0 && (
+              <li>
+                <PageLink to="beforeAfter">{t('common.footer.beforeAfter')}</PageLink>
+              </li>
+            )}
+            <li>
+              <PageLink to="tracking">{t('common.footer.tracking')}</PageLink>
+            </li>
+          </ul>
+          <h2 className="footer__heading footer__heading--next">{t('common.footer.guides')}</h2>
+          <ul className="footer__list">
+            {GUIDE_KEYS.map((key) => (
+              <li key={key}>
+                <PageLink to={GUIDE_PAGES[key]}>{t(`common.guides.links.${key}.title`)}</PageLink>
               </li>
             ))}
           </ul>
@@ -36,11 +64,9 @@ export function Footer() {
         <div className="footer__col">
           <h2 className="footer__heading">{t('common.footer.contact')}</h2>
           <ul className="footer__list">
-            {linkTarget('kontakt') && (
-              <li>
-                <PageLink to="kontakt">{t('common.footer.contactForm')}</PageLink>
-              </li>
-            )}
+            <li>
+              <PageLink to="kontakt">{t('common.footer.contactForm')}</PageLink>
+            </li>
             <li>
               <a href={`mailto:${site.supportEmail}`}>{site.supportEmail}</a>
             </li>
@@ -59,17 +85,36 @@ export function Footer() {
           </ul>
         </div>
       </div>
-      <div className="footer__bottom">
-        <p>{t('common.footer.copyright', { year, company: site.legalName })}</p>
-        {legal.length > 0 && (
-          <ul className="footer__legal" aria-label={t('common.footer.legal')}>
-            {legal.map((key) => (
-              <li key={key}>
-                <PageLink to={key}>{t(`common.footer.legalLinks.${key}`)}</PageLink>
+      {site.sisterSites.length > 0 && (
+        <div className="footer__sites">
+          <h2 className="footer__heading">{t('common.footer.sisterSites')}</h2>
+          <ul className="footer__legal">
+            {site.sisterSites.map((link) => (
+              <li key={link.key}>
+                <a href={link.url} hrefLang={link.key} lang={link.key}>
+                  {link.label}
+                </a>
               </li>
             ))}
           </ul>
-        )}
+        </div>
+      )}
+      <div className="footer__bottom">
+        <p>{t('common.footer.copyright', { year, company: site.legalName })}</p>
+        <ul className="footer__legal" aria-label={t('common.footer.legal')}>
+          {LEGAL.map((key) => (
+            <li key={key}>
+              <PageLink to={key}>{t(`common.footer.legalLinks.${key}`)}</PageLink>
+            </li>
+          ))}
+          {consent.needed && (
+            <li>
+              <button type="button" className="footer__link-button" onClick={consent.openSettings} data-testid="cookie-settings">
+                {t('common.footer.cookieSettings')}
+              </button>
+            </li>
+          )}
+        </ul>
       </div>
     </footer>
   );

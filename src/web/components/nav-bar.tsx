@@ -16,7 +16,7 @@ const ITEMS: { key: LinkKey; label: string }[] = [
 
 export function NavBar() {
   const { t, language, setLanguage, switching } = useI18n();
-  const { site } = useAppData();
+  const { site, examples } = useAppData();
   const location = useLocation();
   const [scrolled, setScrolled] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
@@ -54,9 +54,10 @@ export function NavBar() {
     if (next !== language) await setLanguage(next);
   };
 
-  const items = ITEMS.map((item) => ({ ...item, href: linkTarget(item.key) })).filter(
-    (item): item is { key: LinkKey; label: string; href: string } => item.href !== null,
-  );
+  // The before/after section exists only with configured examples.
+  const items = ITEMS.filter((item) => item.key !== 'beforeAfter' || examples.length > 0)
+    .map((item) => ({ ...item, href: linkTarget(item.key) }))
+    .filter((item): item is { key: LinkKey; label: string; href: string } => item.href !== null);
 
   return (
     <header className={`nav${scrolled ? ' nav--scrolled' : ''}`}>

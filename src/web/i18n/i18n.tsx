@@ -1,6 +1,6 @@
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
-import { isLanguage, type Language } from '../../domain/catalog.js';
-import { loadMessages, translate, type Messages } from './messages.js';
+import { createContext, use, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { isLanguage, LANGUAGES, type Language } from '../../domain/catalog.js';
+import { PAGE_NAMESPACES, keysOf, loadMessages, loadPageMessages, translate, type LoadedMessages, type Messages, type PageNamespace } from './messages.js';
 
 export const LANGUAGE_STORAGE_KEY = 'language';
 export const LANGUAGE_COOKIE = 'lang';
@@ -9,9 +9,11 @@ export const LANGUAGE_SWITCH_MS = 200;
 
 interface I18nValue {
   language: Language;
-  messages: Messages;
+  messages: LoadedMessages;
   switching: boolean;
   t: (key: string, vars?: Record<string, string | number>) => string;
+  /** The keys of a group of texts, in order (lists whose length the catalogue decides). */
+  keys: (key: string) => string[];
   setLanguage: (language: Language) => Promise<void>;
 }
 
@@ -36,16 +38,60 @@ export function storedLanguage(): Language | null {
   }
 }
 
-export function I18nProvider(props: { language: Language; messages: Messages; children: ReactNode }) {
+// Page namespaces loaded in this browser, per language (static texts: shared by every render).
+const loadedPages = Object.fromEntries(LANGUAGES.map((l) => [l, {}])) as Record<Language, Partial<Pick<Messages, PageNamespace>>>;
+const loading = new Map<string, Promise<void>>();
+const listeners = new Set<() => void>();
+
+function loadPage(language: Language, namespace: PageNamespace): Promise<void> {
+  const key = `${language}:${namespace}`;
+  let promise = loading.get(key);
+  if (!promise) {
+    promise = loadPageMessages(language, namespace).then((messages) => {
+      (loadedPages[language] as Record<string, unknown>)[namespace] = messages;
+      for (const listener of listeners) listener();
+    });
+    promise.catch(() => loading.delete(key));
+    loading.set(key, promise);
+  }
+  return promise;
+}
+
+export function I18nProvider(props: { language: Language; messages: LoadedMessages; children: ReactNode }) {
   const [state, setState] = useState({ language: props.language, messages: props.messages });
   const [switching, setSwitching] = useState(false);
+  const [pagesVersion, setPagesVersion] = useState(0);
   const pending = useRef<Language | null>(null);
+
+  useEffect(() => {
+    const listener = () => setPagesVersion((v) => v + 1);
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
+  }, []);
+
+  const merged = useMemo<LoadedMessages>(
+    () => ({ ...loadedPages[state.language], ...state.messages }),
+    // pagesVersion: a page namespace arrived.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [state, pagesVersion],
+  );
+
+  const mergedRef = useRef(merged);
+  useEffect(() => {
+    mergedRef.current = merged;
+  }, [merged]);
 
   const setLanguage = useCallback(async (language: Language) => {
     pending.current = language;
     setSwitching(true);
     try {
-      const [messages] = await Promise.all([loadMessages(language), new Promise((r) => setTimeout(r, LANGUAGE_SWITCH_MS))]);
+      // The page namespaces in use come along, so the page does not blank out while they load.
+      const inUse = PAGE_NAMESPACES.filter((namespace) => mergedRef.current[namespace]);
+      const [messages] = await Promise.all([
+        loadMessages(language),
+        ...inUse.map((namespace) => loadPage(language, namespace)),
+        new Promise((r) => setTimeout(r, LANGUAGE_SWITCH_MS)),
+      ]);
       if (pending.current !== language) return;
       rememberLanguage(language);
       document.documentElement.lang = language;
@@ -55,16 +101,18 @@ export function I18nProvider(props: { language: Language; messages: Messages; ch
     }
   }, []);
 
-  const value = useMemo<I18nValue>(
-    () => ({
+  const value = useMemo<I18nValue>(() => {
+    // Looked up at call time: a page namespace that arrives while a page waits for it is found at once.
+    const current = () => (PAGE_NAMESPACES.every((n) => merged[n]) ? merged : { ...loadedPages[state.language], ...merged });
+    return {
       language: state.language,
-      messages: state.messages,
+      messages: merged,
       switching,
-      t: (key, vars) => translate(state.messages, key, vars),
+      t: (key, vars) => translate(current(), key, vars),
+      keys: (key) => keysOf(current(), key),
       setLanguage,
-    }),
-    [state, switching, setLanguage],
-  );
+    };
+  }, [state.language, merged, switching, setLanguage]);
   return <I18nContext.Provider value={value}>{props.children}</I18nContext.Provider>;
 }
 
@@ -72,4 +120,11 @@ export function useI18n(): I18nValue {
   const value = useContext(I18nContext);
   if (!value) throw new Error('useI18n outside I18nProvider');
   return value;
+}
+
+/** A page's own texts: present when the server embedded them, otherwise the page waits while they load. */
+export function useNamespace(namespace: PageNamespace): void {
+  const { language, messages } = useI18n();
+  if (messages[namespace] || loadedPages[language][namespace]) return;
+  use(loadPage(language, namespace));
 }

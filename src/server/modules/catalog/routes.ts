@@ -8,9 +8,9 @@ export const catalogRoutes: FastifyPluginAsync = async (app) => {
     return buildCatalogView(app.config.campaign, app.now());
   });
 
-  // The operator's public details (footer, contact, legal pages).
+  // The operator's public details (footer, contact, legal pages), the services that need consent and the examples.
   app.get('/api/site', async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=300');
-    return app.config.site;
+    return { ...app.config.site, consent: app.config.consentServices, examples: app.config.examples };
   });
 };

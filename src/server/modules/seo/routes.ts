@@ -1,6 +1,8 @@
-// robots.txt and sitemap.xml: every public page, with its German, English and Spanish addresses.
+// robots.txt and sitemap.xml (every public page, with its German, English and Spanish addresses) and the web manifest.
 import type { FastifyPluginAsync } from 'fastify';
 import { LANGUAGES } from '../../../domain/catalog.js';
+import { ALL_MESSAGES } from '../../../web/i18n/all-messages.js';
+import { translate } from '../../../web/i18n/messages.js';
 import { PUBLIC_PAGES } from '../../../web/routes.js';
 
 function escapeXml(value: string): string {
@@ -16,10 +18,32 @@ export const seoRoutes: FastifyPluginAsync = async (app) => {
       'User-agent: *',
       'Allow: /',
       // Customers' orders, the staff area and the API are nothing to index.
-      ...['/admin', '/api/', '/order-status/', '/success', '/sandbox/', '/dev/', '/files/'].map((path) => `Disallow: ${path}`),
+      ...['/admin', '/api/', '/order-status/', '/success', '/sandbox/', '/dev/', '/files/', '/offline'].map((path) => `Disallow: ${path}`),
       `Sitemap: ${base}/sitemap.xml`,
     ];
     return reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=3600').send(`${lines.join('\n')}\n`);
+  });
+
+  // The web manifest: the shop can be added to a home screen; the service worker serves its shell offline.
+  app.get('/manifest.webmanifest', async (_request, reply) => {
+    const site = app.config.site;
+    const manifest = {
+      name: site.name,
+      short_name: site.name.length > 12 ? site.name.split(/\s+/)[0] : site.name,
+      description: translate(ALL_MESSAGES.de, 'common.footer.tagline'),
+      lang: 'de',
+      start_url: '/',
+      scope: '/',
+      display: 'standalone',
+      background_color: '#ffffff',
+      theme_color: '#14213d',
+      icons: [
+        { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+        { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+        { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+      ],
+    };
+    return reply.type('application/manifest+json; charset=utf-8').header('cache-control', 'public, max-age=3600').send(JSON.stringify(manifest));
   });
 
   app.get('/sitemap.xml', async (_request, reply) => {

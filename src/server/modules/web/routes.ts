@@ -1,5 +1,6 @@
 // Serves the built browser assets and renders every page on the server (real HTML, then hydrated).
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../../domain/catalog.js';
@@ -26,6 +27,11 @@ export function requestLanguage(request: FastifyRequest): { language: Language; 
   return { language: cookieLanguage(request) ?? DEFAULT_LANGUAGE, fromUrl: false };
 }
 
+/** The template without its module script and preloads (for the offline page, which runs nothing). */
+function withoutScripts(template: string): string {
+  return template.replace(/<script type="module"[^>]*><\/script>\s*/g, '').replace(/<link rel="modulepreload"[^>]*>\s*/g, '');
+}
+
 export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, options) => {
   const template = readFileSync(options.templatePath, 'utf8');
   await preloadAllPages();
@@ -39,10 +45,13 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, optio
       // The template is only ever served rendered.
       allowedPath: (pathName) => pathName !== '/index.html',
       cacheControl: false,
+      preCompressed: true,
       setHeaders: (res, filePath) => {
+        // The service worker is checked for updates on every visit; hashed assets never change.
+        const name = path.basename(filePath).replace(/\.(br|gz)$/, '');
         res.setHeader(
           'cache-control',
-          filePath.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+          name === 'sw.js' ? 'no-cache' : filePath.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
         );
       },
     });
@@ -61,13 +70,15 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, optio
       languageFromUrl: fromUrl,
       catalog: buildCatalogView(app.config.campaign, app.now()),
       site: app.config.site,
+      consent: app.config.consentServices,
+      examples: app.config.examples,
       publicUrl: app.config.publicUrl,
       now: app.now(),
       nonce: (reply as unknown as { cspNonce?: { script: string } }).cspNonce?.script,
     });
     if (result.kind === 'redirect') return reply.redirect(result.to, 302);
     if (result.kind === 'notFound') return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
-    const page = template
+    const page = (result.scripts ? template : withoutScripts(template))
       .replace('<!--app-lang-->', result.language)
       .replace('<!--app-head-->', result.head)
       .replace('<!--app-html-->', result.html)

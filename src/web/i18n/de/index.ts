@@ -1,11 +1,6 @@
-import catalog from './catalog.json' with { type: 'json' };
-import common from './common.json' with { type: 'json' };
-import contact from './contact.json' with { type: 'json' };
-import errors from './errors.json' with { type: 'json' };
-import home from './home.json' with { type: 'json' };
+// Every catalogue of this language: the server's (rendering, e-mails) and the type of all messages.
+import core from './core.js';
+import guides from './guides.json' with { type: 'json' };
 import legal from './legal.json' with { type: 'json' };
-import order from './order.json' with { type: 'json' };
-import orderStatus from './orderStatus.json' with { type: 'json' };
-import tracking from './tracking.json' with { type: 'json' };
 
-export default { common, home, catalog, order, errors, tracking, orderStatus, contact, legal };
+export default { ...core, legal, guides };

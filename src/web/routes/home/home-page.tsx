@@ -1,30 +1,12 @@
-import { useEffect, useState } from 'react';
-import type { CatalogPackageView, CatalogView } from '../../../domain/catalog-view.js';
+import type { CatalogView } from '../../../domain/catalog-view.js';
 import { formatDate, formatMoney } from '../../../domain/money.js';
-import { useAppData } from '../../app-data.js';
-import { packageFeatures } from '../../components/details.js';
+import { BeforeAfter } from '../../components/before-after.js';
+import { GuideLinks } from '../../components/guide-links.js';
 import { PageLink } from '../../components/page-link.js';
-import { linkTarget } from '../../routes.js';
+import { PricingCards } from '../../components/pricing-cards.js';
 import { useI18n } from '../../i18n/i18n.js';
-
-/** The catalogue from the page data; refreshed from /api/catalog so a campaign that starts or ends shows. */
-function useCatalog(): CatalogView {
-  const { catalog: initial } = useAppData();
-  const [catalog, setCatalog] = useState(initial);
-  useEffect(() => {
-    const controller = new AbortController();
-    fetch('/api/catalog', { signal: controller.signal })
-      .then((response) => (response.ok ? (response.json() as Promise<CatalogView>) : null))
-      .then((fresh) => {
-        if (fresh) setCatalog(fresh);
-      })
-      .catch(() => {
-        // Keep the prices the page was rendered with.
-      });
-    return () => controller.abort();
-  }, []);
-  return catalog;
-}
+import { trackEvent } from '../../lib/metrics.js';
+import { useCatalog } from '../../lib/use-catalog.js';
 
 function CampaignBanner({ catalog }: { catalog: CatalogView }) {
   const { t, language } = useI18n();
@@ -50,10 +32,10 @@ function Hero({ catalog }: { catalog: CatalogView }) {
         <p className="hero__subtitle">{t('home.hero.subtitle')}</p>
         <div className="hero__actions">
           <div className="hero__buttons">
-            <PageLink to="orderStart" className="button button--primary button--large">
+            <PageLink to="orderStart" className="button button--primary button--large" onClick={() => trackEvent('upload_start_cta')}>
               {t('home.hero.cta')}
             </PageLink>
-            <a href="#pricing" className="button button--secondary button--large">
+            <a href="#pricing" className="button button--secondary button--large" onClick={() => trackEvent('main_pricing_cta')}>
               {t('home.hero.pricesLink')}
             </a>
           </div>
@@ -92,68 +74,15 @@ function Steps() {
   );
 }
 
-function PricingCard({ pkg }: { pkg: CatalogPackageView }) {
-  const { t } = useI18n();
-  const name = t(`catalog.packages.${pkg.key}.name`);
-  const discounted = pkg.priceCents < pkg.listPriceCents;
-  return (
-    <article className={`price-card${pkg.popular ? ' price-card--popular' : ''}`} data-testid={`price-card-${pkg.key}`} aria-labelledby={`price-${pkg.key}`}>
-      {pkg.popular && <p className="price-card__badge">{t('home.pricing.popular')}</p>}
-      <h3 id={`price-${pkg.key}`} className="price-card__name">
-        {name}
-      </h3>
-      <p className="price-card__description">{t(`catalog.packages.${pkg.key}.description`)}</p>
-      <div className="price-card__price">
-        <span className="price-card__amount" data-testid={`price-${pkg.key}`}>
-          {formatMoney(pkg.priceCents)}
-        </span>
-        {discounted && (
-          <>
-            <s className="price-card__list" data-testid={`list-price-${pkg.key}`}>
-              <span className="visually-hidden">{t('home.pricing.listPrice', { price: '' })}</span>
-              {formatMoney(pkg.listPriceCents)}
-            </s>
-            <span className="price-card__discount">{t('home.pricing.discount', { percent: pkg.discountPercent })}</span>
-          </>
-        )}
-      </div>
-      <ul className="price-card__features">
-        {packageFeatures(pkg, t).map((feature) => (
-          <li key={feature}>{feature}</li>
-        ))}
-      </ul>
-      <PageLink to="orderStart" className={`button ${pkg.popular ? 'button--primary' : 'button--secondary'} price-card__cta`}>
-        {t('home.pricing.cta', { name })}
-      </PageLink>
-    </article>
-  );
-}
-
 function Pricing({ catalog }: { catalog: CatalogView }) {
   const { t } = useI18n();
-  const variants = catalog.extras.find((e) => e.key === 'extra_variants');
-  const express = catalog.extras.find((e) => e.key === 'express_delivery');
   return (
     <section className="section pricing" id="pricing" aria-labelledby="pricing-title">
       <h2 id="pricing-title" className="section__title">
         {t('home.pricing.title')}
       </h2>
       <p className="section__subtitle">{t('home.pricing.subtitle')}</p>
-      <div className="pricing__grid">
-        {catalog.packages.map((pkg) => (
-          <PricingCard key={pkg.key} pkg={pkg} />
-        ))}
-      </div>
-      {variants && express && (
-        <p className="pricing__extras">
-          {t('home.pricing.extrasNote', {
-            variants: t('catalog.extras.extra_variants.name'),
-            variantsPrice: formatMoney(variants.priceCents),
-            express: t('catalog.extras.express_delivery.name'),
-            expressPrice: formatMoney(express.priceCents),
-          })}
-        </p>
-      )}
+      <PricingCards catalog={catalog} />
     </section>
   );
 }
@@ -180,16 +109,20 @@ function Features() {
 
 function FinalCta({ catalog }: { catalog: CatalogView }) {
   const { t } = useI18n();
-  if (!linkTarget('orderStart')) return null;
   return (
     <section className="final-cta" aria-labelledby="final-cta-title">
       <h2 id="final-cta-title">{t('home.finalCta.title')}</h2>
       <p>{t('home.finalCta.text', { price: formatMoney(catalog.fromPriceCents) })}</p>
-      <PageLink to="orderStart" className="button button--primary button--large">
+      <PageLink to="orderStart" className="button button--primary button--large" onClick={() => trackEvent('final_cta')}>
         {t('home.finalCta.button')}
       </PageLink>
     </section>
   );
+}
+
+function HomeExamples() {
+  const { t } = useI18n();
+  return <BeforeAfter id="before-after" title={t('home.examples.title')} text={t('home.examples.subtitle')} />;
 }
 
 export function HomePage() {
@@ -199,9 +132,11 @@ export function HomePage() {
       <CampaignBanner catalog={catalog} />
       <Hero catalog={catalog} />
       <Steps />
+      <HomeExamples />
       <Pricing catalog={catalog} />
       <Features />
       <FinalCta catalog={catalog} />
+      <GuideLinks headingId="home-guides-title" />
     </>
   );
 }

@@ -17,10 +17,10 @@ import {
 import { formatDate, formatMoney } from '../../../domain/money.js';
 import type { SiteInfo } from '../../../domain/site.js';
 import { useAppData } from '../../app-data.js';
-import { useI18n } from '../../i18n/i18n.js';
+import { useI18n, useNamespace } from '../../i18n/i18n.js';
 
 /** The version of the legal texts ("Stand"); change it whenever a text changes in substance. */
-export const LEGAL_VERSION_DATE = '2026-11-22';
+export const LEGAL_VERSION_DATE = '2026-11-23';
 
 type Vars = Record<string, string | number>;
 type Slots = Record<string, ReactNode>;
@@ -166,6 +166,7 @@ function LegalDocument(props: { id: string; titleKey: string; dated: boolean; ch
 /* ------------------------------------------------------------------ Impressum */
 
 export function ImpressumPage() {
+  useNamespace('legal');
   const { t } = useI18n();
   const { site } = useAppData();
   return (
@@ -230,8 +231,10 @@ export function ImpressumPage() {
 /* ------------------------------------------------------------------ Datenschutz */
 
 export function PrivacyPage() {
+  useNamespace('legal');
   const { t } = useI18n();
-  const { site } = useAppData();
+  const { site, consent } = useAppData();
+  const consentServices = (['analytics', 'chat'] as const).filter((kind) => consent[kind]);
   const privacyMail = <Mail address={site.privacyEmail} />;
   const retention = { days: RETENTION.daysAfterCompletion, hours: RETENTION.unpaidDraftHours };
   const upload = {
@@ -246,7 +249,7 @@ export function PrivacyPage() {
 
       <section className="legal__summary card" aria-labelledby="privacy-summary">
         <h2 id="privacy-summary">{t('legal.privacy.summary.heading')}</h2>
-        <List base="legal.privacy.summary" items={['photos', 'deletion', 'payment', 'tracking']} vars={retention} />
+        <List base="legal.privacy.summary" items={['photos', 'deletion', 'payment', consentServices.length ? 'trackingConsent' : 'tracking']} vars={retention} />
       </section>
 
       <Section id="privacy-controller" title={t('legal.privacy.controller.heading')}>
@@ -256,7 +259,7 @@ export function PrivacyPage() {
       </Section>
 
       <Section id="privacy-website" title={t('legal.privacy.website.heading')}>
-        <Paragraphs base="legal.privacy.website" count={3} />
+        <Paragraphs base="legal.privacy.website" count={4} />
       </Section>
 
       <Section id="privacy-order" title={t('legal.privacy.order.heading')}>
@@ -295,7 +298,19 @@ export function PrivacyPage() {
       <Section id="privacy-cookies" title={t('legal.privacy.cookies.heading')}>
         <P k="legal.privacy.cookies.p1" />
         <List base="legal.privacy.cookies.items" items={['lang', 'session', 'tracking', 'staff']} />
-        <Paragraphs base="legal.privacy.cookies.more" count={2} />
+        <P k={consentServices.length ? 'legal.privacy.cookies.more.p1Consent' : 'legal.privacy.cookies.more.p1'} />
+        <P k="legal.privacy.cookies.more.p2" />
+        {consentServices.length > 0 && (
+          <Sub title={t('legal.privacy.cookies.consent.heading')}>
+            <P k="legal.privacy.cookies.consent.p1" />
+            <ul className="legal__list">
+              {consentServices.map((kind) => (
+                <li key={kind}>{t(`legal.privacy.cookies.consent.${kind}`, { name: consent[kind]!.name })}</li>
+              ))}
+            </ul>
+            <P k="legal.privacy.cookies.consent.p2" />
+          </Sub>
+        )}
       </Section>
 
       <Section id="privacy-security" title={t('legal.privacy.security.heading')}>
@@ -422,6 +437,7 @@ function WithdrawalForm() {
 }
 
 export function TermsPage() {
+  useNamespace('legal');
   const { t } = useI18n();
   const { site } = useAppData();
   const commercialPackages = joinList(
@@ -516,6 +532,7 @@ export function TermsPage() {
 /* ------------------------------------------------------------------ Barrierefreiheit */
 
 export function AccessibilityPage() {
+  useNamespace('legal');
   const { t } = useI18n();
   const { site } = useAppData();
   return (

@@ -1,0 +1,49 @@
+// Before/after pairs from the examples manifest (configuration): the home page's section and the first
+// guide's examples. Without pairs nothing is shown, and no link points here.
+import type { ExamplePair } from '../../domain/site.js';
+import { useAppData } from '../app-data.js';
+import { useI18n } from '../i18n/i18n.js';
+
+function Pair({ pair }: { pair: ExamplePair }) {
+  const { t } = useI18n();
+  const style = t(`catalog.styles.${pair.style}.name`);
+  const location = t(`catalog.locations.${pair.location}.name`);
+  return (
+    <li className="before-after__pair" data-testid="before-after-pair">
+      <figure className="before-after__figure">
+        <div className="before-after__images">
+          <div className="before-after__image">
+            <img src={pair.before.src} width={pair.before.width} height={pair.before.height} alt={t('home.examples.beforeAlt')} loading="lazy" decoding="async" />
+            <span className="before-after__label">{t('home.examples.before')}</span>
+          </div>
+          <div className="before-after__image">
+            <img src={pair.after.src} width={pair.after.width} height={pair.after.height} alt={t('home.examples.afterAlt', { style, location })} loading="lazy" decoding="async" />
+            <span className="before-after__label before-after__label--after">{t('home.examples.after')}</span>
+          </div>
+        </div>
+        <figcaption className="before-after__caption">
+          {t('home.examples.caption', { style, location })}
+          <span className="before-after__credit">{t('home.examples.credit', { credit: pair.credit })}</span>
+        </figcaption>
+      </figure>
+    </li>
+  );
+}
+
+export function BeforeAfter(props: { id?: string; title: string; text: string }) {
+  const { examples } = useAppData();
+  if (!examples.length) return null;
+  return (
+    <section className="section before-after" id={props.id} aria-labelledby={`${props.id ?? 'examples'}-title`}>
+      <h2 id={`${props.id ?? 'examples'}-title`} className="section__title">
+        {props.title}
+      </h2>
+      <p className="section__subtitle">{props.text}</p>
+      <ul className="before-after__list">
+        {examples.map((pair) => (
+          <Pair key={pair.id} pair={pair} />
+        ))}
+      </ul>
+    </section>
+  );
+}

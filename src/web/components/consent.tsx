@@ -1,0 +1,216 @@
+// Consent for third-party services (decisions.md section 4): analytics and chat are optional, configured by
+// the operator, and load only after the visitor agrees. Rejecting takes one click, as accepting does; the
+// footer's cookie link opens the settings again. Without such services there is nothing to ask.
+import { createContext, useCallback, useContext, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { ConsentServices } from '../../domain/site.js';
+import { useAppData } from '../app-data.js';
+import { useI18n } from '../i18n/i18n.js';
+import { PageLink } from './page-link.js';
+
+export const CONSENT_STORAGE_KEY = 'consent';
+/** Asked again when the services change. */
+const CONSENT_VERSION = 1;
+
+type Kind = keyof ConsentServices;
+const KINDS: readonly Kind[] = ['analytics', 'chat'];
+export type ConsentChoice = Record<Kind, boolean>;
+
+interface Stored extends ConsentChoice {
+  version: number;
+  /** The services asked about, so a newly configured one is asked again. */
+  services: string[];
+  at: string;
+}
+
+function serviceIds(services: ConsentServices): string[] {
+  return KINDS.flatMap((kind) => (services[kind] ? [`${kind}:${services[kind].scriptUrl}`] : []));
+}
+
+function readChoice(services: ConsentServices): ConsentChoice | null {
+  try {
+    const stored = JSON.parse(localStorage.getItem(CONSENT_STORAGE_KEY) ?? 'null') as Stored | null;
+    if (!stored || stored.version !== CONSENT_VERSION || stored.services.join() !== serviceIds(services).join()) return null;
+    return { analytics: stored.analytics === true, chat: stored.chat === true };
+  } catch {
+    return null;
+  }
+}
+
+function storeChoice(services: ConsentServices, choice: ConsentChoice): void {
+  const stored: Stored = { ...choice, version: CONSENT_VERSION, services: serviceIds(services), at: new Date().toISOString() };
+  try {
+    localStorage.setItem(CONSENT_STORAGE_KEY, JSON.stringify(stored));
+  } catch {
+    // Without storage the banner simply asks again on the next page load.
+  }
+}
+
+const loaded = new Set<string>();
+
+function loadScript(url: string): void {
+  if (loaded.has(url)) return;
+  loaded.add(url);
+  const script = document.createElement('script');
+  script.src = url;
+  script.async = true;
+  script.dataset.consent = 'granted';
+  document.head.appendChild(script);
+}
+
+interface ConsentContextValue {
+  /** True when the operator configured a service that needs consent. */
+  needed: boolean;
+  openSettings: () => void;
+}
+
+const ConsentContext = createContext<ConsentContextValue>({ needed: false, openSettings: () => {} });
+
+export function useConsent(): ConsentContextValue {
+  return useContext(ConsentContext);
+}
+
+export function ConsentProvider({ children }: { children: ReactNode }) {
+  const { consent: services } = useAppData();
+  const kinds = useMemo(() => KINDS.filter((kind) => services[kind]), [services]);
+  // undefined until the browser has been asked: the server renders no banner, the browser decides.
+  const [choice, setChoice] = useState<ConsentChoice | null | undefined>(undefined);
+  const [view, setView] = useState<'banner' | 'settings' | null>(null);
+  const returnFocus = useRef<HTMLElement | null>(null);
+
+  useEffect(() => {
+    if (!kinds.length) return;
+    const stored = readChoice(services);
+    // Browser storage is read after hydration: the server cannot know the choice.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    setChoice(stored);
+    if (!stored) setView('banner');
+  }, [kinds, services]);
+
+  useEffect(() => {
+    if (!choice) return;
+    for (const kind of kinds) if (choice[kind]) loadScript(services[kind]!.scriptUrl);
+  }, [choice, kinds, services]);
+
+  const decide = useCallback(
+    (next: ConsentChoice) => {
+      const withdrawn = choice && kinds.some((kind) => choice[kind] && !next[kind]);
+      storeChoice(services, next);
+      setChoice(next);
+      setView(null);
+      returnFocus.current?.focus();
+      // A script that already runs cannot be taken back: a fresh page load leaves it out.
+      if (withdrawn) window.location.reload();
+    },
+    [choice, kinds, services],
+  );
+
+  const openSettings = useCallback(() => {
+    returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setView('settings');
+  }, []);
+
+  const value = useMemo(() => ({ needed: kinds.length > 0, openSettings }), [kinds, openSettings]);
+  return (
+    <ConsentContext.Provider value={value}>
+      {children}
+      {view && kinds.length > 0 && (
+        <ConsentDialog
+          kinds={kinds}
+          services={services}
+          current={choice ?? null}
+          settings={view === 'settings'}
+          onSettings={() => setView('settings')}
+          onDecide={decide}
+          onClose={choice ? () => decide(choice) : null}
+        />
+      )}
+    </ConsentContext.Provider>
+  );
+}
+
+function ConsentDialog(props: {
+  kinds: Kind[];
+  services: ConsentServices;
+  current: ConsentChoice | null;
+  settings: boolean;
+  onSettings: () => void;
+  onDecide: (choice: ConsentChoice) => void;
+  onClose: (() => void) | null;
+}) {
+  const { t } = useI18n();
+  const titleId = useId();
+  const [draft, setDraft] = useState<ConsentChoice>(props.current ?? { analytics: false, chat: false });
+  const dialogRef = useRef<HTMLDivElement>(null);
+  const all = (value: boolean): ConsentChoice => ({ analytics: value && props.kinds.includes('analytics'), chat: value && props.kinds.includes('chat') });
+  const names = props.kinds.map((kind) => t(`common.consent.${kind}`, { name: props.services[kind]!.name })).join(', ');
+  const { onClose } = props;
+
+  useEffect(() => {
+    // The settings were asked for: they take the focus. The first-visit banner does not interrupt reading.
+    if (props.settings) dialogRef.current?.focus();
+  }, [props.settings]);
+
+  useEffect(() => {
+    if (!onClose) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') onClose();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [onClose]);
+
+  return (
+    <div ref={dialogRef} className="cookie-consent" role="dialog" aria-modal="false" aria-labelledby={titleId} tabIndex={-1} data-testid="consent">
+      <div className="cookie-consent__inner">
+        <h2 id={titleId} className="cookie-consent__title">
+          {props.settings ? t('common.consent.settingsTitle') : t('common.consent.title')}
+        </h2>
+        <p className="cookie-consent__text">{t('common.consent.text', { services: names })}</p>
+        {props.settings && (
+          <fieldset className="cookie-consent__options">
+            <legend className="visually-hidden">{t('common.consent.settingsTitle')}</legend>
+            {props.kinds.map((kind) => (
+              <label key={kind} className="cookie-consent__option">
+                <input
+                  type="checkbox"
+                  checked={draft[kind]}
+                  onChange={(event) => setDraft((d) => ({ ...d, [kind]: event.target.checked }))}
+                  data-testid={`consent-${kind}`}
+                />
+                <span>
+                  <strong>{t(`common.consent.${kind}`, { name: props.services[kind]!.name })}</strong>
+                  <span className="cookie-consent__hint">{t(`common.consent.${kind}Text`)}</span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+        )}
+        <p className="cookie-consent__links">
+          <PageLink to="datenschutz">{t('common.consent.privacyLink')}</PageLink>
+        </p>
+        <div className="cookie-consent__actions">
+          <button type="button" className="button button--consent" onClick={() => props.onDecide(all(false))} data-testid="consent-reject">
+            {t('common.consent.rejectAll')}
+          </button>
+          {props.settings ? (
+            <button type="button" className="button button--consent" onClick={() => props.onDecide(draft)} data-testid="consent-save">
+              {t('common.consent.save')}
+            </button>
+          ) : (
+            <button type="button" className="button button--consent" onClick={props.onSettings} data-testid="consent-settings">
+              {t('common.consent.settings')}
+            </button>
+          )}
+          <button type="button" className="button button--consent" onClick={() => props.onDecide(all(true))} data-testid="consent-accept">
+            {t('common.consent.acceptAll')}
+          </button>
+        </div>
+        {props.onClose && (
+          <button type="button" className="cookie-consent__close" aria-label={t('common.consent.close')} onClick={props.onClose}>
+            <span aria-hidden="true">×</span>
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
