@@ -1,60 +1,16 @@
-import { StrictMode, useEffect } from 'react';
-import { hydrateRoot, createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
-import { APP_DATA_ELEMENT_ID, type AppData } from './app-data.js';
-import { App, pageForPath } from './app.js';
-import { rememberLanguage, storedLanguage, useI18n } from './i18n/i18n.js';
-import { loadMessages } from './i18n/messages.js';
+// The browser entry: styles at once, the app right after the first paint. The server's HTML is complete
+// and readable without scripts, so the page paints without waiting for React to download; hydration then
+// makes it interactive (links work as plain links until then).
 import './styles/global.css';
 import './styles/admin.css';
 import './styles/legal.css';
 
-/** After hydration: a language chosen earlier in this browser wins over the server's default. */
-function LanguageRestore({ data }: { data: AppData }) {
-  const { setLanguage } = useI18n();
-  useEffect(() => {
-    if (data.languageFromUrl) {
-      rememberLanguage(data.language);
-      return;
-    }
-    const stored = storedLanguage();
-    if (stored && stored !== data.language) void setLanguage(stored);
-  }, [data, setLanguage]);
-  return null;
+function load() {
+  void import('./client-start.js').then((app) => app.start());
 }
 
-async function start() {
-  const element = document.getElementById(APP_DATA_ELEMENT_ID);
-  const root = document.getElementById('root')!;
-  if (element?.textContent) {
-    const data = JSON.parse(element.textContent) as AppData;
-    // Load this page's module first: hydration then matches the server's HTML at once.
-    await pageForPath(window.location.pathname)?.preload().catch(() => {});
-    hydrateRoot(
-      root,
-      <StrictMode>
-        <BrowserRouter>
-          <App data={data} extra={<LanguageRestore data={data} />} />
-        </BrowserRouter>
-      </StrictMode>,
-    );
-    return;
-  }
-  // Development without server rendering (the Vite dev server): fetch what the server would embed.
-  const language = storedLanguage() ?? 'de';
-  const [catalog, { consent, examples, ...site }, messages] = await Promise.all([
-    fetch('/api/catalog').then((r) => r.json()),
-    fetch('/api/site').then((r) => r.json()),
-    loadMessages(language),
-  ]);
-  const data: AppData = { language, languageFromUrl: false, messages, catalog, site, consent, examples, year: new Date().getFullYear() };
-  createRoot(root).render(
-    <StrictMode>
-      <BrowserRouter>
-        <App data={data} />
-      </BrowserRouter>
-    </StrictMode>,
-  );
+if (document.getElementById('root')?.hasChildNodes()) {
+  requestAnimationFrame(() => setTimeout(load, 0));
+} else {
+  load();
 }
-
-void start();

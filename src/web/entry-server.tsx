@@ -69,6 +69,9 @@ function renderComplete(element: ReactNode, nonce: string | undefined): Promise<
     sink.on('end', () => resolve(html));
     const stream = renderToPipeableStream(element, {
       ...(nonce ? { nonce } : {}),
+      // React outlines a large ready boundary behind a fallback and reveals it with a script, which paints
+      // the fallback first and then shifts the layout (CLS). The whole page is ready: send it in place.
+      progressiveChunkSize: Number.POSITIVE_INFINITY,
       onAllReady() {
         stream.pipe(sink);
       },

@@ -62,11 +62,11 @@ export function NavBar() {
   return (
     <header className={`nav${scrolled ? ' nav--scrolled' : ''}`}>
       <div className="nav__inner">
-        <Link to="/" className="nav__logo" aria-label={t('common.nav.homeLink', { site: site.name })}>
-          <span className="nav__logo-mark" aria-hidden="true">
-            BF
-          </span>
+        <Link to="/" className="nav__logo">
+          {/* The mark is a picture, so the link's name is exactly its visible text (WCAG 2.5.3). */}
+          <img className="nav__logo-mark" src="/favicon.svg" alt="" width="36" height="36" />
           <span className="nav__logo-text">{site.name}</span>
+          <span className="visually-hidden">{t('common.nav.homeSuffix')}</span>
         </Link>
         <button
           type="button"

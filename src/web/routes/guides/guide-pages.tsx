@@ -67,7 +67,7 @@ function Cards({ guide, text, group }: { guide: GuideKey; text: GuideText; group
       <h2 id={id} className="section__title">
         {text.t(`${group}.title`)}
       </h2>
-      <ul className="features__grid">
+      <ul className="features__grid features__grid--wide">
         {text.keys(`${group}.items`).map((item) => (
           <li key={item} className="features__card">
             <h3>{text.t(`${group}.items.${item}.title`)}</h3>
