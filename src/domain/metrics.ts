@@ -44,3 +44,11 @@ export function metricDetail(event: MetricEvent, detail: unknown): string | null
       return null;
   }
 }
+
+/** What staff see: totals per page, per day and per event since `since` (a day in Germany, YYYY-MM-DD). */
+export interface MetricsSummary {
+  since: string;
+  pageViews: { path: string; count: number }[];
+  pageViewsByDay: { day: string; count: number }[];
+  events: { name: string; detail: string; count: number }[];
+}

@@ -1,3 +1,6 @@
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect, test } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
 
@@ -54,4 +57,23 @@ test('DATABASE_URL switches to PostgreSQL and S3_BUCKET to object storage', () =
   const config = loadConfig({ ...base, DATABASE_URL: 'postgres://u@h/db', S3_BUCKET: 'photos', S3_ENDPOINT: 'http://127.0.0.1:9000' });
   expect(config.database).toMatchObject({ kind: 'postgres', url: 'postgres://u@h/db' });
   expect(config.storage).toMatchObject({ driver: 's3', bucket: 'photos', endpoint: 'http://127.0.0.1:9000' });
+});
+
+test('profiles, sister sites, third-party services and examples are checked at start', () => {
+  const config = loadConfig({ ...base, SOCIAL_LINKS: 'xing=https://www.xing.com/pages/x', SISTER_SITES: 'fr=https://photos.example.fr', CHAT_SCRIPT_URL: 'https://chat.example.com/w.js' });
+  expect(config.site.socialLinks).toEqual([{ key: 'xing', label: 'XING', url: 'https://www.xing.com/pages/x' }]);
+  expect(config.site.sisterSites).toEqual([{ key: 'fr', label: 'Français', url: 'https://photos.example.fr' }]);
+  expect(config.consentServices).toEqual({ analytics: null, chat: { scriptUrl: 'https://chat.example.com/w.js', name: 'chat.example.com' } });
+  expect(problems({ SOCIAL_LINKS: 'myspace=https://myspace.com/x' })[0]).toMatch(/^SOCIAL_LINKS: "myspace=/);
+  expect(problems({ SISTER_SITES: 'en=http://insecure.example' })[0]).toMatch(/^SISTER_SITES: /);
+  expect(problems({ ANALYTICS_SCRIPT_URL: 'http://stats.example.org/tag.js' })[0]).toMatch(/^ANALYTICS_SCRIPT_URL: must be an https:\/\/ URL/);
+  expect(problems({ EXAMPLES_FILE: '/nowhere/examples.json' })[0]).toMatch(/^EXAMPLES_FILE: .* does not exist/);
+});
+
+test('a broken examples manifest names the wrong field', () => {
+  const file = path.join(os.tmpdir(), `bad-examples-${process.pid}.json`);
+  writeFileSync(file, JSON.stringify({ pairs: [{ id: 'a', before: { src: 'javascript:alert(1)', width: 1, height: 1 }, after: { src: '/x.webp', width: 1, height: 1 }, style: 'professional', location: 'studio', credit: 'x' }] }));
+  expect(problems({ EXAMPLES_FILE: file })[0]).toMatch(/^EXAMPLES_FILE: .*pairs\.0\.before\.src/);
+  writeFileSync(file, '{nope');
+  expect(problems({ EXAMPLES_FILE: file })[0]).toMatch(/not valid JSON/);
 });

@@ -10,7 +10,7 @@ import { APP_DATA_ELEMENT_ID, serializeAppData, type AppData } from './app-data.
 import { App } from './app.js';
 export { preloadAllPages } from './lazy-page.js';
 import { ALL_MESSAGES } from './i18n/all-messages.js';
-import { messagesFor } from './i18n/messages.js';
+import { messagesFor, translate } from './i18n/messages.js';
 import { pageMeta } from './meta.js';
 import { resolvePath, PAGE_MESSAGES, PAGES } from './routes.js';
 
@@ -128,4 +128,14 @@ export async function render(input: RenderInput): Promise<RenderResult> {
   // The offline page is what the service worker shows without a network: complete HTML, nothing to run.
   const scripts = resolution.page !== 'offline';
   return { kind: 'page', language: input.language, head, html, dataScript: scripts ? dataScript : '', scripts };
+}
+
+/** The generic error page ('An Error Occurred') for a render that failed on the server: no React, no data. */
+export function errorPage(language: Language): { head: string; html: string } {
+  const messages = ALL_MESSAGES[language];
+  const t = (key: string) => escapeHtml(translate(messages, key));
+  return {
+    head: `<title>${t('common.error.title')}</title>\n    <meta name="robots" content="noindex">`,
+    html: `<main id="main" class="main main--staff"><section class="error-page" aria-labelledby="error-title"><h1 id="error-title">${t('common.error.title')}</h1><p>${t('common.error.text')}</p><a class="button button--primary" href="/">${t('common.error.home')}</a></section></main>`,
+  };
 }

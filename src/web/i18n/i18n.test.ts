@@ -2,8 +2,11 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from 'vitest';
 import { LANGUAGES } from '../../domain/catalog.js';
+import { buildCatalogView } from '../../domain/catalog-view.js';
+import type { SiteInfo } from '../../domain/site.js';
+import { copyVars } from '../copy-vars.js';
 import { ALL_MESSAGES } from './all-messages.js';
-import { translate } from './messages.js';
+import { PAGE_NAMESPACES, loadMessages, loadPageMessages, translate } from './messages.js';
 
 function keys(node: unknown, prefix = ''): string[] {
   if (typeof node === 'string') return [prefix];
@@ -49,4 +52,39 @@ test('translate fills placeholders and shows missing keys as themselves', () => 
   expect(translate(ALL_MESSAGES.de, 'home.pricing.photos', { n: 10 })).toBe('10 Bewerbungsfotos');
   expect(translate(ALL_MESSAGES.en, 'home.pricing.photos', { n: 10 })).toBe('10 application photos');
   expect(translate(ALL_MESSAGES.de, 'home.nope')).toBe('home.nope');
+});
+
+test('the browser loads the core catalogues and the page namespaces separately, and together they are everything', async () => {
+  for (const lang of LANGUAGES) {
+    const core = await loadMessages(lang);
+    const pages = await Promise.all(PAGE_NAMESPACES.map((namespace) => loadPageMessages(lang, namespace)));
+    for (const namespace of PAGE_NAMESPACES) expect(Object.keys(core), lang).not.toContain(namespace);
+    expect({ ...core, ...Object.fromEntries(PAGE_NAMESPACES.map((n, i) => [n, pages[i]])) }).toEqual(ALL_MESSAGES[lang]);
+  }
+});
+
+test('marketing copy quotes numbers only through the catalogue placeholders', () => {
+  const catalog = buildCatalogView(null, new Date());
+  const site = { name: 'X' } as SiteInfo;
+  const allowed = Object.keys(copyVars(catalog, site)).sort();
+  for (const lang of LANGUAGES) {
+    const pages = ALL_MESSAGES[lang].common.meta.pages;
+    const copy = { guides: ALL_MESSAGES[lang].guides, guideLinks: ALL_MESSAGES[lang].common.guides, meta: [pages.guideApplicationPhotos, pages.guideLinkedin, pages.guideAiTest] };
+    for (const key of keys(copy)) {
+      const text = translate(copy as never, key);
+      for (const name of placeholders(text)) expect(allowed, `${lang}:${key}`).toContain(name);
+      // A price, a delivery time or a count written out would drift from the catalogue.
+      expect(text.replace(/\{\w+\}/g, ''), `${lang}:${key}`).not.toMatch(/\d/);
+    }
+  }
+});
+
+test('no text makes the claims decisions.md section 1 removed', () => {
+  const forbidden = [/19[,.]99/, /29[,.]99/, /19[,.]90/, /free trial/i, /prueba gratuita/i, /kostenlos(e|en)? (test|probe)/i, /gratis (test|probe)/i, /2\s*[-–]\s*5 (Tage|days|días)/i, /12\s*[-–]\s*24/, /1\s*[-–]\s*2 (Werktage|business days|días hábiles)/i, /24\s*[-–]\s*48/, /malware/i];
+  for (const lang of LANGUAGES) {
+    for (const key of keys(ALL_MESSAGES[lang])) {
+      const text = translate(ALL_MESSAGES[lang], key);
+      for (const pattern of forbidden) expect(text, `${lang}:${key}`).not.toMatch(pattern);
+    }
+  }
 });

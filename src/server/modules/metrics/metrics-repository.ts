@@ -1,6 +1,6 @@
 // Daily counters for page views and events (see site_metrics in the schema).
 import { and, desc, gte, sql } from 'drizzle-orm';
-import type { MetricEvent } from '../../../domain/metrics.js';
+import type { MetricEvent, MetricsSummary } from '../../../domain/metrics.js';
 import type { Executor } from '../../db/client.js';
 import { siteMetrics } from '../../db/schema.js';
 
@@ -9,13 +9,6 @@ export type MetricEntry = { kind: 'page_view'; name: string; detail: string } | 
 /** The calendar day in Germany, where the shop and its staff are. */
 export function berlinDay(at: Date): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
-}
-
-export interface MetricsSummary {
-  since: string;
-  pageViews: { path: string; count: number }[];
-  pageViewsByDay: { day: string; count: number }[];
-  events: { name: string; detail: string; count: number }[];
 }
 
 export function createMetricsRepository(db: Executor) {

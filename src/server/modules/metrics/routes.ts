@@ -47,4 +47,9 @@ export const metricsRoutes: FastifyPluginAsync = async (app) => {
     if (hit.allowed) await metrics.count(entry, app.now());
     return reply.status(204).send();
   });
+
+  // For staff (behind the /api/admin guard): the totals of the last days.
+  api.get('/api/admin/metrics', { schema: { querystring: z.object({ days: z.coerce.number().int().min(1).max(90).default(7) }).strict() } }, async (request) =>
+    metrics.summary(request.query.days, app.now()),
+  );
 };

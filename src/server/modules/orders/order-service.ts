@@ -26,6 +26,7 @@ import type { Mailer } from '../../mail/mailer.js';
 import type { PaymentEvent, PaymentProvider } from '../../payments/provider.js';
 import type { Storage } from '../../storage/storage.js';
 import { processCustomerPhoto } from '../uploads/image-processing.js';
+import { createMetricsRepository } from '../metrics/metrics-repository.js';
 import { createOrderRepository, extrasOf, type OrderRow, type UploadRow } from './order-repository.js';
 import { renderOrderReceivedMail, renderPaymentConfirmedMail, renderPaymentFailedMail, type OrderMailData } from './order-mails.js';
 import { statusUrl } from './order-tokens.js';
@@ -271,6 +272,8 @@ export function createOrderService(deps: OrderServiceDeps) {
         actorId: `${payments.name}:${event.id}`,
         note: event.type,
       });
+      // Counted with the payment itself, so a purchase is counted exactly once (no browser involved).
+      await createMetricsRepository(tx).count({ kind: 'event', name: 'purchase', detail: order.package ?? '' }, now);
       return { outcome: 'paid' as const, order: updated };
     });
     if (result.outcome === 'amountMismatch' || result.outcome === 'notCheckedOut' || result.outcome === 'staleSession') log.error({ orderId, eventId: event.id, amount: event.amountTotal }, 'paid amount does not match the order');

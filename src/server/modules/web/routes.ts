@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../../domain/catalog.js';
 import { buildCatalogView } from '../../../domain/catalog-view.js';
-import { preloadAllPages, render } from '../../../web/entry-server.js';
+import { errorPage, preloadAllPages, render } from '../../../web/entry-server.js';
 
 export interface WebRoutesOptions {
   templatePath: string;
@@ -64,18 +64,31 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, optio
       return reply.status(404).send({ error: { code: 'notFound', requestId: request.id } });
     }
     const { language, fromUrl } = requestLanguage(request);
-    const result = await render({
-      url,
-      language,
-      languageFromUrl: fromUrl,
-      catalog: buildCatalogView(app.config.campaign, app.now()),
-      site: app.config.site,
-      consent: app.config.consentServices,
-      examples: app.config.examples,
-      publicUrl: app.config.publicUrl,
-      now: app.now(),
-      nonce: (reply as unknown as { cspNonce?: { script: string } }).cspNonce?.script,
-    });
+    let result: Awaited<ReturnType<typeof render>>;
+    try {
+      result = await render({
+        url,
+        language,
+        languageFromUrl: fromUrl,
+        catalog: buildCatalogView(app.config.campaign, app.now()),
+        site: app.config.site,
+        consent: app.config.consentServices,
+        examples: app.config.examples,
+        publicUrl: app.config.publicUrl,
+        now: app.now(),
+        nonce: (reply as unknown as { cspNonce?: { script: string } }).cspNonce?.script,
+      });
+    } catch (error) {
+      // A page that cannot be rendered still answers as a page, in the visitor's language.
+      request.log.error({ err: error, url }, 'page rendering failed');
+      const page = errorPage(language);
+      const body = withoutScripts(template)
+        .replace('<!--app-lang-->', language)
+        .replace('<!--app-head-->', page.head)
+        .replace('<!--app-html-->', page.html)
+        .replace('<!--app-data-->', '');
+      return reply.status(500).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
+    }
     if (result.kind === 'redirect') return reply.redirect(result.to, 302);
     if (result.kind === 'notFound') return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
     const page = (result.scripts ? template : withoutScripts(template))

@@ -3,6 +3,7 @@ import { useAdminTitle } from './admin-layout.js';
 import type { DashboardResponse } from './admin-types.js';
 import { Badge } from './admin-ui.js';
 import { ORDER_STATUS_LABELS, displayOrderNumber, formatDateTime, orderStatusLabel, orderStatusTone, packageName } from './admin-format.js';
+import { MetricsCard } from './metrics-card.js';
 import { useAdminQuery } from './use-admin-query.js';
 
 const COUNT_ORDER = ['created', 'paid', 'in_progress', 'completed', 'cancelled'] as const;
@@ -120,6 +121,8 @@ export function DashboardPage() {
                   </ul>
                 )}
               </section>
+
+              <MetricsCard />
             </div>
           </div>
         </>

@@ -7,6 +7,7 @@ import { useAppData } from '../../app-data.js';
 import { useI18n } from '../../i18n/i18n.js';
 import { StepHeader, StepNav } from './order-layout.js';
 import { useWizard } from './wizard-state.js';
+import { trackEvent } from '../../lib/metrics.js';
 
 function ChoiceButton(props: { selected: boolean; onClick: () => void; title: string; description?: string; badge?: string; extra?: React.ReactNode; testId: string }) {
   return (
@@ -103,6 +104,7 @@ export function PackageStep() {
                 // Extras the new package does not offer are dropped; location and outfit only matter with refinement.
                 const extras = state.selection.extras.filter((e) => view.offeredExtras.includes(e));
                 select({ package: key, extras });
+                trackEvent('package_selected', key);
                 navigate(PACKAGES[key].hasRefinement ? '/order/refinement' : '/order/summary');
               }}
             />

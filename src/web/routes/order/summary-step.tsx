@@ -14,6 +14,7 @@ import { useI18n } from '../../i18n/i18n.js';
 import { StepHeader } from './order-layout.js';
 import type { UploadView } from '../../../domain/order-views.js';
 import { useWizard } from './wizard-state.js';
+import { trackEvent } from '../../lib/metrics.js';
 
 const THUMBNAILS_SHOWN = 8;
 
@@ -98,6 +99,7 @@ export function SummaryStep() {
       return;
     }
     setSubmitting(true);
+    trackEvent('begin_checkout');
     try {
       const session = await api<{ url: string }>(`/api/orders/${state.orderId}/checkout`, {
         method: 'POST',
@@ -107,6 +109,7 @@ export function SummaryStep() {
       window.location.assign(session.url);
     } catch (caught) {
       const code = caught instanceof ApiError ? caught.code : 'unknown';
+      trackEvent('error_occurred', code);
       setError(`${t('order.summary.checkoutError', { message: t(`errors.${code}`, { min: UPLOAD_LIMITS.minPhotos }) })} ${t('order.summary.retry')}`);
       setSubmitting(false);
     }

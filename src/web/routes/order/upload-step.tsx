@@ -7,6 +7,7 @@ import { ApiError, api, uploadFile } from '../../lib/api.js';
 import { useI18n } from '../../i18n/i18n.js';
 import { StepHeader, StepNav } from './order-layout.js';
 import { useWizard } from './wizard-state.js';
+import { trackEvent } from '../../lib/metrics.js';
 
 
 interface Pending {
@@ -237,7 +238,10 @@ export function UploadStep() {
         onNext={() => {
           if (busy) return;
           if (uploads.length < UPLOAD_LIMITS.minPhotos) setAlert(t('order.upload.minPhotos', { min: UPLOAD_LIMITS.minPhotos }));
-          else navigate('/order/style');
+          else {
+            trackEvent('upload_count', uploads.length);
+            navigate('/order/style');
+          }
         }}
       />
     </section>

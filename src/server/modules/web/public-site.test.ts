@@ -1,0 +1,244 @@
+// What a visitor (or a search engine, or curl) gets from every public route without JavaScript.
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { LANGUAGES } from '../../../domain/catalog.js';
+import { PUBLIC_PAGES } from '../../../web/routes.js';
+import type { DatabaseHandle } from '../../db/client.js';
+import { buildTestApp, type TestApp } from '../../test/app.js';
+import { testDatabases } from '../../test/databases.js';
+
+const GUIDES = [
+  ['/bewerbungsfotos-erstellen', 'Bewerbungsfotos erstellen', 'Create application photos', 'Crear fotos'],
+  ['/linkedin-profilbild-erstellen', 'LinkedIn-Profilbild', 'LinkedIn profile picture', 'LinkedIn'],
+  ['/ki-bewerbungsfotos-test', 'KI-Bewerbungsfotos im Test', 'AI application photos', 'IA'],
+] as const;
+
+/** The rendered page without the embedded page data (which holds the raw texts of the catalogues). */
+function rendered(html: string): string {
+  return html.split('<script id="app-data"')[0]!;
+}
+
+function metaContent(html: string, name: string): string | null {
+  return new RegExp(`<meta name="${name}" content="([^"]*)">`).exec(html)?.[1] ?? null;
+}
+
+/** Scripts in the HTML that would run: only the page data (JSON) and scripts with this answer's nonce may be inline. */
+function unsafeInlineScripts(html: string): string[] {
+  return [...html.matchAll(/<script(?![^>]*type="application\/(?:ld\+)?json")(?![^>]*nonce=)[^>]*>([^<]*)<\/script>/g)].filter((m) => m[1]!.trim() !== '').map((m) => m[0].slice(0, 60));
+}
+
+describe('the public pages, server rendered', () => {
+  let db: DatabaseHandle;
+  let t: TestApp;
+  beforeAll(async () => {
+    db = await testDatabases()[0]!.open();
+    t = await buildTestApp(db);
+  });
+  afterAll(async () => {
+    await t.close();
+    await db.close();
+  });
+
+  test('every public route in every language has its content, title, description, canonical and hreflang links', async () => {
+    for (const page of PUBLIC_PAGES) {
+      for (const language of LANGUAGES) {
+        const url = language === 'de' ? page : `${page}?lang=${language}`;
+        const response = await t.app.inject({ method: 'GET', url });
+        expect(response.statusCode, url).toBe(200);
+        const html = response.body;
+        expect(html, url).toContain(`<html lang="${language}">`);
+        const title = /<title>([^<]+)<\/title>/.exec(html)?.[1] ?? '';
+        expect(title.length, `${url} title`).toBeGreaterThan(10);
+        expect(title, url).toContain('Bewerbungsfoto Studio');
+        const description = metaContent(html, 'description') ?? '';
+        expect(description.length, `${url} description`).toBeGreaterThan(40);
+        expect(metaContent(html, 'robots'), url).toBeNull();
+        expect(html, url).toContain(`<link rel="canonical" href="http://shop.test${url}">`);
+        for (const alternate of LANGUAGES) {
+          expect(html, url).toContain(`<link rel="alternate" hreflang="${alternate}" href="http://shop.test${page}${alternate === 'de' ? '' : `?lang=${alternate}`}">`);
+        }
+        expect(html, url).toContain(`<link rel="alternate" hreflang="x-default" href="http://shop.test${page}">`);
+        // One h1 with real text, no untranslated key, no page waiting behind a fallback.
+        expect(html.match(/<h1[ >]/g)?.length, url).toBe(1);
+        expect(html, url).not.toMatch(/>(common|home|guides|legal|catalog)\.[a-zA-Z.]+</);
+        expect(html, url).not.toContain('<!--$?-->');
+        expect(unsafeInlineScripts(html), url).toEqual([]);
+      }
+    }
+  });
+
+  test('the guide pages carry their sections, price cards and links to the wizard', async () => {
+    for (const [url, german, english] of GUIDES) {
+      const html = (await t.app.inject({ method: 'GET', url })).body;
+      expect(html).toContain(german);
+      // Price cards with the catalogue's prices, and every call to action leading to the wizard.
+      expect(html).toContain('data-testid="price-card-pro"');
+      expect(html.replaceAll('\u00a0', ' ')).toContain('14,90 €');
+      expect(html.match(/href="\/order\/gender"/g)!.length).toBeGreaterThanOrEqual(5);
+      // No placeholder left unfilled.
+      expect(rendered(html)).not.toMatch(/\{[a-zA-Z]+\}/);
+      expect((await t.app.inject({ method: 'GET', url: `${url}?lang=en` })).body).toContain(english);
+    }
+    const faq = (await t.app.inject({ method: 'GET', url: '/bewerbungsfotos-erstellen' })).body;
+    expect(faq.match(/<details class="faq__item">/g)!.length).toBeGreaterThanOrEqual(5);
+    const comparison = (await t.app.inject({ method: 'GET', url: '/ki-bewerbungsfotos-test' })).body;
+    expect(comparison).toContain('<table class="comparison__table">');
+    expect(comparison).toContain('<th scope="row">');
+    // The home page links the guides; the footer links them everywhere.
+    const home = (await t.app.inject({ method: 'GET', url: '/' })).body;
+    const contact = (await t.app.inject({ method: 'GET', url: '/kontakt' })).body;
+    for (const [url] of GUIDES) {
+      expect(home).toContain(`href="${url}"`);
+      expect(contact).toContain(`href="${url}"`);
+    }
+  });
+
+  test('a page embeds only the texts it needs', async () => {
+    const data = async (url: string) => JSON.parse(/<script id="app-data" type="application\/json">([\s\S]*?)<\/script>/.exec((await t.app.inject({ method: 'GET', url })).body)![1]!);
+    expect(Object.keys((await data('/')).messages)).not.toContain('legal');
+    expect(Object.keys((await data('/')).messages)).not.toContain('guides');
+    expect(Object.keys((await data('/impressum')).messages)).toContain('legal');
+    expect(Object.keys((await data('/linkedin-profilbild-erstellen')).messages)).toContain('guides');
+    expect(Object.keys((await data('/linkedin-profilbild-erstellen')).messages)).not.toContain('legal');
+  });
+
+  test('without configured examples or third-party services there is no before/after link, banner or cookie link', async () => {
+    const home = rendered((await t.app.inject({ method: 'GET', url: '/' })).body);
+    expect(home).not.toContain('before-after');
+    expect(home).not.toContain('cookie-settings');
+    expect(home).not.toContain('Vorher/Nachher');
+    const csp = String((await t.app.inject({ method: 'GET', url: '/' })).headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self' 'nonce-");
+    expect(csp).toContain("frame-src 'none'");
+    // The privacy policy says what is true: no third-party services, counting on our own server.
+    const privacy = (await t.app.inject({ method: 'GET', url: '/datenschutz' })).body;
+    expect(privacy).toContain('keine Analyse-, Werbe- oder Tracking-Cookies und keine Chat-Widgets');
+    expect(privacy).toContain('Tagessummen');
+  });
+
+  test('the offline page runs nothing; manifest and sitemap describe the shop', async () => {
+    const offline = await t.app.inject({ method: 'GET', url: '/offline' });
+    expect(offline.statusCode).toBe(200);
+    expect(offline.body).toContain('Keine Internetverbindung');
+    expect(offline.body).toContain('<meta name="robots" content="noindex">');
+    expect(offline.body).not.toMatch(/<script(?![^>]*application\/ld\+json)/);
+    const manifest = await t.app.inject({ method: 'GET', url: '/manifest.webmanifest' });
+    expect(manifest.headers['content-type']).toBe('application/manifest+json; charset=utf-8');
+    expect(manifest.json()).toMatchObject({ name: 'Bewerbungsfoto Studio', start_url: '/', display: 'standalone' });
+    expect(manifest.json().icons.map((i: { sizes: string }) => i.sizes)).toEqual(['192x192', '512x512', '512x512']);
+    const sitemap = (await t.app.inject({ method: 'GET', url: '/sitemap.xml' })).body;
+    for (const [url] of GUIDES) expect(sitemap).toContain(`<loc>http://shop.test${url}?lang=es</loc>`);
+    expect(sitemap).not.toContain('/offline');
+    expect((await t.app.inject({ method: 'GET', url: '/robots.txt' })).body).toContain('Disallow: /offline');
+  });
+
+  test('pages and API answers are compressed for browsers that accept it', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(page.headers['content-encoding']).toBe('br');
+    const json = await t.app.inject({ method: 'GET', url: '/api/catalog', headers: { 'accept-encoding': 'gzip' } });
+    expect(json.headers['content-encoding']).toBe('gzip');
+    const plain = await t.app.inject({ method: 'GET', url: '/' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+  });
+});
+
+describe('with examples, third-party services, profiles and sister sites configured', () => {
+  let db: DatabaseHandle;
+  let t: TestApp;
+  beforeAll(async () => {
+    db = await testDatabases()[0]!.open();
+    const manifest = {
+      pairs: [
+        {
+          id: 'collins',
+          before: { src: '/examples/collins-before.webp', width: 480, height: 600 },
+          after: { src: 'https://cdn.example.net/collins-after.webp', width: 480, height: 600 },
+          style: 'professional',
+          location: 'studio',
+          credit: 'NASA, gemeinfrei',
+        },
+      ],
+    };
+    const file = path.join(await import('node:os').then((os) => os.tmpdir()), `examples-${process.pid}.json`);
+    await writeFile(file, JSON.stringify(manifest));
+    t = await buildTestApp(db, {
+      EXAMPLES_FILE: file,
+      ANALYTICS_SCRIPT_URL: 'https://stats.example.org/tag.js',
+      ANALYTICS_NAME: 'Beispiel Analytics GmbH, Berlin',
+      CHAT_SCRIPT_URL: 'https://chat.example.com/widget.js',
+      SOCIAL_LINKS: 'linkedin=https://www.linkedin.com/company/beispiel,instagram=https://instagram.com/beispiel',
+      SISTER_SITES: 'en=https://ai-headshots.example,es=https://fotos-ia.example',
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await db.close();
+  });
+
+  test('the home page shows the pairs with sizes and credit, and links them from the navigation and footer', async () => {
+    const html = (await t.app.inject({ method: 'GET', url: '/' })).body;
+    expect(html).toContain('id="before-after"');
+    expect(html).toContain('src="/examples/collins-before.webp" width="480" height="600"');
+    expect(html).toContain('alt="Nachher: Bewerbungsfoto im Stil Professionell mit Hintergrund Studio"');
+    expect(html).toContain('Ausgangsfoto: NASA, gemeinfrei');
+    expect(html.match(/href="\/#before-after"/g)!.length).toBe(2);
+    // The first guide shows them too.
+    expect((await t.app.inject({ method: 'GET', url: '/bewerbungsfotos-erstellen' })).body).toContain('data-testid="before-after-pair"');
+  });
+
+  test('the CSP allows exactly the configured origins; the privacy policy names the services', async () => {
+    const csp = String((await t.app.inject({ method: 'GET', url: '/' })).headers['content-security-policy']);
+    expect(csp).toMatch(/script-src 'self' https:\/\/stats\.example\.org https:\/\/chat\.example\.com 'nonce-/);
+    expect(csp).toContain('img-src');
+    expect(csp).toContain('https://cdn.example.net');
+    expect(csp).toContain('frame-src https://stats.example.org https://chat.example.com');
+    const privacy = (await t.app.inject({ method: 'GET', url: '/datenschutz' })).body;
+    expect(privacy).toContain('Reichweitenanalyse: Beispiel Analytics GmbH, Berlin.');
+    expect(privacy).toContain('Chat: chat.example.com.');
+    expect(privacy).toContain('nur mit Ihrer Einwilligung');
+    expect(rendered(privacy)).not.toContain('keine Chat-Widgets');
+  });
+
+  test('the footer has the profiles, the sister sites in their own language and the cookie settings link', async () => {
+    const html = (await t.app.inject({ method: 'GET', url: '/?lang=es' })).body;
+    expect(html).toContain('<a href="https://www.linkedin.com/company/beispiel" rel="noopener me">LinkedIn</a>');
+    expect(html).toContain('<a href="https://ai-headshots.example" hrefLang="en" lang="en">English</a>');
+    expect(html).toContain('<a href="https://fotos-ia.example" hrefLang="es" lang="es">Español</a>');
+    expect(html).toContain('Configuración de cookies');
+    // Organisation data names the profiles.
+    expect(html).toContain('"sameAs":["https://www.linkedin.com/company/beispiel","https://instagram.com/beispiel"]');
+  });
+});
+
+describe('a page that fails to render', () => {
+  let db: DatabaseHandle;
+  let t: TestApp;
+  let broken = false;
+  beforeAll(async () => {
+    db = await testDatabases()[0]!.open();
+    t = await buildTestApp(db, {}, {
+      now: () => {
+        if (broken) throw new Error('clock broke');
+        return new Date('2026-11-23T10:00:00Z');
+      },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await db.close();
+  });
+
+  test('answers the generic error page in the visitor\'s language, with no details and a way home', async () => {
+    broken = true;
+    const response = await t.app.inject({ method: 'GET', url: '/?lang=en' });
+    broken = false;
+    expect(response.statusCode).toBe(500);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.body).toContain('<h1 id="error-title">An Error Occurred</h1>');
+    expect(response.body).toContain('<a class="button button--primary" href="/">Go to the home page</a>');
+    expect(response.body).not.toContain('clock broke');
+    expect(response.body).not.toMatch(/<script type="module"/);
+    expect((await t.app.inject({ method: 'GET', url: '/' })).statusCode).toBe(200);
+  });
+});
