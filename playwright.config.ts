@@ -8,6 +8,23 @@ const port = Number(process.env.E2E_PORT ?? 3999);
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'shop-e2e-'));
 const day = 24 * 3600 * 1000;
 const baseURL = `http://127.0.0.1:${port}`;
+const consentPort = port - 1;
+// The shop with analytics and chat configured (consent.spec.ts; e2e/helpers.ts knows the port).
+const consentBaseURL = `http://127.0.0.1:${consentPort}`;
+
+const shared = {
+  NODE_ENV: 'test',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+  // One "proxy" in front: the lockout journey sends its own X-Forwarded-For, so it locks only itself.
+  TRUST_PROXY: '1',
+  // A campaign that runs now, whatever day the suite runs.
+  CAMPAIGN_PERCENT: '20',
+  CAMPAIGN_PACKAGES: 'pro,premium',
+  CAMPAIGN_STARTS_AT: new Date(Date.now() - day).toISOString(),
+  CAMPAIGN_ENDS_AT: new Date(Date.now() + 30 * day).toISOString(),
+  ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+};
 
 export default defineConfig({
   testDir: 'e2e',
@@ -35,31 +52,43 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
-  webServer: {
-    command: 'node dist/server/main.js',
-    url: `${baseURL}/api/health`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      NODE_ENV: 'test',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: baseURL,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      // One "proxy" in front: the lockout journey sends its own X-Forwarded-For, so it locks only itself.
-      TRUST_PROXY: '1',
-      // The first staff account, for the back-office journey.
-      ADMIN_EMAIL: 'team@example.de',
-      ADMIN_PASSWORD: 'e2e-staff-password-123',
-      // A campaign that runs now, whatever day the suite runs.
-      CAMPAIGN_PERCENT: '20',
-      CAMPAIGN_PACKAGES: 'pro,premium',
-      CAMPAIGN_STARTS_AT: new Date(Date.now() - day).toISOString(),
-      CAMPAIGN_ENDS_AT: new Date(Date.now() + 30 * day).toISOString(),
-      ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+  webServer: [
+    {
+      command: 'node dist/server/main.js',
+      url: `${baseURL}/api/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        ...shared,
+        PORT: String(port),
+        PUBLIC_URL: baseURL,
+        DATA_DIR: dataDir,
+        // The first staff account, for the back-office journey.
+        ADMIN_EMAIL: 'team@example.de',
+        ADMIN_PASSWORD: 'e2e-staff-password-123',
+      },
     },
-  },
+    {
+      // A second shop process on the same database, configured with the optional third-party services that
+      // need consent (their hosts are answered by the tests themselves: nothing leaves this machine).
+      command: 'node dist/server/main.js',
+      url: `${consentBaseURL}/api/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        ...shared,
+        PORT: String(consentPort),
+        PUBLIC_URL: consentBaseURL,
+        DATA_DIR: `${dataDir}-consent`,
+        ANALYTICS_SCRIPT_URL: 'https://stats.example.org/tag.js',
+        ANALYTICS_NAME: 'Beispiel Analytics GmbH',
+        CHAT_SCRIPT_URL: 'https://chat.example.com/widget.js',
+        CHAT_NAME: 'Beispiel Chat AG',
+      },
+    },
+  ],
 });

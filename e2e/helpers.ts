@@ -4,6 +4,9 @@ import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 import sharp from 'sharp';
 
+/** The second shop process of playwright.config.ts: analytics and chat configured, so consent is asked. */
+export const CONSENT_BASE_URL = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3999) - 1}`;
+
 // One folder per test worker: parallel workers writing the same file would hand each other half-written photos.
 const dir = path.join(os.tmpdir(), `shop-e2e-photos-${process.pid}`);
 

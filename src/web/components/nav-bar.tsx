@@ -102,7 +102,8 @@ export function NavBar() {
               className="lang__button"
               aria-haspopup="true"
               aria-expanded={languageOpen}
-              aria-label={t('common.nav.language')}
+              // The name starts with what is visible (WCAG 2.5.3 label in name): "Sprache wählen: DE".
+              aria-label={`${t('common.nav.language')}: ${language.toUpperCase()}`}
               disabled={switching}
               onClick={() => setLanguageOpen((open) => !open)}
               data-testid="language-button"

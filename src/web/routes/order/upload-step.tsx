@@ -174,7 +174,7 @@ export function UploadStep() {
         data-testid="dropzone"
       >
         <p className="dropzone__text">{t('order.upload.dropzone')}</p>
-        <button type="button" className="button button--primary" onClick={() => (state.photoConsent ? input.current?.click() : setAlert(t('order.upload.consentRequired')))}>
+        <button type="button" className="button button--primary" data-testid="file-button" onClick={() => (state.photoConsent ? input.current?.click() : setAlert(t('order.upload.consentRequired')))}>
           {t('order.upload.choose')}
         </button>
         <input
