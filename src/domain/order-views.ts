@@ -1,7 +1,10 @@
 // What the API answers about an order, shared by the server that builds it and the pages that show it.
 import type { ExtraKey } from './catalog.js';
 
-/** A customer's uploaded photo in the wizard: signed links to the photo and its thumbnail. */
+/** Warnings of the quality gate the customer sees on a photo (refusals never become an upload). */
+export type PhotoWarning = 'faceTooSmall' | 'headTurned' | 'blurred' | 'tooDark' | 'tooBright' | 'lowResolution';
+
+/** A customer's uploaded photo in the wizard: signed links to the photo and its thumbnail, and the gate's verdict. */
 export interface UploadView {
   id: string;
   fileName: string;
@@ -9,6 +12,8 @@ export interface UploadView {
   height: number;
   url: string;
   thumbnailUrl: string;
+  /** 'unchecked' when the check itself failed: the photo is kept and staff look at it. */
+  quality: { verdict: 'ok' | 'warning' | 'unchecked'; warnings: PhotoWarning[] };
 }
 
 /** An order as tracking and the status page show it. */

@@ -33,6 +33,8 @@ import { createPaymentProvider } from './payments/create-payment-provider.js';
 import type { PaymentProvider } from './payments/provider.js';
 import { webRoutes } from './modules/web/routes.js';
 import { PROJECT_ROOT, WEB_DIST_DIR } from './paths.js';
+import { createInference, type Inference } from '../studio/inference/client.js';
+import { createPhotoCheck } from './modules/studio/photo-quality.js';
 import { createStorage } from './storage/create-storage.js';
 import { localFilesRoutes } from './storage/local-files-routes.js';
 import type { LocalStorage } from './storage/local-storage.js';
@@ -47,6 +49,8 @@ declare module 'fastify' {
     payments: PaymentProvider;
     retention: RetentionService;
     auth: AuthService;
+    /** Face detection and person segmentation (a worker thread, started on first use). */
+    inference: Inference;
     /** Every route the app registered, so tests can walk them (for example all of /api/admin). */
     routeTable: { method: string; url: string }[];
     /** The clock; tests may replace it. */
@@ -59,6 +63,7 @@ export interface AppOverrides {
   storage?: Storage;
   mailer?: Mailer;
   payments?: PaymentProvider;
+  inference?: Inference;
   now?: () => Date;
   /** Logger options; tests pass false. */
   logger?: boolean;
@@ -154,6 +159,13 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     if (!overrides.db) await db.close();
   });
 
+  const inference = overrides.inference ?? createInference();
+  app.decorate('inference', inference);
+  app.addHook('onClose', async () => {
+    if (!overrides.inference) await inference.close();
+  });
+  const checkPhoto = createPhotoCheck(inference, app.log);
+
   const auth = createAuthService({ db: db.db, now });
   app.decorate('auth', auth);
   registerStaffGuard(app, auth);
@@ -170,6 +182,7 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     appSecret: config.appSecret,
     site: config.site,
     signedUrlTtlSeconds: config.signedUrlTtlSeconds,
+    checkPhoto,
     now,
     log: app.log,
   });

@@ -25,7 +25,9 @@ import { AppError, conflict, notFound, unprocessable } from '../../http/errors.j
 import type { Mailer } from '../../mail/mailer.js';
 import type { PaymentEvent, PaymentProvider } from '../../payments/provider.js';
 import type { Storage } from '../../storage/storage.js';
+import type { QualityReport } from '../../../studio/quality-gate.js';
 import { processCustomerPhoto } from '../uploads/image-processing.js';
+import { photoQualityView } from '../studio/photo-quality.js';
 import { createMetricsRepository } from '../metrics/metrics-repository.js';
 import { createOrderRepository, extrasOf, type OrderRow, type UploadRow } from './order-repository.js';
 import { renderOrderReceivedMail, renderPaymentConfirmedMail, renderPaymentFailedMail, type OrderMailData } from './order-mails.js';
@@ -41,6 +43,8 @@ export interface OrderServiceDeps {
   appSecret: string;
   site: SiteInfo;
   signedUrlTtlSeconds: number;
+  /** The quality gate (src/studio): refusals stop an upload, warnings are kept with it. */
+  checkPhoto: (photo: Buffer) => Promise<QualityReport | null>;
   now: () => Date;
   log: FastifyBaseLogger;
 }
@@ -118,7 +122,7 @@ export function createOrderService(deps: OrderServiceDeps) {
       storage.signedUrl(upload.storageKey, { expiresInSeconds: deps.signedUrlTtlSeconds }),
       storage.signedUrl(thumbnailKey(upload.storageKey), { expiresInSeconds: deps.signedUrlTtlSeconds }),
     ]);
-    return { id: upload.id, fileName: upload.fileName, width: upload.width, height: upload.height, url, thumbnailUrl };
+    return { id: upload.id, fileName: upload.fileName, width: upload.width, height: upload.height, url, thumbnailUrl, quality: photoQualityView(upload.quality) };
   }
 
   async function requireOrder(orderId: string): Promise<OrderRow> {
@@ -392,6 +396,9 @@ export function createOrderService(deps: OrderServiceDeps) {
         throw new AppError(status, processed.code, processed.code, processed.code === 'resolutionTooLow' ? { minShortSidePx: UPLOAD_LIMITS.minShortSidePx } : undefined);
       }
       const image = processed.image;
+      // Before anything is stored: a refused photo leaves nothing behind.
+      const quality = await deps.checkPhoto(image.buffer);
+      if (quality?.verdict === 'refused') throw unprocessable(quality.issues[0]!.code);
       const key = `uploads/${orderId}/${randomBytes(16).toString('hex')}.${image.extension}`;
       await storage.put(key, image.buffer, { contentType: image.mimeType });
       await storage.put(thumbnailKey(key), image.thumbnail, { contentType: 'image/jpeg' });
@@ -414,6 +421,7 @@ export function createOrderService(deps: OrderServiceDeps) {
             height: image.height,
             storageKey: key,
             uploadOrder: await repo.nextUploadOrder(orderId),
+            quality: quality ?? { verdict: 'unchecked' },
             createdAt: deps.now(),
           });
         });

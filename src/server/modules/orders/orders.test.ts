@@ -8,7 +8,7 @@ import { orderHistory, orderUploads, orders, outgoingMail, paymentEvents, sandbo
 import type { SandboxPaymentProvider } from '../../payments/sandbox-provider.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
-import { multipart, portraitJpeg } from '../../test/images.js';
+import { multipart, PORTRAIT, portraitJpeg } from '../../test/images.js';
 import { WEBHOOK_PATH } from '../payments/routes.js';
 
 const CAMPAIGN = {
@@ -147,6 +147,28 @@ describe.each(testDatabases())('order flow on $name', (testDb) => {
     }
     expect(await rows(order.orderId)).toBe(0);
     expect(await files(order.orderId)).toEqual([]);
+  });
+
+  test('the quality gate: a photo without a face or with two is refused and leaves nothing; a dark one is kept with its warning', async () => {
+    const order = await draft();
+    const noFace = await sharp(PORTRAIT).extract({ left: 0, top: 300, width: 512, height: 212 }).resize(1536, 1100, { fit: 'cover' }).jpeg().toBuffer();
+    const single = await portraitJpeg(1200, 1200);
+    const two = await sharp({ create: { width: 2400, height: 1200, channels: 3, background: '#777' } }).composite([{ input: single, left: 0, top: 0 }, { input: single, left: 1200, top: 0 }]).jpeg().toBuffer();
+    for (const [buffer, code] of [[noFace, 'noFace'], [two, 'multipleFaces']] as const) {
+      const response = await upload(order, buffer);
+      expect({ status: response.statusCode, code: response.json().error.code }).toEqual({ status: 422, code });
+    }
+    expect(await rows(order.orderId)).toBe(0);
+    expect(await files(order.orderId)).toEqual([]);
+
+    const good = (await upload(order, jpeg)).json();
+    expect(good.quality).toEqual({ verdict: 'ok', warnings: [] });
+    const dark = await upload(order, await sharp(jpeg).modulate({ brightness: 0.3 }).jpeg().toBuffer());
+    expect(dark.statusCode).toBe(201);
+    expect(dark.json().quality).toEqual({ verdict: 'warning', warnings: ['tooDark'] });
+    // The report (with the face's position for framing later) is kept with the photo.
+    const [stored] = await db.db.select().from(orderUploads).where(eq(orderUploads.id, dark.json().id));
+    expect(stored!.quality).toMatchObject({ verdict: 'warning', face: { width: expect.any(Number) }, measures: { faces: 1 } });
   });
 
   test('the 11th photo is refused', async () => {

@@ -159,6 +159,7 @@ export function UploadStep() {
   return (
     <section className="step">
       <StepHeader title={t('order.upload.title')} subtitle={t('order.upload.subtitle', { min: UPLOAD_LIMITS.minPhotos, max: UPLOAD_LIMITS.maxPhotos })} />
+      <PhotoExamples />
       <label className="consent">
         <input type="checkbox" checked={state.photoConsent} onChange={(e) => update({ photoConsent: e.target.checked })} data-testid="photo-consent" />
         <span>{t('order.upload.consent')}</span>
@@ -206,11 +207,12 @@ export function UploadStep() {
       </p>
       <ul className="thumbs" aria-label={t('order.upload.listLabel')}>
         {uploads.map((upload) => (
-          <li key={upload.id} className="thumb" data-testid="upload-thumb">
+          <li key={upload.id} className={`thumb thumb--${upload.quality.verdict}`} data-testid="upload-thumb" data-quality={upload.quality.verdict}>
             <img src={upload.thumbnailUrl} alt={upload.fileName} width={160} height={160} loading="lazy" />
             <button type="button" className="thumb__delete" onClick={() => void remove(upload)} aria-label={t('order.upload.delete', { name: upload.fileName })}>
               ×
             </button>
+            <PhotoQuality quality={upload.quality} />
           </li>
         ))}
         {pending.map((item) => (
@@ -244,6 +246,57 @@ export function UploadStep() {
           }
         }}
       />
+    </section>
+  );
+}
+
+/** The gate's verdict under a thumbnail: a check mark, or each warning with its advice. */
+function PhotoQuality({ quality }: { quality: UploadView['quality'] }) {
+  const { t } = useI18n();
+  return (
+    <div className={`thumb__quality thumb__quality--${quality.verdict}`} data-testid="upload-quality">
+      <span className="thumb__verdict">
+        <span aria-hidden="true">{quality.verdict === 'ok' ? '✓ ' : quality.verdict === 'warning' ? '! ' : ''}</span>
+        {t(`order.upload.quality.${quality.verdict}`)}
+      </span>
+      {quality.warnings.length > 0 && (
+        <ul className="thumb__warnings">
+          {quality.warnings.map((warning) => (
+            <li key={warning} data-testid={`warning-${warning}`}>
+              {t(`order.upload.quality.warnings.${warning}`)}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** A good and a bad example, so the customer knows what the check looks for before choosing photos. */
+function PhotoExamples() {
+  const { t } = useI18n();
+  return (
+    <section className="photo-examples" aria-labelledby="photo-examples-title">
+      <h2 id="photo-examples-title" className="step__subheading">
+        {t('order.upload.examples.title')}
+      </h2>
+      <div className="photo-examples__pair">
+        <figure className="photo-examples__item photo-examples__item--good">
+          <img src="/help/photo-good.webp" width={120} height={150} alt={t('order.upload.examples.goodAlt')} />
+          <figcaption>
+            <span aria-hidden="true">✓ </span>
+            {t('order.upload.examples.good')}
+          </figcaption>
+        </figure>
+        <figure className="photo-examples__item photo-examples__item--bad">
+          <img src="/help/photo-bad.webp" width={120} height={150} alt={t('order.upload.examples.badAlt')} />
+          <figcaption>
+            <span aria-hidden="true">✗ </span>
+            {t('order.upload.examples.bad')}
+          </figcaption>
+        </figure>
+      </div>
+      <p className="photo-examples__credit">{t('order.upload.examples.credit')}</p>
     </section>
   );
 }

@@ -1,0 +1,92 @@
+// Face detection and person segmentation, answered by a worker thread (worker.ts) that is started on
+// first use and restarted if it dies. The HTTP thread never runs the models itself.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { PROJECT_ROOT } from '../../server/paths.js';
+import type { InferenceRequest, InferenceResponse } from './protocol.js';
+import type { DetectedFace, RgbImage } from './types.js';
+
+export interface Inference {
+  detectFaces(image: RgbImage): Promise<DetectedFace[]>;
+  /** A SEGMENTATION_SIZE square in, the person probability (0–255) per pixel out. */
+  segment(image: RgbImage): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
+const BUILT_WORKER = path.join(PROJECT_ROOT, 'dist/server/studio-inference.js');
+const SOURCE_WORKER = path.join(PROJECT_ROOT, 'src/studio/inference/worker.ts');
+
+/** The built worker beside the built server; from the sources (tests, tsx) the TypeScript one, through tsx. */
+function startWorker(): Worker {
+  const runningBuilt = fileURLToPath(import.meta.url).includes(`${path.sep}dist${path.sep}server${path.sep}`);
+  if (runningBuilt && existsSync(BUILT_WORKER)) return new Worker(BUILT_WORKER);
+  // Loader flags are not passed on to worker threads on Node 20: the thread registers tsx itself.
+  const tsxRoot = path.dirname(createRequire(import.meta.url).resolve('tsx/package.json'));
+  const tsx = pathToFileURL(path.join(tsxRoot, 'dist/esm/api/index.mjs')).href;
+  const boot = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(pathToFileURL(SOURCE_WORKER).href)}); });`;
+  return new Worker(boot, { eval: true });
+}
+
+export function createInference(): Inference {
+  let worker: Worker | null = null;
+  let nextId = 1;
+  const pending = new Map<number, { resolve: (response: InferenceResponse) => void; reject: (error: Error) => void }>();
+
+  function start(): Worker {
+    if (worker) return worker;
+    const started = startWorker();
+    // An idle model thread must not keep a finished process (a test, a script) alive.
+    started.unref();
+    started.on('message', (response: InferenceResponse) => {
+      const waiting = pending.get(response.id);
+      pending.delete(response.id);
+      waiting?.resolve(response);
+    });
+    const fail = (error: Error) => {
+      if (worker === started) worker = null;
+      for (const [id, waiting] of pending) {
+        pending.delete(id);
+        waiting.reject(error);
+      }
+    };
+    started.on('error', fail);
+    started.on('exit', (code) => fail(new Error(`inference thread exited with code ${code}`)));
+    worker = started;
+    return started;
+  }
+
+  function call(request: Omit<InferenceRequest, 'id'>): Promise<InferenceResponse> {
+    const id = nextId++;
+    const thread = start();
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      thread.ref();
+      thread.postMessage({ ...request, id });
+    }).finally(() => {
+      if (pending.size === 0) thread.unref();
+    }) as Promise<InferenceResponse>;
+  }
+
+  return {
+    async detectFaces(image) {
+      const response = await call({ op: 'detect', image });
+      if (!response.ok) throw new Error(response.error);
+      if (response.op !== 'detect') throw new Error('unexpected answer');
+      return response.faces;
+    },
+    async segment(image) {
+      const response = await call({ op: 'segment', image });
+      if (!response.ok) throw new Error(response.error);
+      if (response.op !== 'segment') throw new Error('unexpected answer');
+      return response.mask;
+    },
+    async close() {
+      const running = worker;
+      worker = null;
+      if (running) await running.terminate();
+    },
+  };
+}

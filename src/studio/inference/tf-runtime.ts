@@ -1,0 +1,141 @@
+// The machine-learning runtime of the studio: TensorFlow.js on its WebAssembly backend, the face models of
+// @vladmandic/human and the committed person-segmentation model, all read from files on this machine
+// (installed packages and src/studio/models): nothing is ever fetched from a network.
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as tf from '@tensorflow/tfjs-core';
+import { loadGraphModel, type GraphModel } from '@tensorflow/tfjs-converter';
+import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import { PROJECT_ROOT } from '../../server/paths.js';
+import type { DetectedFace, RgbImage } from './types.js';
+
+const require = createRequire(import.meta.url);
+const WASM_DIR = `${path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm'))}/`;
+// The package's "exports" name only its tfjs-node build; its WebAssembly build sits beside it.
+const HUMAN_DIR = path.dirname(require.resolve('@vladmandic/human'));
+const HUMAN_WASM_BUILD = path.join(HUMAN_DIR, 'human.node-wasm.js');
+const HUMAN_MODELS = path.join(HUMAN_DIR, '..', 'models');
+export const SELFIE_MODEL = path.join(PROJECT_ROOT, 'src/studio/models/selfie.json');
+export const SEGMENTATION_SIZE = 256;
+
+/** tfjs loads `file://` model URLs through this router: the model JSON and its weight files from disk. */
+function registerFileLoader() {
+  tf.io.registerLoadRouter(((url: string | string[]) => {
+    const target = Array.isArray(url) ? url[0] : url;
+    if (typeof target !== 'string' || !target.startsWith('file://')) return null;
+    const file = new URL(target);
+    return {
+      async load() {
+        const json = JSON.parse(await readFile(file, 'utf8')) as tf.io.ModelJSON;
+        return tf.io.getModelArtifactsForJSON(json, async (manifest) => {
+          const specs = manifest.flatMap((group) => group.weights);
+          const buffers = await Promise.all(manifest.flatMap((group) => group.paths.map((p) => readFile(new URL(p, file)))));
+          const data = Buffer.concat(buffers);
+          return [specs, data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength)];
+        });
+      },
+    };
+    // tfjs asks every router and takes the first handler; null means "not mine".
+  }) as unknown as Parameters<typeof tf.io.registerLoadRouter>[0]);
+}
+
+interface HumanFace {
+  box: [number, number, number, number];
+  score: number;
+  rotation?: { angle: { roll: number; yaw: number; pitch: number } } | null;
+  mesh?: [number, number, number?][];
+}
+
+interface HumanInstance {
+  load(): Promise<void>;
+  warmup(): Promise<unknown>;
+  detect(input: tf.Tensor): Promise<{ face: HumanFace[] }>;
+}
+
+export interface Runtime {
+  detectFaces(image: RgbImage): Promise<DetectedFace[]>;
+  /** Person probability (0–255) per pixel of a SEGMENTATION_SIZE square input. */
+  segment(image: RgbImage): Promise<Uint8Array>;
+}
+
+let runtime: Promise<Runtime> | null = null;
+
+export function loadRuntime(): Promise<Runtime> {
+  runtime ??= createRuntime();
+  return runtime;
+}
+
+async function createRuntime(): Promise<Runtime> {
+  registerFileLoader();
+  setWasmPaths(WASM_DIR);
+  const { Human } = require(HUMAN_WASM_BUILD) as { Human: new (config: object) => HumanInstance };
+  const human = new Human({
+    backend: 'wasm',
+    wasmPath: WASM_DIR,
+    modelBasePath: `${pathToFileURL(HUMAN_MODELS).href}/`,
+    debug: false,
+    async: false,
+    warmup: 'none',
+    cacheSensitivity: 0,
+    filter: { enabled: false },
+    face: {
+      enabled: true,
+      detector: { rotation: true, maxDetected: 5, minConfidence: 0.4, return: false },
+      mesh: { enabled: true },
+      attention: { enabled: false },
+      iris: { enabled: false },
+      description: { enabled: false },
+      emotion: { enabled: false },
+      antispoof: { enabled: false },
+      liveness: { enabled: false },
+      gear: { enabled: false },
+    },
+    body: { enabled: false },
+    hand: { enabled: false },
+    object: { enabled: false },
+    gesture: { enabled: false },
+    segmentation: { enabled: false },
+  });
+  // The WebAssembly module turns every uncaught error and unhandled rejection of the whole process into a
+  // crash (its own listeners rethrow them); our process handles its errors itself, so they are removed.
+  const before = { exception: process.listeners('uncaughtException'), rejection: process.listeners('unhandledRejection') };
+  await human.load();
+  for (const listener of process.listeners('uncaughtException')) if (!before.exception.includes(listener)) process.removeListener('uncaughtException', listener);
+  for (const listener of process.listeners('unhandledRejection')) if (!before.rejection.includes(listener)) process.removeListener('unhandledRejection', listener);
+  const selfie: GraphModel = await loadGraphModel(pathToFileURL(SELFIE_MODEL).href);
+
+  return {
+    async detectFaces(image) {
+      const input = tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
+      try {
+        const result = await human.detect(input);
+        return result.face.map((face) => ({
+          box: { x: face.box[0], y: face.box[1], width: face.box[2], height: face.box[3] },
+          score: face.score,
+          yaw: face.rotation?.angle.yaw ?? 0,
+          pitch: face.rotation?.angle.pitch ?? 0,
+          roll: face.rotation?.angle.roll ?? 0,
+        }));
+      } finally {
+        input.dispose();
+      }
+    },
+    async segment(image) {
+      if (image.width !== SEGMENTATION_SIZE || image.height !== SEGMENTATION_SIZE) throw new Error(`segment() needs a ${SEGMENTATION_SIZE}px square`);
+      const probabilities = tf.tidy(() => {
+        const input = tf.div(tf.tensor4d(image.data, [1, SEGMENTATION_SIZE, SEGMENTATION_SIZE, 3], 'float32'), 255);
+        return selfie.predict(input) as tf.Tensor;
+      });
+      try {
+        const values = (await probabilities.data()) as Float32Array;
+        const mask = new Uint8Array(values.length);
+        for (let i = 0; i < values.length; i++) mask[i] = Math.round(Math.min(1, Math.max(0, values[i]!)) * 255);
+        return mask;
+      } finally {
+        probabilities.dispose();
+      }
+    },
+  };
+}

@@ -1,0 +1,25 @@
+// The inference thread: the WebAssembly models run here, away from the thread that answers HTTP
+// requests. One request at a time, in the order they arrive.
+import { parentPort } from 'node:worker_threads';
+import { loadRuntime } from './tf-runtime.js';
+import type { InferenceRequest, InferenceResponse } from './protocol.js';
+
+if (!parentPort) throw new Error('worker.ts runs as a worker thread');
+const port = parentPort;
+let queue: Promise<void> = Promise.resolve();
+
+port.on('message', (request: InferenceRequest) => {
+  queue = queue.then(async () => {
+    let response: InferenceResponse;
+    try {
+      const runtime = await loadRuntime();
+      response =
+        request.op === 'detect'
+          ? { id: request.id, ok: true, op: 'detect', faces: await runtime.detectFaces(request.image) }
+          : { id: request.id, ok: true, op: 'segment', mask: await runtime.segment(request.image) };
+    } catch (error) {
+      response = { id: request.id, ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+    }
+    port.postMessage(response, response.ok && response.op === 'segment' ? [response.mask.buffer as ArrayBuffer] : []);
+  });
+});

@@ -1,0 +1,134 @@
+// The quality gate at upload: is there exactly one face, large, sharp, well lit and turned to the camera?
+// Refusals (no face, several faces) stop an upload; everything else is a warning with advice for the
+// customer. Callable without a server: bytes and an inference client in, a report out.
+import sharp from 'sharp';
+import type { Inference } from './inference/client.js';
+import type { Box, DetectedFace } from './inference/types.js';
+import { FACE_SAMPLE_PX, GATE } from './thresholds.js';
+
+export type QualityIssueCode = 'noFace' | 'multipleFaces' | 'faceTooSmall' | 'headTurned' | 'blurred' | 'tooDark' | 'tooBright' | 'lowResolution';
+export const REFUSING_ISSUES: readonly QualityIssueCode[] = ['noFace', 'multipleFaces'];
+
+export interface QualityIssue {
+  code: QualityIssueCode;
+  measured: number;
+  limit: number;
+}
+
+export interface QualityReport {
+  verdict: 'ok' | 'warning' | 'refused';
+  issues: QualityIssue[];
+  /** The main face in the stored photo's pixels, for framing later. */
+  face: (Box & { yaw: number; pitch: number; roll: number }) | null;
+  measures: { faces: number; faceHeightRatio?: number; faceHeightPx?: number; sharpness?: number; brightness?: number; clipped?: number };
+}
+
+/** Variance of the 4-neighbour Laplacian: low when edges are soft (blur, heavy noise reduction, upscaling). */
+export function laplacianVariance(gray: Uint8Array, width: number, height: number): number {
+  let sum = 0;
+  let sumSq = 0;
+  let n = 0;
+  for (let y = 1; y < height - 1; y++) {
+    for (let x = 1; x < width - 1; x++) {
+      const i = y * width + x;
+      const value = gray[i - width]! + gray[i + width]! + gray[i - 1]! + gray[i + 1]! - 4 * gray[i]!;
+      sum += value;
+      sumSq += value * value;
+      n++;
+    }
+  }
+  const mean = sum / n;
+  return sumSq / n - mean * mean;
+}
+
+function clampBox(box: Box, width: number, height: number): Box {
+  const x = Math.max(0, Math.floor(box.x));
+  const y = Math.max(0, Math.floor(box.y));
+  return { x, y, width: Math.max(1, Math.min(width - x, Math.round(box.width))), height: Math.max(1, Math.min(height - y, Math.round(box.height))) };
+}
+
+export async function assessPhoto(input: Buffer, inference: Inference): Promise<QualityReport> {
+  const image = sharp(input).rotate();
+  const meta = await image.metadata();
+  const width = meta.autoOrient?.width ?? meta.width ?? 0;
+  const height = meta.autoOrient?.height ?? meta.height ?? 0;
+  const scale = Math.min(1, GATE.analysisLongSidePx / Math.max(width, height));
+  const { data, info } = await sharp(input)
+    .rotate()
+    .resize({ width: Math.round(width * scale), height: Math.round(height * scale), fit: 'fill' })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const faces = (await inference.detectFaces({ data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height })).filter(
+    (face) => face.score >= GATE.minFaceScore,
+  );
+  if (faces.length === 0) return { verdict: 'refused', issues: [{ code: 'noFace', measured: 0, limit: 1 }], face: null, measures: { faces: 0 } };
+
+  const sorted = [...faces].sort((a, b) => b.box.height - a.box.height);
+  const main = sorted[0]!;
+  const others = sorted.slice(1).filter((face) => face.box.height >= main.box.height * GATE.otherFaceRelativeHeight);
+  if (others.length > 0) {
+    return { verdict: 'refused', issues: [{ code: 'multipleFaces', measured: others.length + 1, limit: 1 }], face: null, measures: { faces: others.length + 1 } };
+  }
+
+  const issues: QualityIssue[] = [];
+  const faceHeightRatio = main.box.height / info.height;
+  if (faceHeightRatio < GATE.minFaceHeightRatio) issues.push({ code: 'faceTooSmall', measured: round(faceHeightRatio), limit: GATE.minFaceHeightRatio });
+  const faceHeightPx = main.box.height / scale;
+  if (faceHeightPx < GATE.minFaceHeightPx) issues.push({ code: 'lowResolution', measured: Math.round(faceHeightPx), limit: GATE.minFaceHeightPx });
+  const turned = Math.max(Math.abs(main.yaw) / GATE.maxYaw, Math.abs(main.pitch) / GATE.maxPitch);
+  if (turned > 1) issues.push({ code: 'headTurned', measured: round(Math.max(Math.abs(main.yaw), Math.abs(main.pitch))), limit: Math.abs(main.yaw) / GATE.maxYaw >= Math.abs(main.pitch) / GATE.maxPitch ? GATE.maxYaw : GATE.maxPitch });
+
+  // Sharpness and light are judged on the face itself, sampled at a fixed width so photo size does not matter.
+  const region = clampBox(main.box, info.width, info.height);
+  const sampleHeight = Math.max(1, Math.round((region.height / region.width) * FACE_SAMPLE_PX));
+  const gray = await sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } })
+    .extract({ left: region.x, top: region.y, width: region.width, height: region.height })
+    .resize({ width: FACE_SAMPLE_PX, height: sampleHeight, fit: 'fill' })
+    .greyscale()
+    .raw()
+    .toBuffer();
+  const grayPixels = new Uint8Array(gray.buffer, gray.byteOffset, gray.byteLength);
+  const brightness = grayPixels.reduce((sum, value) => sum + value, 0) / grayPixels.length;
+  const clipped = grayPixels.reduce((count, value) => count + (value >= 250 ? 1 : 0), 0) / grayPixels.length;
+  // Sharpness on the face stretched to full contrast: a dark but sharp face is dark, not blurred.
+  const stretched = stretchContrast(grayPixels);
+  const sharpness = laplacianVariance(stretched, FACE_SAMPLE_PX, sampleHeight);
+  if (sharpness < GATE.minSharpness) issues.push({ code: 'blurred', measured: Math.round(sharpness), limit: GATE.minSharpness });
+  if (brightness < GATE.minBrightness) issues.push({ code: 'tooDark', measured: Math.round(brightness), limit: GATE.minBrightness });
+  else if (brightness > GATE.maxBrightness || clipped > GATE.maxClippedShare) {
+    issues.push({ code: 'tooBright', measured: Math.round(brightness), limit: GATE.maxBrightness });
+  }
+
+  return {
+    verdict: issues.length ? 'warning' : 'ok',
+    issues,
+    face: { x: Math.round(main.box.x / scale), y: Math.round(main.box.y / scale), width: Math.round(main.box.width / scale), height: Math.round(main.box.height / scale), yaw: round(main.yaw), pitch: round(main.pitch), roll: round(main.roll) },
+    measures: { faces: 1, faceHeightRatio: round(faceHeightRatio), faceHeightPx: Math.round(faceHeightPx), sharpness: Math.round(sharpness), brightness: Math.round(brightness), clipped: round(clipped) },
+  };
+}
+
+/** Stretches the 1st–99th percentile of the values to 0–255. */
+function stretchContrast(values: Uint8Array): Uint8Array {
+  const histogram = new Uint32Array(256);
+  for (const value of values) histogram[value]!++;
+  const percentile = (share: number) => {
+    let seen = 0;
+    for (let v = 0; v < 256; v++) {
+      seen += histogram[v]!;
+      if (seen >= values.length * share) return v;
+    }
+    return 255;
+  };
+  const low = percentile(0.01);
+  const high = Math.max(low + 1, percentile(0.99));
+  const out = new Uint8Array(values.length);
+  for (let i = 0; i < values.length; i++) out[i] = Math.max(0, Math.min(255, Math.round(((values[i]! - low) * 255) / (high - low))));
+  return out;
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
+
+export type { DetectedFace };

@@ -1,0 +1,28 @@
+// Every limit of the quality gate in one place (tested in quality-gate.test.ts on a real portrait and on
+// the same portrait made bad). Angles in radians, brightness 0–255, sizes as fractions of the image.
+
+export const GATE = {
+  /** Photos are examined at this size on the long side (faster, and the limits below do not depend on it). */
+  analysisLongSidePx: 1024,
+  /** A detection below this confidence is not a face. */
+  minFaceScore: 0.5,
+  /** A second face at least this large (relative to the main face's height) makes the photo refused. */
+  otherFaceRelativeHeight: 0.45,
+  /** Warning below this: the face's height as a part of the photo's height. */
+  minFaceHeightRatio: 0.14,
+  /** Warning below this: the face's height in pixels of the stored photo (too little detail). */
+  minFaceHeightPx: 220,
+  /** Warning above these: head turned sideways (yaw) or tilted up or down (pitch); about 26°. */
+  maxYaw: 0.45,
+  maxPitch: 0.45,
+  /** Warning below this: variance of the Laplacian on the face, scaled to FACE_SAMPLE_PX wide, full contrast. */
+  minSharpness: 120,
+  /** Warning outside these: mean brightness of the face. */
+  minBrightness: 70,
+  maxBrightness: 200,
+  /** Warning above this: share of the face that is burnt out white. */
+  maxClippedShare: 0.2,
+} as const;
+
+/** The face is sampled at this width for the sharpness and brightness measures. */
+export const FACE_SAMPLE_PX = 256;
