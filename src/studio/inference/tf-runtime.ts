@@ -9,6 +9,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { loadGraphModel, type GraphModel } from '@tensorflow/tfjs-converter';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { PROJECT_ROOT } from '../../server/paths.js';
+import { SEGMENTATION_SIZE } from './segmentation-size.js';
 import type { DetectedFace, RgbImage } from './types.js';
 
 const require = createRequire(import.meta.url);
@@ -18,7 +19,6 @@ const HUMAN_DIR = path.dirname(require.resolve('@vladmandic/human'));
 const HUMAN_WASM_BUILD = path.join(HUMAN_DIR, 'human.node-wasm.js');
 const HUMAN_MODELS = path.join(HUMAN_DIR, '..', 'models');
 export const SELFIE_MODEL = path.join(PROJECT_ROOT, 'src/studio/models/selfie.json');
-export const SEGMENTATION_SIZE = 256;
 
 /** tfjs loads `file://` model URLs through this router: the model JSON and its weight files from disk. */
 function registerFileLoader() {

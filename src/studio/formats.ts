@@ -1,0 +1,17 @@
+// The formats every studio draft comes in, at 300 DPI (decisions.md section 6).
+export const OUTPUT_DPI = 300;
+
+const mmToPx = (mm: number) => Math.round((mm / 25.4) * OUTPUT_DPI);
+
+export const OUTPUT_FORMATS = {
+  /** 4:5 portrait, 4 × 5 inches: the usual application photo and social profiles. */
+  portrait: { key: 'portrait', width: 1200, height: 1500, faceHeight: 0.3, faceCenterY: 0.4 },
+  /** 1:1 square, 4 × 4 inches: LinkedIn and XING (shown as a circle, so the face sits more central). */
+  square: { key: 'square', width: 1200, height: 1200, faceHeight: 0.36, faceCenterY: 0.44 },
+  /** The German application format 35 × 45 mm: head and shoulders, the face filling more of the frame. */
+  application: { key: 'application', width: mmToPx(35), height: mmToPx(45), faceHeight: 0.42, faceCenterY: 0.42 },
+} as const;
+
+export type OutputFormatKey = keyof typeof OUTPUT_FORMATS;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[OutputFormatKey];
+export const OUTPUT_FORMAT_KEYS = Object.keys(OUTPUT_FORMATS) as OutputFormatKey[];

@@ -1,0 +1,2 @@
+/** The person-segmentation model takes and returns this square (256 × 256). */
+export const SEGMENTATION_SIZE = 256;

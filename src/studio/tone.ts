@@ -1,0 +1,40 @@
+// Mild white balance and exposure, measured on the person only (the backdrop is ours, it needs none).
+
+export interface ToneCorrection {
+  /** Per-channel multipliers for R, G and B. */
+  gains: [number, number, number];
+}
+
+const WHITE_BALANCE_STRENGTH = 0.35;
+const MAX_CHANNEL_GAIN = 0.06;
+/** Shades of gray (Minkowski norm): brighter pixels count more, so strongly coloured clothes sway it less. */
+const NORM = 6;
+const TARGET_LUMINANCE = 118;
+const EXPOSURE_RANGE: [number, number] = [0.88, 1.22];
+
+/** Mild white balance (shades of gray at a third of its strength, at most ±6 % a channel) and exposure towards a mid tone, measured where alpha > 50 %. */
+export function measureTone(rgb: Uint8Array, alpha: Uint8Array): ToneCorrection {
+  const sums = [0, 0, 0];
+  const powers = [0, 0, 0];
+  let n = 0;
+  for (let i = 0, p = 0; i < alpha.length; i++, p += 3) {
+    if (alpha[i]! < 128) continue;
+    for (let c = 0; c < 3; c++) {
+      const value = rgb[p + c]!;
+      sums[c]! += value;
+      powers[c]! += (value / 255) ** NORM;
+    }
+    n++;
+  }
+  if (n === 0) return { gains: [1, 1, 1] };
+  const means = sums.map((sum) => sum / n) as [number, number, number];
+  const illuminant = powers.map((sum) => (sum / n) ** (1 / NORM));
+  const gray = (illuminant[0]! + illuminant[1]! + illuminant[2]!) / 3;
+  const balance = illuminant.map((value) => {
+    const full = value > 0 ? gray / value : 1;
+    return Math.min(1 + MAX_CHANNEL_GAIN, Math.max(1 - MAX_CHANNEL_GAIN, 1 + (full - 1) * WHITE_BALANCE_STRENGTH));
+  });
+  const luminance = 0.2126 * means[0] * balance[0]! + 0.7152 * means[1] * balance[1]! + 0.0722 * means[2] * balance[2]!;
+  const exposure = Math.min(EXPOSURE_RANGE[1], Math.max(EXPOSURE_RANGE[0], luminance > 0 ? Math.sqrt(TARGET_LUMINANCE / luminance) : 1));
+  return { gains: [balance[0]! * exposure, balance[1]! * exposure, balance[2]! * exposure] };
+}
