@@ -34,7 +34,10 @@ import type { PaymentProvider } from './payments/provider.js';
 import { webRoutes } from './modules/web/routes.js';
 import { PROJECT_ROOT, WEB_DIST_DIR } from './paths.js';
 import { createInference, type Inference } from '../studio/inference/client.js';
+import { createJobQueue, type JobQueue } from './jobs/queue.js';
+import { createJobRunner, type JobRunner } from './jobs/runner.js';
 import { createPhotoCheck } from './modules/studio/photo-quality.js';
+import { createStudioService, type StudioService } from './modules/studio/studio-service.js';
 import { createStorage } from './storage/create-storage.js';
 import { localFilesRoutes } from './storage/local-files-routes.js';
 import type { LocalStorage } from './storage/local-storage.js';
@@ -51,6 +54,10 @@ declare module 'fastify' {
     auth: AuthService;
     /** Face detection and person segmentation (a worker thread, started on first use). */
     inference: Inference;
+    jobs: JobQueue;
+    studio: StudioService;
+    /** The job runner of this process (null when RUN_JOBS=false). */
+    jobRunner: JobRunner | null;
     /** Every route the app registered, so tests can walk them (for example all of /api/admin). */
     routeTable: { method: string; url: string }[];
     /** The clock; tests may replace it. */
@@ -64,6 +71,8 @@ export interface AppOverrides {
   mailer?: Mailer;
   payments?: PaymentProvider;
   inference?: Inference;
+  /** Tests run jobs themselves (jobRunner.drain()) instead of in the background. */
+  startJobs?: boolean;
   now?: () => Date;
   /** Logger options; tests pass false. */
   logger?: boolean;
@@ -165,6 +174,17 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     if (!overrides.inference) await inference.close();
   });
   const checkPhoto = createPhotoCheck(inference, app.log);
+  const jobQueue = createJobQueue(db.db, now);
+  const studio = createStudioService({ db: db.db, storage, inference, queue: jobQueue, now, log: app.log });
+  app.decorate('jobs', jobQueue);
+  app.decorate('studio', studio);
+  const jobRunner = config.runJobs ? createJobRunner({ queue: jobQueue, handlers: studio.handlers, log: app.log }) : null;
+  app.decorate('jobRunner', jobRunner);
+  if (jobRunner && overrides.startJobs !== false) {
+    app.addHook('onReady', async () => jobRunner.start());
+    // Before the onClose hooks close the database and the models: the job under way finishes first.
+    app.addHook('preClose', async () => jobRunner.stop());
+  }
 
   const auth = createAuthService({ db: db.db, now });
   app.decorate('auth', auth);
@@ -183,6 +203,10 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     site: config.site,
     signedUrlTtlSeconds: config.signedUrlTtlSeconds,
     checkPhoto,
+    defaultProductionMode: config.defaultProductionMode,
+    onPaid: async (tx, order) => {
+      if (order.productionMode === 'studio') await studio.enqueueFirstDrafts(tx, order.id);
+    },
     now,
     log: app.log,
   });

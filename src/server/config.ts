@@ -75,6 +75,8 @@ const envSchema = z.object({
   CHAT_SCRIPT_URL: httpsUrl.optional(),
   CHAT_NAME: optionalString,
   EXAMPLES_FILE: optionalString,
+  RUN_JOBS: bool.default(true),
+  DEFAULT_PRODUCTION_MODE: z.enum(['studio', 'generator', 'manual'], { error: 'must be studio, generator or manual' }).default('studio'),
   CAMPAIGN_PERCENT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(90).default(20),
   CAMPAIGN_PACKAGES: z.string().default('pro,premium'),
   CAMPAIGN_STARTS_AT: z.string().default('2026-11-01T00:00:00+01:00'),
@@ -118,6 +120,10 @@ export interface AppConfig {
   consentServices: ConsentServices;
   /** Before/after pairs for the home page (the examples manifest). */
   examples: ExamplePair[];
+  /** Whether this process also works the job queue (studio drafts); `npm run worker` processes always do. */
+  runJobs: boolean;
+  /** Who makes the pictures of a new order until staff choose otherwise. */
+  defaultProductionMode: 'studio' | 'generator' | 'manual';
   /** Seeds the first staff account when none exists. */
   initialAdmin: { email: string; password: string } | null;
 }
@@ -321,5 +327,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     consentServices: { analytics: service(env.ANALYTICS_SCRIPT_URL, env.ANALYTICS_NAME), chat: service(env.CHAT_SCRIPT_URL, env.CHAT_NAME) },
     examples,
+    runJobs: env.RUN_JOBS,
+    defaultProductionMode: env.DEFAULT_PRODUCTION_MODE,
   };
 }

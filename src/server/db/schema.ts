@@ -78,6 +78,10 @@ export const orders = pgTable(
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     photosDeleteAfter: timestamp('photos_delete_after', { withTimezone: true }),
     photosDeletedAt: timestamp('photos_deleted_at', { withTimezone: true }),
+    // Who makes the pictures (staff choose): the studio pipeline, an external generator, or staff by hand.
+    productionMode: text('production_mode').notNull().default('studio'),
+    // Each "regenerate all" starts a new generation of studio drafts (their keys carry it).
+    studioGeneration: integer('studio_generation').notNull().default(0),
   },
   (t) => [
     uniqueIndex('orders_order_number_key').on(t.orderNumber),
@@ -92,6 +96,7 @@ export const orders = pgTable(
     check('orders_gender_check', sql`${t.gender} is null or ${t.gender} in ('male','female','diverse')`),
     check('orders_package_check', sql`${t.package} is null or ${t.package} in ('basic','pro','premium')`),
     check('orders_money_check', sql`${t.totalCents} is null or ${t.totalCents} >= 0`),
+    check('orders_production_mode_check', sql`${t.productionMode} in ('studio','generator','manual')`),
   ],
 );
 

@@ -28,7 +28,8 @@ export async function buildTestApp(
     RETENTION_INTERVAL_MINUTES: '0',
     ...env,
   });
-  const app = await buildApp(config, { logger: false, ...overrides, db });
+  // Jobs run when a test says so (app.jobRunner.drain()), not in the background between its steps.
+  const app = await buildApp(config, { logger: false, startJobs: false, ...overrides, db });
   await app.ready();
   return {
     app,

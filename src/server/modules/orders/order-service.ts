@@ -19,7 +19,7 @@ import type { UploadView } from '../../../domain/order-views.js';
 import type { SiteInfo } from '../../../domain/site.js';
 import { ALL_MESSAGES } from '../../../web/i18n/all-messages.js';
 import { translate } from '../../../web/i18n/messages.js';
-import type { Database } from '../../db/client.js';
+import type { Database, Executor } from '../../db/client.js';
 import { paymentEvents } from '../../db/schema.js';
 import { AppError, conflict, notFound, unprocessable } from '../../http/errors.js';
 import type { Mailer } from '../../mail/mailer.js';
@@ -45,6 +45,10 @@ export interface OrderServiceDeps {
   signedUrlTtlSeconds: number;
   /** The quality gate (src/studio): refusals stop an upload, warnings are kept with it. */
   checkPhoto: (photo: Buffer) => Promise<QualityReport | null>;
+  /** Runs inside the payment's transaction: work that must start exactly when an order is paid (studio drafts). */
+  onPaid?: (tx: Executor, order: OrderRow) => Promise<void>;
+  /** Who makes the pictures of a new order (staff may change it per order). */
+  defaultProductionMode?: 'studio' | 'generator' | 'manual';
   now: () => Date;
   log: FastifyBaseLogger;
 }
@@ -226,6 +230,7 @@ export function createOrderService(deps: OrderServiceDeps) {
           ...selectionColumns(selection),
           photoConsentAt: deps.now(),
           photoConsentVersion: PHOTO_CONSENT_VERSION,
+          productionMode: deps.defaultProductionMode ?? 'studio',
           createdAt: deps.now(),
           updatedAt: deps.now(),
         });
@@ -278,6 +283,7 @@ export function createOrderService(deps: OrderServiceDeps) {
       });
       // Counted with the payment itself, so a purchase is counted exactly once (no browser involved).
       await createMetricsRepository(tx).count({ kind: 'event', name: 'purchase', detail: order.package ?? '' }, now);
+      await deps.onPaid?.(tx, updated);
       return { outcome: 'paid' as const, order: updated };
     });
     if (result.outcome === 'amountMismatch' || result.outcome === 'notCheckedOut' || result.outcome === 'staleSession') log.error({ orderId, eventId: event.id, amount: event.amountTotal }, 'paid amount does not match the order');

@@ -53,6 +53,7 @@ const HISTORY_EVENT_LABELS: Record<string, string> = {
   revision_requested: 'Nachbesserung angefragt',
   photos_deleted: 'Fotos gelöscht',
   photos_deleted_by_customer: 'Fotos vom Kunden gelöscht',
+  production_started: 'Bearbeitung begonnen (Studio-Entwürfe)',
 };
 
 const REVISION_STATUS_LABELS: Record<string, string> = { open: 'Offen', resolved: 'Erledigt', done: 'Erledigt', closed: 'Geschlossen' };

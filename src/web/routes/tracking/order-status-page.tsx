@@ -19,6 +19,7 @@ const HISTORY_EVENTS = [
   'revision_requested',
   'photos_deleted',
   'photos_deleted_by_customer',
+  'production_started',
 ];
 
 function History({ order }: { order: OrderView }) {

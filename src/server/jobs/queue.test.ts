@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { DatabaseHandle } from '../db/client.js';
+import { jobs } from '../db/schema.js';
+import { testDatabases } from '../test/databases.js';
+import { backoffMs, createJobQueue } from './queue.js';
+import { createJobRunner } from './runner.js';
+
+const quiet = { info() {}, warn() {}, error() {}, debug() {}, fatal() {}, trace() {}, child() { return quiet; }, level: 'silent', silent() {} } as never;
+
+describe.each(testDatabases())('job queue on $name', (testDb) => {
+  let db: DatabaseHandle;
+  let clock = new Date('2026-11-23T10:00:00Z');
+  const now = () => clock;
+  beforeAll(async () => {
+    db = await testDb.open();
+  });
+  afterAll(() => db.close());
+
+  test('a dedupe key makes one job; due jobs are claimed oldest first, each by one worker', async () => {
+    const queue = createJobQueue(db.db, now);
+    const first = await queue.enqueue({ queue: 'q.a', payload: { n: 1 }, dedupeKey: 'once' });
+    expect(first).toBeTypeOf('number');
+    expect(await queue.enqueue({ queue: 'q.a', payload: { n: 2 }, dedupeKey: 'once' })).toBeNull();
+    await queue.enqueue({ queue: 'q.a', payload: { n: 3 }, runAt: new Date(clock.getTime() + 60_000) });
+    const claimed = await queue.claim('w1', ['q.a'], 30_000);
+    expect(claimed).toMatchObject({ id: first, status: 'running', lockedBy: 'w1', attempts: 1, payload: { n: 1 } });
+    // The other job is not due yet, and the running one belongs to w1.
+    expect(await queue.claim('w2', ['q.a'], 30_000)).toBeNull();
+    await queue.complete(first!, 'w1');
+    expect((await queue.find(first!))!.status).toBe('done');
+  });
+
+  test('a failed attempt waits with backoff; the last one is dead until staff retry it', async () => {
+    const queue = createJobQueue(db.db, now);
+    const id = (await queue.enqueue({ queue: 'q.b', payload: {}, maxAttempts: 2 }))!;
+    await queue.claim('w1', ['q.b'], 30_000);
+    expect(await queue.fail(id, 'w1', 'Error: boom')).toBe('retry');
+    expect(await queue.find(id)).toMatchObject({ status: 'pending', lastError: 'Error: boom', runAt: new Date(clock.getTime() + backoffMs(1)) });
+    expect(await queue.claim('w1', ['q.b'], 30_000)).toBeNull();
+    clock = new Date(clock.getTime() + backoffMs(1));
+    expect((await queue.claim('w1', ['q.b'], 30_000))!.attempts).toBe(2);
+    expect(await queue.fail(id, 'w1', 'Error: boom again')).toBe('dead');
+    expect((await queue.dead()).map((job) => job.id)).toContain(id);
+    clock = new Date(clock.getTime() + 3_600_000);
+    expect(await queue.claim('w1', ['q.b'], 30_000)).toBeNull();
+    expect(await queue.retry(id)).toBe(true);
+    expect(await queue.claim('w1', ['q.b'], 30_000)).toMatchObject({ id, attempts: 1 });
+    await queue.complete(id, 'w1');
+  });
+
+  test('a worker that dies loses its job when the lease runs out: another takes it over, the last attempt goes dead', async () => {
+    const queue = createJobQueue(db.db, now);
+    const id = (await queue.enqueue({ queue: 'q.c', payload: {}, maxAttempts: 2 }))!;
+    await queue.claim('dying', ['q.c'], 10_000);
+    expect(await queue.claim('other', ['q.c'], 10_000)).toBeNull();
+    clock = new Date(clock.getTime() + 11_000);
+    expect(await queue.claim('other', ['q.c'], 10_000)).toMatchObject({ id, lockedBy: 'other', attempts: 2 });
+    // The first worker, back from the dead, cannot finish or extend what is no longer its job.
+    expect(await queue.heartbeat(id, 'dying', 10_000)).toBe(false);
+    await queue.complete(id, 'dying');
+    expect((await queue.find(id))!.status).toBe('running');
+    clock = new Date(clock.getTime() + 11_000);
+    expect(await queue.buryAbandoned()).toBe(1);
+    expect((await queue.find(id))!.status).toBe('dead');
+  });
+
+  test('two workers claiming at the same time never take the same job', async () => {
+    const queue = createJobQueue(db.db, now);
+    const ids: number[] = [];
+    for (let i = 0; i < 30; i++) ids.push((await queue.enqueue({ queue: 'q.d', payload: { i } }))!);
+    const take = async (worker: string) => {
+      const mine: number[] = [];
+      for (;;) {
+        const job = await queue.claim(worker, ['q.d'], 60_000);
+        if (!job) return mine;
+        mine.push(job.id);
+      }
+    };
+    const [a, b] = await Promise.all([take('worker-a'), take('worker-b')]);
+    expect([...a!, ...b!].sort((x, y) => x - y)).toEqual(ids);
+    expect(a!.filter((id) => b!.includes(id))).toEqual([]);
+  });
+
+  test('the runner records success and failure, and reports progress', async () => {
+    const queue = createJobQueue(db.db, now);
+    const good = (await queue.enqueue({ queue: 'q.e', payload: { ok: true } }))!;
+    const bad = (await queue.enqueue({ queue: 'q.e', payload: { ok: false }, maxAttempts: 1 }))!;
+    const runner = createJobRunner({
+      queue,
+      log: quiet,
+      handlers: {
+        'q.e': async (job, context) => {
+          await context.progress({ done: 1, total: 1 });
+          if (!job.payload.ok) throw new Error('not ok');
+        },
+      },
+    });
+    expect(await runner.drain()).toBe(2);
+    expect(await queue.find(good)).toMatchObject({ status: 'done', progress: { done: 1, total: 1 } });
+    expect(await queue.find(bad)).toMatchObject({ status: 'dead' });
+    expect((await queue.find(bad))!.lastError).toContain('not ok');
+    expect((await db.db.select().from(jobs)).every((job) => job.lockedBy === null || job.status === 'running')).toBe(true);
+  });
+});

@@ -1,0 +1,187 @@
+// Durable jobs in the database (the jobs table): named queues, retries with backoff, a dead-letter state
+// staff see and retry, and safe with any number of worker processes: a job is claimed with
+// FOR UPDATE SKIP LOCKED under a lease that its worker renews; a worker that dies loses the lease and the
+// job is claimed again.
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { queryRows, type Executor } from '../db/client.js';
+import { jobs } from '../db/schema.js';
+
+export type JobRow = typeof jobs.$inferSelect;
+
+export interface EnqueueOptions {
+  queue: string;
+  payload: Record<string, unknown>;
+  orderId?: string | null;
+  /** One job per (queue, key): enqueueing it again does nothing. */
+  dedupeKey?: string | null;
+  maxAttempts?: number;
+  runAt?: Date;
+}
+
+/** Waiting time before attempt n+1: 15 s, 1 min, 4 min, … at most an hour. */
+export function backoffMs(attempts: number): number {
+  return Math.min(3_600_000, 15_000 * 4 ** Math.max(0, attempts - 1));
+}
+
+interface RawJob {
+  id: string | number;
+  queue: string;
+  payload: Record<string, unknown>;
+  status: string;
+  attempts: number;
+  max_attempts: number;
+  run_at: Date | string;
+  locked_by: string | null;
+  locked_until: Date | string | null;
+  progress: unknown;
+  last_error: string | null;
+  dedupe_key: string | null;
+  order_id: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+  finished_at: Date | string | null;
+}
+
+const date = (value: Date | string | null) => (value === null ? null : new Date(value));
+
+function fromRaw(row: RawJob): JobRow {
+  return {
+    id: Number(row.id),
+    queue: row.queue,
+    payload: typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload,
+    status: row.status,
+    attempts: Number(row.attempts),
+    maxAttempts: Number(row.max_attempts),
+    runAt: date(row.run_at)!,
+    lockedBy: row.locked_by,
+    lockedUntil: date(row.locked_until),
+    progress: typeof row.progress === 'string' ? JSON.parse(row.progress) : row.progress,
+    lastError: row.last_error,
+    dedupeKey: row.dedupe_key,
+    orderId: row.order_id,
+    createdAt: date(row.created_at)!,
+    updatedAt: date(row.updated_at)!,
+    finishedAt: date(row.finished_at),
+  };
+}
+
+export function createJobQueue(db: Executor, now: () => Date) {
+  return {
+    /** Returns the job's id, or null when a job with the same dedupe key exists. */
+    async enqueue(options: EnqueueOptions): Promise<number | null> {
+      const [row] = await db
+        .insert(jobs)
+        .values({
+          queue: options.queue,
+          payload: options.payload,
+          orderId: options.orderId ?? null,
+          dedupeKey: options.dedupeKey ?? null,
+          maxAttempts: options.maxAttempts ?? 5,
+          runAt: options.runAt ?? now(),
+          createdAt: now(),
+          updatedAt: now(),
+        })
+        .onConflictDoNothing()
+        .returning({ id: jobs.id });
+      return row?.id ?? null;
+    },
+
+    /** Takes the next due job of these queues (or one whose worker's lease ran out) for this worker. */
+    async claim(workerId: string, queues: readonly string[], leaseMs: number): Promise<JobRow | null> {
+      const at = now();
+      const until = new Date(at.getTime() + leaseMs);
+      const [row] = await queryRows<RawJob & Record<string, unknown>>(
+        db,
+        sql`update ${jobs} set status = 'running', locked_by = ${workerId}, locked_until = ${until.toISOString()},
+              attempts = ${jobs.attempts} + 1, updated_at = ${at.toISOString()}
+            where ${jobs.id} = (
+              select id from ${jobs}
+              where queue in (${sql.join(queues.map((q) => sql`${q}`), sql`, `)})
+                and attempts < max_attempts
+                and ((status = 'pending' and run_at <= ${at.toISOString()}) or (status = 'running' and locked_until < ${at.toISOString()}))
+              order by run_at, id
+              for update skip locked
+              limit 1)
+            returning *`,
+      );
+      return row ? fromRaw(row) : null;
+    },
+
+    /** Jobs whose worker died on their last allowed attempt: dead, for staff to look at. */
+    async buryAbandoned(): Promise<number> {
+      const at = now().toISOString();
+      const rows = await db
+        .update(jobs)
+        .set({ status: 'dead', lockedBy: null, lockedUntil: null, lastError: sql`coalesce(${jobs.lastError}, 'the worker stopped during the last attempt')`, updatedAt: now() })
+        .where(and(eq(jobs.status, 'running'), sql`${jobs.lockedUntil} < ${at}`, sql`${jobs.attempts} >= ${jobs.maxAttempts}`))
+        .returning({ id: jobs.id });
+      return rows.length;
+    },
+
+    /** Extends the lease; false when the job is no longer this worker's (it took too long and was taken over). */
+    async heartbeat(id: number, workerId: string, leaseMs: number): Promise<boolean> {
+      const rows = await db
+        .update(jobs)
+        .set({ lockedUntil: new Date(now().getTime() + leaseMs), updatedAt: now() })
+        .where(and(eq(jobs.id, id), eq(jobs.lockedBy, workerId), eq(jobs.status, 'running')))
+        .returning({ id: jobs.id });
+      return rows.length === 1;
+    },
+
+    async progress(id: number, workerId: string, progress: Record<string, unknown>): Promise<void> {
+      await db.update(jobs).set({ progress, updatedAt: now() }).where(and(eq(jobs.id, id), eq(jobs.lockedBy, workerId)));
+    },
+
+    async complete(id: number, workerId: string): Promise<void> {
+      await db
+        .update(jobs)
+        .set({ status: 'done', lockedBy: null, lockedUntil: null, lastError: null, finishedAt: now(), updatedAt: now() })
+        .where(and(eq(jobs.id, id), eq(jobs.lockedBy, workerId)));
+    },
+
+    /** A failed attempt: tried again later, or dead when it was the last. */
+    async fail(id: number, workerId: string, error: string): Promise<'retry' | 'dead'> {
+      const [job] = await db.select().from(jobs).where(and(eq(jobs.id, id), eq(jobs.lockedBy, workerId)));
+      if (!job) return 'retry';
+      const dead = job.attempts >= job.maxAttempts;
+      await db
+        .update(jobs)
+        .set({
+          status: dead ? 'dead' : 'pending',
+          lockedBy: null,
+          lockedUntil: null,
+          lastError: error.slice(0, 2000),
+          runAt: dead ? job.runAt : new Date(now().getTime() + backoffMs(job.attempts)),
+          finishedAt: dead ? now() : null,
+          updatedAt: now(),
+        })
+        .where(eq(jobs.id, id));
+      return dead ? 'dead' : 'retry';
+    },
+
+    /** Staff send a dead job round again, with fresh attempts. */
+    async retry(id: number): Promise<boolean> {
+      const rows = await db
+        .update(jobs)
+        .set({ status: 'pending', attempts: 0, runAt: now(), finishedAt: null, lockedBy: null, lockedUntil: null, updatedAt: now() })
+        .where(and(eq(jobs.id, id), inArray(jobs.status, ['dead', 'failed'])))
+        .returning({ id: jobs.id });
+      return rows.length === 1;
+    },
+
+    async find(id: number): Promise<JobRow | null> {
+      const [row] = await db.select().from(jobs).where(eq(jobs.id, id));
+      return row ?? null;
+    },
+
+    async forOrder(orderId: string, limit = 20): Promise<JobRow[]> {
+      return db.select().from(jobs).where(eq(jobs.orderId, orderId)).orderBy(desc(jobs.id)).limit(limit);
+    },
+
+    async dead(limit = 50): Promise<JobRow[]> {
+      return db.select().from(jobs).where(eq(jobs.status, 'dead')).orderBy(desc(jobs.updatedAt)).limit(limit);
+    },
+  };
+}
+
+export type JobQueue = ReturnType<typeof createJobQueue>;

@@ -1,0 +1,198 @@
+// The studio in the shop: after payment a durable job makes the order's drafts (src/studio does the
+// pictures), staff regenerate one or all, and choose who makes the pictures of an order.
+import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { BaseStyle, Location, Outfit, PackageKey } from '../../../domain/catalog.js';
+import { canTransition, type OrderStatus } from '../../../domain/order-state.js';
+import type { Inference } from '../../../studio/inference/client.js';
+import { planDrafts, type PlannedDraft } from '../../../studio/plan.js';
+import { assessPhoto, type QualityReport } from '../../../studio/quality-gate.js';
+import { renderDraft } from '../../../studio/render.js';
+import type { Database, Executor } from '../../db/client.js';
+import { generatedImages, orderUploads, orders } from '../../db/schema.js';
+import { conflict, notFound } from '../../http/errors.js';
+import type { JobHandler } from '../../jobs/runner.js';
+import { createJobQueue, type JobQueue } from '../../jobs/queue.js';
+import type { Storage } from '../../storage/storage.js';
+import { createOrderRepository, extrasOf, type OrderRow, type UploadRow } from '../orders/order-repository.js';
+import { photoQualityView } from './photo-quality.js';
+
+export const STUDIO_QUEUE = 'studio.drafts';
+export const PRODUCTION_MODES = ['studio', 'generator', 'manual'] as const;
+export type ProductionMode = (typeof PRODUCTION_MODES)[number];
+
+interface DraftsPayload {
+  orderId: string;
+  generation: number;
+  /** Only these slots (one regenerated draft); all when missing. */
+  indices?: number[];
+}
+
+export interface StudioDeps {
+  db: Database;
+  storage: Storage;
+  inference: Inference;
+  queue: JobQueue;
+  now: () => Date;
+  log: FastifyBaseLogger;
+}
+
+export function studioDraftKey(orderId: string, key: string): string {
+  return `results/${orderId}/${key.replace(/:/g, '-')}.jpg`;
+}
+
+export function createStudioService(deps: StudioDeps) {
+  const { db, storage, inference, queue, now } = deps;
+
+  /** The face to frame around: from the gate's report, or found now for a photo the gate could not check. */
+  async function faceOf(upload: UploadRow, photo: Buffer) {
+    const stored = upload.quality as Partial<QualityReport> | null;
+    if (stored?.face) return stored.face;
+    const report = await assessPhoto(photo, inference);
+    await db.update(orderUploads).set({ quality: report }).where(eq(orderUploads.id, upload.id));
+    return report.face;
+  }
+
+  /** Paid becomes in progress, with its history entry, when the first drafts are being made. */
+  async function markStarted(orderId: string): Promise<void> {
+    await db.transaction(async (tx) => {
+      const repo = createOrderRepository(tx);
+      const order = await repo.lock(orderId);
+      if (!order || !canTransition(order.status as OrderStatus, 'in_progress', 'system')) return;
+      await repo.update(orderId, { status: 'in_progress' });
+      await repo.addHistory(orderId, { event: 'production_started', fromStatus: order.status, toStatus: 'in_progress', actorType: 'system', actorId: 'studio', note: STUDIO_QUEUE });
+    });
+  }
+
+  function plan(order: OrderRow, uploads: UploadRow[], generation: number): PlannedDraft[] {
+    return planDrafts({
+      package: order.package as PackageKey,
+      extras: extrasOf(order),
+      style: (order.styleBase as BaseStyle) ?? 'professional',
+      location: (order.refineLocation as Location | null) ?? null,
+      outfit: (order.refineOutfit as Outfit | null) ?? null,
+      photos: uploads.map((u) => ({ id: u.id, verdict: photoQualityView(u.quality).verdict })),
+      generation,
+    });
+  }
+
+  const makeDrafts: JobHandler = async (job, context) => {
+    const payload = job.payload as unknown as DraftsPayload;
+    const repo = createOrderRepository(db);
+    const order = await repo.find(payload.orderId);
+    // Nothing to do for an order that is gone, unpaid, finished, or made another way now.
+    if (!order || order.paymentStatus !== 'paid' || order.status === 'completed' || order.status === 'cancelled' || order.productionMode !== 'studio') return;
+    const uploads = await repo.uploads(order.id);
+    const planned = plan(order, uploads, payload.generation).filter((draft) => !payload.indices || payload.indices.includes(draft.index));
+    const existing = new Set(
+      (await db.select({ key: generatedImages.generationKey }).from(generatedImages).where(eq(generatedImages.orderId, order.id))).map((row) => row.key),
+    );
+    await markStarted(order.id);
+    const photos = new Map<string, Buffer>();
+    let done = planned.filter((draft) => existing.has(draft.key)).length;
+    await context.progress({ done, total: planned.length });
+    for (const draft of planned) {
+      // Made by an earlier run of this job (that stopped halfway): made once, never twice.
+      if (existing.has(draft.key)) continue;
+      const upload = uploads.find((u) => u.id === draft.photoId)!;
+      if (!photos.has(upload.id)) photos.set(upload.id, await storage.getBuffer(upload.storageKey));
+      const photo = photos.get(upload.id)!;
+      const face = await faceOf(upload, photo);
+      if (!face) throw new Error(`no face in photo ${upload.id}`);
+      const rendered = await renderDraft({ photo, face, spec: draft.spec, inference });
+      // The file's name follows from the slot: a second run overwrites, it never adds one.
+      const key = studioDraftKey(order.id, draft.key);
+      await storage.put(key, rendered.buffer, { contentType: 'image/jpeg' });
+      await db
+        .insert(generatedImages)
+        .values({
+          id: randomUUID(),
+          orderId: order.id,
+          fileName: `${order.orderNumber}-${draft.spec.format}-${draft.index + 1}.jpg`,
+          fileSize: rendered.buffer.length,
+          mimeType: 'image/jpeg',
+          width: rendered.width,
+          height: rendered.height,
+          storageKey: key,
+          generationType: 'studio',
+          generationKey: draft.key,
+          status: 'draft',
+          variant: { ...draft.spec, photoId: draft.photoId, requestedOutfit: draft.requestedOutfit, generation: payload.generation, index: draft.index },
+          createdAt: now(),
+          updatedAt: now(),
+        })
+        .onConflictDoNothing();
+      done++;
+      await context.progress({ done, total: planned.length });
+    }
+  };
+
+  return {
+    handlers: { [STUDIO_QUEUE]: makeDrafts } as Record<string, JobHandler>,
+
+    /** After payment (in the payment's transaction): the first drafts, once per order. */
+    async enqueueFirstDrafts(tx: Executor, orderId: string): Promise<void> {
+      const txQueue = createJobQueue(tx, now);
+      await txQueue.enqueue({ queue: STUDIO_QUEUE, payload: { orderId, generation: 0 }, orderId, dedupeKey: `${orderId}:0:all` });
+    },
+
+    /** Staff: all drafts again (a new generation; the drafts not yet published are taken down), or one. */
+    async regenerate(orderId: string, draftId?: string): Promise<{ jobId: number | null; generation: number }> {
+      return db.transaction(async (tx) => {
+        const repo = createOrderRepository(tx);
+        const order = await repo.lock(orderId);
+        if (!order) throw notFound('notFound');
+        if (order.paymentStatus !== 'paid' || order.status === 'cancelled' || order.status === 'completed') throw conflict('orderLocked');
+        if (order.productionMode !== 'studio') throw conflict('notStudioMode');
+        const generation = order.studioGeneration + 1;
+        await tx.update(orders).set({ studioGeneration: generation, updatedAt: now() }).where(eq(orders.id, orderId));
+        let indices: number[] | undefined;
+        if (draftId) {
+          const [draft] = await tx.select().from(generatedImages).where(and(eq(generatedImages.id, draftId), eq(generatedImages.orderId, orderId)));
+          if (!draft || draft.generationType !== 'studio' || draft.status !== 'draft') throw notFound('notFound');
+          indices = [Number((draft.variant as { index?: number } | null)?.index ?? 0)];
+          await tx.update(generatedImages).set({ status: 'deleted', updatedAt: now() }).where(eq(generatedImages.id, draftId));
+        } else {
+          await tx
+            .update(generatedImages)
+            .set({ status: 'deleted', updatedAt: now() })
+            .where(and(eq(generatedImages.orderId, orderId), eq(generatedImages.generationType, 'studio'), eq(generatedImages.status, 'draft')));
+        }
+        const txQueue = createJobQueue(tx, now);
+        const jobId = await txQueue.enqueue({
+          queue: STUDIO_QUEUE,
+          payload: { orderId, generation, ...(indices ? { indices } : {}) },
+          orderId,
+          dedupeKey: `${orderId}:${generation}:${indices ? indices.join(',') : 'all'}`,
+        });
+        return { jobId, generation };
+      });
+    },
+
+    /** Staff choose who makes the pictures; switching a paid order to the studio starts its drafts if it has none. */
+    async setProductionMode(orderId: string, mode: ProductionMode): Promise<{ jobId: number | null }> {
+      return db.transaction(async (tx) => {
+        const repo = createOrderRepository(tx);
+        const order = await repo.lock(orderId);
+        if (!order) throw notFound('notFound');
+        await tx.update(orders).set({ productionMode: mode, updatedAt: now() }).where(eq(orders.id, orderId));
+        if (mode !== 'studio' || order.paymentStatus !== 'paid' || order.status === 'completed' || order.status === 'cancelled') return { jobId: null };
+        const [made] = await tx.select({ id: generatedImages.id }).from(generatedImages).where(and(eq(generatedImages.orderId, orderId), eq(generatedImages.generationType, 'studio'))).limit(1);
+        if (made) return { jobId: null };
+        // A new generation: whatever ran before for this order, these drafts are made afresh.
+        const generation = order.studioGeneration + 1;
+        await tx.update(orders).set({ studioGeneration: generation }).where(eq(orders.id, orderId));
+        const jobId = await createJobQueue(tx, now).enqueue({ queue: STUDIO_QUEUE, payload: { orderId, generation }, orderId, dedupeKey: `${orderId}:${generation}:all` });
+        return { jobId };
+      });
+    },
+
+    async jobsOf(orderId: string) {
+      return queue.forOrder(orderId);
+    },
+
+  };
+}
+
+export type StudioService = ReturnType<typeof createStudioService>;

@@ -1,0 +1,37 @@
+import { expect, test } from 'vitest';
+import { planDrafts } from './plan.js';
+
+const photos = [
+  { id: 'c', verdict: 'warning' as const },
+  { id: 'a', verdict: 'ok' as const },
+  { id: 'b', verdict: 'ok' as const },
+];
+
+test('a pro order gets 10 drafts in the three formats, on its location with 3 backgrounds, best photos first', () => {
+  const plan = planDrafts({ package: 'pro', extras: [], style: 'professional', location: 'office', outfit: 'business', photos, generation: 0 });
+  expect(plan).toHaveLength(10);
+  expect(new Set(plan.map((d) => d.key)).size).toBe(10);
+  expect(plan.slice(0, 3).map((d) => d.spec.format)).toEqual(['portrait', 'square', 'application']);
+  expect(new Set(plan.map((d) => d.spec.backdrop.kind))).toEqual(new Set(['office']));
+  expect(new Set(plan.map((d) => d.spec.backdrop.variant))).toEqual(new Set([0, 1, 2]));
+  expect(plan.slice(0, 3).map((d) => d.photoId)).toEqual(['a', 'b', 'c']);
+  expect(plan.every((d) => d.requestedOutfit === 'business')).toBe(true);
+});
+
+test('extra variants add 10; basic without a location uses the studio wall; premium 20 on 5 backgrounds', () => {
+  expect(planDrafts({ package: 'pro', extras: ['extra_variants'], style: 'casual', location: 'studio', outfit: null, photos, generation: 0 })).toHaveLength(20);
+  const basic = planDrafts({ package: 'basic', extras: [], style: 'professional', location: null, outfit: null, photos, generation: 0 });
+  expect(basic.map((d) => d.spec.backdrop)).toEqual([{ kind: 'studio', variant: 0 }, { kind: 'studio', variant: 0 }, { kind: 'studio', variant: 0 }]);
+  const premium = planDrafts({ package: 'premium', extras: [], style: 'creative', location: 'creative', outfit: 'casual', photos, generation: 0 });
+  expect(premium).toHaveLength(20);
+  expect(new Set(premium.map((d) => d.spec.backdrop.variant)).size).toBe(5);
+});
+
+test('the same input gives the same plan; a new generation gives new keys and other choices', () => {
+  const input = { package: 'pro' as const, extras: [], style: 'professional' as const, location: 'studio' as const, outfit: null, photos, generation: 0 };
+  expect(planDrafts(input)).toEqual(planDrafts(input));
+  const next = planDrafts({ ...input, generation: 1 });
+  expect(next[0]!.key).toBe('studio:1:0');
+  expect(next.map((d) => `${d.photoId}/${d.spec.backdrop.variant}`)).not.toEqual(planDrafts(input).map((d) => `${d.photoId}/${d.spec.backdrop.variant}`));
+  expect(planDrafts({ ...input, photos: [] })).toEqual([]);
+});

@@ -1,0 +1,59 @@
+// Every format at its pixel size and 300 DPI, marked as AI-made, with the person on the backdrop.
+import sharp from 'sharp';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { PORTRAIT } from '../server/test/images.js';
+import { OUTPUT_FORMATS, OUTPUT_FORMAT_KEYS } from './formats.js';
+import { createInference } from './inference/client.js';
+import { assessPhoto } from './quality-gate.js';
+import { renderDraft } from './render.js';
+
+const inference = createInference();
+let photo: Buffer;
+let face: NonNullable<Awaited<ReturnType<typeof assessPhoto>>['face']>;
+
+beforeAll(async () => {
+  photo = await sharp(PORTRAIT).resize(1200, 1500, { fit: 'cover' }).jpeg({ quality: 90 }).toBuffer();
+  face = (await assessPhoto(photo, inference)).face!;
+});
+afterAll(() => inference.close());
+
+test('the formats: 4:5 and 1:1 at 4 inches wide, 35 × 45 mm, all at 300 DPI', () => {
+  expect(OUTPUT_FORMATS.application).toMatchObject({ width: 413, height: 531 });
+  expect(OUTPUT_FORMATS.portrait.width / OUTPUT_FORMATS.portrait.height).toBe(0.8);
+  expect(OUTPUT_FORMATS.square.width).toBe(OUTPUT_FORMATS.square.height);
+});
+
+test.each(OUTPUT_FORMAT_KEYS)('%s: the right size, 300 DPI, sRGB JPEG, marked as made with AI', async (format) => {
+  const draft = await renderDraft({ photo, face, spec: { format, backdrop: { kind: 'studio', variant: 0 }, style: 'professional' }, inference });
+  const meta = await sharp(draft.buffer).metadata();
+  expect({ format: meta.format, width: meta.width, height: meta.height, density: meta.density }).toEqual({
+    format: 'jpeg',
+    width: OUTPUT_FORMATS[format].width,
+    height: OUTPUT_FORMATS[format].height,
+    density: 300,
+  });
+  const xmp = meta.xmp!.toString('utf8');
+  expect(xmp).toContain('<Iptc4xmpExt:DigitalSourceType>http://cv.iptc.org/newscodes/digitalsourcetype/compositeWithTrainedAlgorithmicMedia</Iptc4xmpExt:DigitalSourceType>');
+  expect(meta.exif!.toString('latin1')).toContain('AI-assisted composite');
+});
+
+test('the person stands on the drawn backdrop: corners are the studio wall, the face is the customer\'s', async () => {
+  const draft = await renderDraft({ photo, face, spec: { format: 'portrait', backdrop: { kind: 'studio', variant: 0 }, style: 'professional' }, inference });
+  const { data, info } = await sharp(draft.buffer).raw().toBuffer({ resolveWithObject: true });
+  const pixel = (x: number, y: number) => [...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3)];
+  // Top corners: the grey studio wall (the original photo has a flag and a shuttle there).
+  for (const [x, y] of [[10, 10], [info.width - 10, 10]] as const) {
+    const [r, g, b] = pixel(x, y);
+    expect(Math.max(r!, g!, b!) - Math.min(r!, g!, b!), `neutral grey at ${x},${y}`).toBeLessThan(16);
+  }
+  // The face (centred, upper part of the frame) keeps its skin tone: red above blue.
+  const [r, , b] = pixel(Math.round(info.width / 2), Math.round(info.height * 0.4));
+  expect(r!).toBeGreaterThan(b! + 20);
+});
+
+test('every backdrop kind renders, the own one from the photo itself', async () => {
+  for (const kind of ['studio', 'office', 'creative', 'own'] as const) {
+    const draft = await renderDraft({ photo, face, spec: { format: 'square', backdrop: { kind, variant: 2 }, style: 'casual' }, inference });
+    expect((await sharp(draft.buffer).metadata()).width, kind).toBe(1200);
+  }
+});
