@@ -37,6 +37,7 @@ import { createInference, type Inference } from '../studio/inference/client.js';
 import { createJobQueue, type JobQueue } from './jobs/queue.js';
 import { createJobRunner, type JobRunner } from './jobs/runner.js';
 import { createPhotoCheck } from './modules/studio/photo-quality.js';
+import { studioRoutes } from './modules/studio/routes.js';
 import { createStudioService, type StudioService } from './modules/studio/studio-service.js';
 import { createStorage } from './storage/create-storage.js';
 import { localFilesRoutes } from './storage/local-files-routes.js';
@@ -238,6 +239,7 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     log: app.log,
   });
   await app.register(adminRoutes, { service: admin });
+  await app.register(studioRoutes, { studio });
 
   const retention = createRetentionService({ db, storage, now, log: app.log });
   app.decorate('retention', retention);

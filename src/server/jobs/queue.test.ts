@@ -91,7 +91,7 @@ describe.each(testDatabases())('job queue on $name', (testDb) => {
       handlers: {
         'q.e': async (job, context) => {
           await context.progress({ done: 1, total: 1 });
-          if (!job.payload.ok) throw new Error('not ok');
+          if (!(job.payload as { ok: boolean }).ok) throw new Error('not ok');
         },
       },
     });

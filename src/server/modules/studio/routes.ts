@@ -1,0 +1,66 @@
+// Staff routes of the studio (behind the /api/admin guard): who makes an order's pictures, the jobs and
+// their progress, regenerating drafts, and the dead jobs with their retry.
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { auditLog } from '../../db/schema.js';
+import { notFound } from '../../http/errors.js';
+import type { JobRow } from '../../jobs/queue.js';
+import type { ZodTypeProvider } from '../../http/zod-provider.js';
+import { staffOf } from '../auth/guard.js';
+import { createOrderRepository } from '../orders/order-repository.js';
+import { PRODUCTION_MODES, type StudioService } from './studio-service.js';
+
+const orderParams = z.object({ id: z.uuid({ error: 'notFound' }) }).strict();
+
+function jobView(job: JobRow) {
+  return {
+    id: job.id,
+    queue: job.queue,
+    status: job.status,
+    attempts: job.attempts,
+    maxAttempts: job.maxAttempts,
+    progress: (job.progress as { done?: number; total?: number } | null) ?? null,
+    lastError: job.lastError ? job.lastError.split('\n')[0]!.slice(0, 300) : null,
+    orderId: job.orderId,
+    runAt: job.runAt.toISOString(),
+    createdAt: job.createdAt.toISOString(),
+    finishedAt: job.finishedAt?.toISOString() ?? null,
+  };
+}
+
+export const studioRoutes: FastifyPluginAsync<{ studio: StudioService }> = async (app, { studio }) => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const audit = (staffId: string, action: string, orderId: string | null, details: Record<string, unknown>) =>
+    app.db.db.insert(auditLog).values({ actorType: 'staff', staffUserId: staffId, action, orderId, details, createdAt: app.now() });
+
+  api.get('/api/admin/orders/:id/studio', { schema: { params: orderParams } }, async (request) => {
+    const order = await createOrderRepository(app.db.db).find(request.params.id);
+    if (!order) throw notFound('notFound');
+    const jobs = await studio.jobsOf(order.id);
+    return { productionMode: order.productionMode, generation: order.studioGeneration, jobs: jobs.map(jobView) };
+  });
+
+  api.post('/api/admin/orders/:id/studio/mode', { schema: { params: orderParams, body: z.object({ mode: z.enum(PRODUCTION_MODES) }).strict() } }, async (request) => {
+    const result = await studio.setProductionMode(request.params.id, request.body.mode);
+    await audit(staffOf(request).id, 'studio.mode', request.params.id, { mode: request.body.mode });
+    return result;
+  });
+
+  api.post(
+    '/api/admin/orders/:id/studio/regenerate',
+    { schema: { params: orderParams, body: z.object({ draftId: z.uuid().optional() }).strict() } },
+    async (request) => {
+      const result = await studio.regenerate(request.params.id, request.body.draftId);
+      await audit(staffOf(request).id, 'studio.regenerate', request.params.id, { draftId: request.body.draftId ?? null, generation: result.generation });
+      return result;
+    },
+  );
+
+  api.get('/api/admin/jobs/dead', async () => ({ jobs: (await app.jobs.dead()).map(jobView) }));
+
+  api.post('/api/admin/jobs/:jobId/retry', { schema: { params: z.object({ jobId: z.coerce.number().int().positive() }).strict() } }, async (request) => {
+    if (!(await app.jobs.retry(request.params.jobId))) throw notFound('notFound');
+    await audit(staffOf(request).id, 'job.retry', null, { jobId: request.params.jobId });
+    return { ok: true };
+  });
+};

@@ -1,0 +1,148 @@
+// From payment to drafts for staff review: the durable job, a crash halfway, regenerating, the modes.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { DatabaseHandle } from '../../db/client.js';
+import { generatedImages, jobs, orderHistory, orders } from '../../db/schema.js';
+import { createStorage } from '../../storage/create-storage.js';
+import type { Storage } from '../../storage/storage.js';
+import { buildTestApp, type TestApp } from '../../test/app.js';
+import { testDatabases } from '../../test/databases.js';
+import { payOrder, placeOrder } from '../../test/seed.js';
+import { STUDIO_QUEUE } from './studio-service.js';
+
+const PRO = { gender: 'female', style: 'professional', package: 'pro', location: 'office', outfit: 'business', extras: [] };
+const STAFF = { email: 'studio@example.de', password: 'ein-langes-passwort-3' };
+
+describe.each(testDatabases())('studio drafts on $name', (testDb) => {
+  let db: DatabaseHandle;
+  let t: TestApp;
+  let filesDir: string;
+  let clock = new Date('2026-11-23T10:00:00Z');
+  // A store whose writes can be made to fail once, right after a file was written (the worst moment).
+  let failAfterWrite: number | null = null;
+  let cookie = '';
+  let csrf = '';
+
+  beforeAll(async () => {
+    db = await testDb.open();
+    filesDir = await mkdtemp(path.join(os.tmpdir(), 'studio-files-'));
+    const real = createStorage({ driver: 'local', dir: filesDir }, { secret: 'x'.repeat(32), defaultTtlSeconds: 3600 });
+    const storage: Storage = Object.assign(Object.create(real) as Storage, {
+      async put(key: string, body: Buffer, options: { contentType: string }) {
+        await real.put(key, body, options);
+        // Counts down the result writes from when a test sets it; the one that reaches zero fails.
+        if (key.startsWith('results/') && failAfterWrite !== null && --failAfterWrite === 0) throw new Error('the worker died here');
+      },
+    });
+    t = await buildTestApp(db, { CAMPAIGN_PERCENT: '0' }, { storage, now: () => clock });
+    await t.app.auth.createStaff({ ...STAFF, name: 'Studio' });
+    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: STAFF, remoteAddress: '10.80.0.1' });
+    cookie = String(login.headers['set-cookie']).split(';')[0]!;
+    csrf = login.json().csrfToken;
+  });
+  afterAll(async () => {
+    await t.close();
+    await db.close();
+    await rm(filesDir, { recursive: true, force: true });
+  });
+
+  const admin = (method: 'GET' | 'POST', url: string, payload?: object) => t.app.inject({ method, url, payload, headers: { cookie, 'x-csrf-token': csrf } });
+  const drafts = async (orderId: string) =>
+    db.db.select().from(generatedImages).where(and(eq(generatedImages.orderId, orderId), eq(generatedImages.generationType, 'studio')));
+
+  test('payment queues one job; it makes the pro package\'s 10 drafts for review and puts the order in progress', async () => {
+    const order = await placeOrder(t.app, { selection: PRO });
+    await payOrder(t.app, order);
+    await payOrder(t.app, order);
+    const jobs = await t.app.jobs.forOrder(order.orderId);
+    expect(jobs.map((job) => [job.queue, job.status])).toEqual([[STUDIO_QUEUE, 'pending']]);
+
+    expect(await t.app.jobRunner!.drain()).toBe(1);
+    const made = await drafts(order.orderId);
+    expect(made).toHaveLength(10);
+    expect(new Set(made.map((d) => d.generationKey)).size).toBe(10);
+    expect(made.every((d) => d.status === 'draft')).toBe(true);
+    expect(made.map((d) => `${d.width}x${d.height}`).sort()).toEqual([...Array(4).fill('1200x1500'), ...Array(3).fill('1200x1200'), ...Array(3).fill('413x531')].sort());
+    // The files are in the store, at 300 DPI, and say they were made with AI.
+    const meta = await sharp(await t.app.storage.getBuffer(made[0]!.storageKey)).metadata();
+    expect(meta.density).toBe(300);
+    expect(meta.xmp!.toString()).toContain('digitalsourcetype/compositeWithTrainedAlgorithmicMedia');
+    expect(made[0]!.variant).toMatchObject({ backdrop: { kind: 'office' }, requestedOutfit: 'business' });
+
+    const [row] = await db.db.select().from(orders).where(eq(orders.id, order.orderId));
+    expect(row!.status).toBe('in_progress');
+    const history = await db.db.select().from(orderHistory).where(eq(orderHistory.orderId, order.orderId));
+    expect(history.map((h) => h.event)).toContain('production_started');
+    expect((await t.app.jobs.forOrder(order.orderId))[0]).toMatchObject({ status: 'done', progress: { done: 10, total: 10 } });
+    // Customers see none of it until staff publish.
+    const status = await t.app.inject({ method: 'POST', url: '/api/tracking', payload: { orderId: order.orderNumber, email: order.email }, remoteAddress: '10.80.1.1' });
+    expect(status.json().order.results).toEqual([]);
+  });
+
+  test('a job that dies halfway and runs again makes each draft exactly once', async () => {
+    const order = await placeOrder(t.app, { selection: { ...PRO, package: 'basic', location: null, outfit: null } });
+    await payOrder(t.app, order);
+    failAfterWrite = 2;
+    await t.app.jobRunner!.drain();
+    failAfterWrite = null;
+    // The second draft's file was written, its row not: the job waits for its retry.
+    expect(await drafts(order.orderId)).toHaveLength(1);
+    const [job] = await t.app.jobs.forOrder(order.orderId);
+    expect(job).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(job!.lastError).toContain('the worker died here');
+    clock = new Date(clock.getTime() + 60_000);
+    expect(await t.app.jobRunner!.drain()).toBe(1);
+    const made = await drafts(order.orderId);
+    expect(made.map((d) => d.generationKey).sort()).toEqual(['studio:0:0', 'studio:0:1', 'studio:0:2']);
+    // No file without its row, none twice.
+    expect((await t.app.storage.listKeys(`results/${order.orderId}/`)).sort()).toEqual(made.map((d) => d.storageKey).sort());
+  });
+
+  test('staff regenerate one draft or all of them; progress and jobs are visible', async () => {
+    const order = await placeOrder(t.app, { selection: { ...PRO, package: 'basic', location: null, outfit: null } });
+    await payOrder(t.app, order);
+    await t.app.jobRunner!.drain();
+    const [first] = await drafts(order.orderId);
+    expect((await admin('POST', `/api/admin/orders/${order.orderId}/studio/regenerate`, { draftId: first!.id })).statusCode).toBe(200);
+    await t.app.jobRunner!.drain();
+    let current = (await drafts(order.orderId)).filter((d) => d.status === 'draft');
+    expect(current).toHaveLength(3);
+    expect(current.map((d) => d.generationKey)).toContain(`studio:1:${(first!.variant as { index: number }).index}`);
+    expect((await drafts(order.orderId)).find((d) => d.id === first!.id)!.status).toBe('deleted');
+
+    const all = await admin('POST', `/api/admin/orders/${order.orderId}/studio/regenerate`, {});
+    expect(all.json().generation).toBe(2);
+    const view = (await admin('GET', `/api/admin/orders/${order.orderId}/studio`)).json();
+    expect(view.jobs[0]).toMatchObject({ status: 'pending', queue: STUDIO_QUEUE });
+    await t.app.jobRunner!.drain();
+    current = (await drafts(order.orderId)).filter((d) => d.status === 'draft');
+    expect(current.map((d) => d.generationKey).sort()).toEqual(['studio:2:0', 'studio:2:1', 'studio:2:2']);
+    expect((await admin('GET', `/api/admin/orders/${order.orderId}/studio`)).json().jobs[0]).toMatchObject({ status: 'done', progress: { done: 3, total: 3 } });
+  });
+
+  test('orders made by hand get no drafts until staff switch them to the studio; dead jobs can be retried', async () => {
+    const order = await placeOrder(t.app, { selection: { ...PRO, package: 'basic', location: null, outfit: null } });
+    await admin('POST', `/api/admin/orders/${order.orderId}/studio/mode`, { mode: 'manual' });
+    await payOrder(t.app, order);
+    expect(await t.app.jobs.forOrder(order.orderId)).toEqual([]);
+    expect((await admin('POST', `/api/admin/orders/${order.orderId}/studio/regenerate`, {})).json().error.code).toBe('notStudioMode');
+    const switched = await admin('POST', `/api/admin/orders/${order.orderId}/studio/mode`, { mode: 'studio' });
+    expect(switched.json().jobId).toBeTypeOf('number');
+    // A job that fails for good is dead, listed for staff, and goes again on retry.
+    const jobId = switched.json().jobId as number;
+    await db.db.update(jobs).set({ maxAttempts: 1 }).where(eq(jobs.id, jobId));
+    failAfterWrite = 1;
+    await t.app.jobRunner!.drain();
+    failAfterWrite = null;
+    const dead = (await admin('GET', '/api/admin/jobs/dead')).json().jobs;
+    expect(dead.map((job: { id: number }) => job.id)).toContain(jobId);
+    expect((await admin('POST', `/api/admin/jobs/${jobId}/retry`)).statusCode).toBe(200);
+    await t.app.jobRunner!.drain();
+    expect((await drafts(order.orderId)).filter((d) => d.status === 'draft')).toHaveLength(3);
+    expect((await t.app.inject({ method: 'GET', url: '/api/admin/jobs/dead' })).statusCode).toBe(401);
+  });
+});
