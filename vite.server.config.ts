@@ -15,6 +15,8 @@ export default defineConfig({
     rollupOptions: {
       input: {
         main: 'src/server/main.ts',
+        worker: 'src/server/worker-main.ts',
+        'studio-inference': 'src/studio/inference/worker.ts',
         'db-migrate': 'src/server/cli/db-migrate.ts',
         'admin-create': 'src/server/cli/admin-create.ts',
       },

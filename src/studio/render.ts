@@ -42,22 +42,21 @@ export async function renderDraft(input: { photo: Buffer; face: Box; spec: Draft
     right: Math.min(photo.width, frame.x + frame.width),
     bottom: Math.min(photo.height, frame.y + frame.height),
   };
-  // Two passes: sharp extends after resizing within one pipeline, and the padding is in photo pixels.
-  const framed = await sharp(input.photo)
+  // One pass at output size: the part inside the photo is cut out and scaled, the rest filled with its edge
+  // pixels (sharp extends after resizing, so the padding is given in output pixels). No full-size copy.
+  const scale = width / frame.width;
+  const pad = {
+    left: Math.round((inside.left - frame.x) * scale),
+    top: Math.round((inside.top - frame.y) * scale),
+    right: Math.round((frame.x + frame.width - inside.right) * scale),
+    bottom: Math.round((frame.y + frame.height - inside.bottom) * scale),
+  };
+  const frameRgb = await sharp(input.photo)
     .rotate()
     .extract({ left: inside.left, top: inside.top, width: inside.right - inside.left, height: inside.bottom - inside.top })
-    .extend({
-      left: inside.left - frame.x,
-      top: inside.top - frame.y,
-      right: frame.x + frame.width - inside.right,
-      bottom: frame.y + frame.height - inside.bottom,
-      extendWith: 'copy',
-    })
+    .resize(Math.max(1, width - pad.left - pad.right), Math.max(1, height - pad.top - pad.bottom), { fit: 'fill' })
+    .extend({ ...pad, extendWith: 'copy' })
     .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const frameRgb = await sharp(framed.data, { raw: { width: framed.info.width, height: framed.info.height, channels: 3 } })
-    .resize(width, height, { fit: 'fill' })
     .raw()
     .toBuffer();
 
