@@ -23,6 +23,9 @@ const shared = {
   CAMPAIGN_PACKAGES: 'pro,premium',
   CAMPAIGN_STARTS_AT: new Date(Date.now() - day).toISOString(),
   CAMPAIGN_ENDS_AT: new Date(Date.now() + 30 * day).toISOString(),
+  // Orders are made by hand unless a journey switches one to the studio (studio.spec.ts): the other
+  // journeys see a paid order stay paid.
+  DEFAULT_PRODUCTION_MODE: 'manual',
   ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
 };
 

@@ -16,6 +16,7 @@ import { createOrderRepository, extrasOf, type OrderRow } from '../orders/order-
 import { renderPhotosReadyMail } from '../orders/order-mails.js';
 import { statusUrl } from '../orders/order-tokens.js';
 import { thumbnailKey } from '../orders/order-service.js';
+import { photoQualityView } from '../studio/photo-quality.js';
 import { processResultImage } from '../uploads/image-processing.js';
 
 export const PAGE_SIZE = 25;
@@ -116,6 +117,7 @@ export function createAdminService(deps: AdminDeps) {
           thumbnailUrl: await storage.signedUrl(thumbnailKey(u.storageKey), { expiresInSeconds: ttl }),
           url: await storage.signedUrl(u.storageKey, { expiresInSeconds: ttl }),
           downloadUrl: await storage.signedUrl(u.storageKey, { expiresInSeconds: ttl, downloadName: u.fileName.replace(/[^A-Za-z0-9._-]+/g, '-') || 'foto.jpg' }),
+          quality: photoQualityView(u.quality),
         })),
       ),
       results: await Promise.all(
@@ -129,6 +131,8 @@ export function createAdminService(deps: AdminDeps) {
           url: r.status === 'deleted' ? '' : await storage.signedUrl(r.storageKey, { expiresInSeconds: ttl }),
           createdAt: r.createdAt.toISOString(),
           publishedAt: r.publishedAt?.toISOString() ?? null,
+          generationType: r.generationType,
+          variant: (r.variant as Record<string, unknown> | null) ?? null,
         })),
       ),
       requiredResults: required(order),

@@ -59,6 +59,8 @@ export interface AdminUpload {
   thumbnailUrl: string;
   url: string;
   downloadUrl: string;
+  /** The quality gate's verdict and warnings at upload. */
+  quality: { verdict: 'ok' | 'warning' | 'unchecked'; warnings: string[] };
 }
 
 export interface AdminResult {
@@ -71,6 +73,30 @@ export interface AdminResult {
   url: string;
   createdAt: string;
   publishedAt: string | null;
+  /** admin_upload (staff), studio (our pipeline) or external (a generator). */
+  generationType: string;
+  /** For studio drafts: format, backdrop, style, the requested outfit, the photo and its slot. */
+  variant: { format?: string; backdrop?: { kind: string; variant: number }; requestedOutfit?: string | null; index?: number; generation?: number } | null;
+}
+
+export interface AdminJob {
+  id: number;
+  queue: string;
+  status: 'pending' | 'running' | 'done' | 'failed' | 'dead';
+  attempts: number;
+  maxAttempts: number;
+  progress: { done?: number; total?: number } | null;
+  lastError: string | null;
+  orderId: string | null;
+  runAt: string;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+export interface StudioState {
+  productionMode: 'studio' | 'generator' | 'manual';
+  generation: number;
+  jobs: AdminJob[];
 }
 
 export interface AdminOrder {

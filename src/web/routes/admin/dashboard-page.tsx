@@ -3,6 +3,7 @@ import { useAdminTitle } from './admin-layout.js';
 import type { DashboardResponse } from './admin-types.js';
 import { Badge } from './admin-ui.js';
 import { ORDER_STATUS_LABELS, displayOrderNumber, formatDateTime, orderStatusLabel, orderStatusTone, packageName } from './admin-format.js';
+import { DeadJobsCard } from './dead-jobs-card.js';
 import { MetricsCard } from './metrics-card.js';
 import { useAdminQuery } from './use-admin-query.js';
 
@@ -122,6 +123,7 @@ export function DashboardPage() {
                 )}
               </section>
 
+              <DeadJobsCard />
               <MetricsCard />
             </div>
           </div>

@@ -2,7 +2,7 @@
 import { useRef, useState, type ChangeEvent } from 'react';
 import type { AdminOrderDetail, AdminResult, AdminUpload, ResultStatus } from './admin-types.js';
 import { Badge, Lightbox, SafeImage, type LightboxItem } from './admin-ui.js';
-import { fileFacts, formatDateTime, resultStatusLabel, resultStatusTone } from './admin-format.js';
+import { fileFacts, formatDateTime, outfitName, resultStatusLabel, resultStatusTone } from './admin-format.js';
 import { toApiError, useStaff } from './staff-session.js';
 
 const MAX_RESULT_BYTES = 10 * 1024 * 1024;
@@ -14,6 +14,15 @@ function useLightbox(items: LightboxItem[]) {
     index !== null && items[index] ? <Lightbox items={items} index={index} onIndex={setIndex} onClose={() => setIndex(null)} /> : null;
   return { open: setIndex, element };
 }
+
+const WARNING_LABELS: Record<string, string> = {
+  faceTooSmall: 'Gesicht klein',
+  headTurned: 'Kopf gedreht',
+  blurred: 'unscharf',
+  tooDark: 'zu dunkel',
+  tooBright: 'zu hell',
+  lowResolution: 'wenige Pixel',
+};
 
 export function OriginalsSection({ uploads }: { uploads: AdminUpload[] }) {
   const items: LightboxItem[] = uploads.map((upload) => ({
@@ -41,6 +50,9 @@ export function OriginalsSection({ uploads }: { uploads: AdminUpload[] }) {
                   {upload.fileName}
                 </p>
                 <p className="admin-image__facts">{fileFacts(upload)}</p>
+                <p className="admin-image__variant" data-testid="original-quality">
+                  Prüfung: {upload.quality.verdict === 'ok' ? 'gut geeignet' : upload.quality.verdict === 'warning' ? `Hinweise (${upload.quality.warnings.map((w) => WARNING_LABELS[w] ?? w).join(', ')})` : 'nicht geprüft'}
+                </p>
                 <a className="button button--secondary button--small" href={upload.downloadUrl} download data-testid="original-download">
                   Herunterladen
                 </a>
@@ -189,6 +201,18 @@ const ACTIONS: Record<ResultStatus, { to: ResultStatus; label: string; testId: s
   deleted: [],
 };
 
+const FORMAT_LABELS: Record<string, string> = { portrait: '4:5', square: '1:1', application: '35 × 45 mm' };
+const BACKDROP_LABELS: Record<string, string> = { studio: 'Studio', office: 'Büro', creative: 'Kreativ', own: 'eigener Hintergrund, unscharf' };
+
+/** Where a studio draft comes from, for the reviewer: format, backdrop, and the outfit the customer asked for. */
+function variantText(result: AdminResult): string | null {
+  const variant = result.variant;
+  if (result.generationType !== 'studio' || !variant) return null;
+  const parts = [FORMAT_LABELS[variant.format ?? ''] ?? variant.format, variant.backdrop ? `${BACKDROP_LABELS[variant.backdrop.kind] ?? variant.backdrop.kind} ${variant.backdrop.variant + 1}` : null];
+  if (variant.requestedOutfit) parts.push(`gewünschtes Outfit: ${outfitName(variant.requestedOutfit)} (Kleidung unverändert)`);
+  return `Studio · ${parts.filter(Boolean).join(' · ')}`;
+}
+
 /** Generated images with their status; staff publish, archive or delete them one by one. */
 export function ResultsSection(props: { detail: AdminOrderDetail; onChange: (detail: AdminOrderDetail) => void; onReload: () => void; reloading: boolean }) {
   const { request } = useStaff();
@@ -209,6 +233,19 @@ export function ResultsSection(props: { detail: AdminOrderDetail; onChange: (det
     downloadUrl: result.url,
   }));
   const lightbox = useLightbox(items);
+
+  const regenerate = async (result: AdminResult) => {
+    setBusy(result.id);
+    setError(null);
+    try {
+      await request(`/api/admin/orders/${detail.order.id}/studio/regenerate`, { method: 'POST', body: { draftId: result.id } });
+      props.onReload();
+    } catch {
+      setError('Fehler beim Neu-Erstellen des Entwurfs');
+    } finally {
+      setBusy(null);
+    }
+  };
 
   const setStatus = async (results: AdminResult[], status: ResultStatus) => {
     setBusy(results.length === 1 ? (results[0]?.id ?? null) : 'all');
@@ -232,7 +269,7 @@ export function ResultsSection(props: { detail: AdminOrderDetail; onChange: (det
   return (
     <section className="card admin-card" aria-labelledby="results-title">
       <div className="card__head">
-        <h2 id="results-title">Generierte Bilder ({detail.results.length - deleted})</h2>
+        <h2 id="results-title">Entwürfe und Ergebnisse ({detail.results.length - deleted})</h2>
         <div className="admin-actions">
           {drafts.length > 0 && (
             <button type="button" className="button button--primary button--small" onClick={() => void setStatus(drafts, 'active')} disabled={busy !== null} data-testid="publish-all">
@@ -274,8 +311,9 @@ export function ResultsSection(props: { detail: AdminOrderDetail; onChange: (det
                 </p>
                 <p className="admin-image__facts">
                   {fileFacts(result)}
-                  {result.publishedAt ? ` · veröffentlicht ${formatDateTime(result.publishedAt)}` : ` · hochgeladen ${formatDateTime(result.createdAt)}`}
+                  {result.publishedAt ? ` · veröffentlicht ${formatDateTime(result.publishedAt)}` : ` · erstellt ${formatDateTime(result.createdAt)}`}
                 </p>
+                {variantText(result) && <p className="admin-image__variant">{variantText(result)}</p>}
                 {result.status !== 'deleted' &&
                   (confirming === result.id ? (
                     <div className="confirm admin-confirm" role="alertdialog" aria-labelledby={`delete-${result.id}`}>
@@ -304,6 +342,11 @@ export function ResultsSection(props: { detail: AdminOrderDetail; onChange: (det
                           {action.label}
                         </button>
                       ))}
+                      {result.generationType === 'studio' && result.status === 'draft' && (
+                        <button type="button" className="button button--secondary button--small" onClick={() => void regenerate(result)} disabled={busy !== null} data-testid="regenerate">
+                          Neu erstellen
+                        </button>
+                      )}
                       <a className="button button--secondary button--small" href={result.url} download={result.fileName}>
                         Herunterladen
                       </a>

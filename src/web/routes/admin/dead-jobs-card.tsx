@@ -1,0 +1,54 @@
+// Jobs that failed for good (dead letters): staff see them on the dashboard and send them round again.
+import { useState } from 'react';
+import { Link } from 'react-router';
+import type { AdminJob } from './admin-types.js';
+import { JobLine } from './studio-panel.js';
+import { useStaff } from './staff-session.js';
+import { useAdminQuery } from './use-admin-query.js';
+
+export function DeadJobsCard() {
+  const { request } = useStaff();
+  const { data, reload } = useAdminQuery<{ jobs: AdminJob[] }>('/api/admin/jobs/dead');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState(false);
+  if (!data) return null;
+  const retry = async (job: AdminJob) => {
+    setBusy(true);
+    setError(false);
+    try {
+      await request(`/api/admin/jobs/${job.id}/retry`, { method: 'POST', body: {} });
+      reload();
+    } catch {
+      setError(true);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className={`card admin-card${data.jobs.length ? ' admin-card--alert' : ''}`} aria-labelledby="dead-jobs-title" data-testid="dead-jobs">
+      <h2 id="dead-jobs-title">
+        Abgebrochene Aufträge <span className="admin-count">({data.jobs.length})</span>
+      </h2>
+      {error && (
+        <p className="alert alert--error" role="alert">
+          Fehler beim Wiederholen
+        </p>
+      )}
+      {data.jobs.length === 0 ? (
+        <p className="admin-muted">Keine abgebrochenen Aufträge.</p>
+      ) : (
+        <ol className="admin-jobs">
+          {data.jobs.map((job) => (
+            <JobLine key={job.id} job={job} busy={busy} onRetry={() => void retry(job)}>
+              {job.orderId && (
+                <Link to={`/admin/orders/${job.orderId}`} className="admin-muted">
+                  Zur Bestellung
+                </Link>
+              )}
+            </JobLine>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
