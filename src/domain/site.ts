@@ -17,6 +17,8 @@ export interface SiteInfo {
   /** The operator's profiles (footer), and its shops in other languages (footer). */
   socialLinks: ExternalLink[];
   sisterSites: ExternalLink[];
+  /** Who runs the external image generator, when one is configured (named in the privacy policy). */
+  generatorName: string | null;
 }
 
 /** A link to one of the operator's profiles or sister sites, shown only when configured. */

@@ -34,7 +34,10 @@ import type { PaymentProvider } from './payments/provider.js';
 import { webRoutes } from './modules/web/routes.js';
 import { PROJECT_ROOT, WEB_DIST_DIR } from './paths.js';
 import { createInference, type Inference } from '../studio/inference/client.js';
+import { createReplicateGenerator } from './generator/replicate-generator.js';
+import type { ImageGenerator } from './generator/provider.js';
 import { createJobQueue, type JobQueue } from './jobs/queue.js';
+import { createGeneratorService } from './modules/studio/generator-service.js';
 import { createJobRunner, type JobRunner } from './jobs/runner.js';
 import { createPhotoCheck } from './modules/studio/photo-quality.js';
 import { studioRoutes } from './modules/studio/routes.js';
@@ -72,6 +75,9 @@ export interface AppOverrides {
   mailer?: Mailer;
   payments?: PaymentProvider;
   inference?: Inference;
+  /** An image generator in place of the configured HTTP one (null: none). */
+  generator?: ImageGenerator | null;
+  generatorPollMs?: number;
   /** Tests run jobs themselves (jobRunner.drain()) instead of in the background. */
   startJobs?: boolean;
   now?: () => Date;
@@ -179,7 +185,19 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
   const studio = createStudioService({ db: db.db, storage, inference, queue: jobQueue, now, log: app.log });
   app.decorate('jobs', jobQueue);
   app.decorate('studio', studio);
-  const jobRunner = config.runJobs ? createJobRunner({ queue: jobQueue, handlers: studio.handlers, log: app.log }) : null;
+  const generator = overrides.generator !== undefined ? overrides.generator : config.generator ? createReplicateGenerator(config.generator) : null;
+  const generatorService = createGeneratorService({
+    db: db.db,
+    storage,
+    generator,
+    queue: jobQueue,
+    publicUrl: config.publicUrl,
+    webhookSecret: config.generator?.webhookSecret ?? null,
+    now,
+    log: app.log,
+    ...(overrides.generatorPollMs ? { pollMs: overrides.generatorPollMs } : {}),
+  });
+  const jobRunner = config.runJobs ? createJobRunner({ queue: jobQueue, handlers: { ...studio.handlers, ...generatorService.handlers }, log: app.log }) : null;
   app.decorate('jobRunner', jobRunner);
   if (jobRunner && overrides.startJobs !== false) {
     app.addHook('onReady', async () => jobRunner.start());
@@ -207,6 +225,7 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     defaultProductionMode: config.defaultProductionMode,
     onPaid: async (tx, order) => {
       if (order.productionMode === 'studio') await studio.enqueueFirstDrafts(tx, order.id);
+      if (order.productionMode === 'generator' && generatorService.configured) await generatorService.enqueueFirst(tx, order.id);
     },
     now,
     log: app.log,
@@ -239,7 +258,8 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     log: app.log,
   });
   await app.register(adminRoutes, { service: admin });
-  await app.register(studioRoutes, { studio });
+  await app.register(studioRoutes, { studio, generator: generatorService });
+  await app.register(generatorService.webhookRoutes);
 
   const retention = createRetentionService({ db, storage, now, log: app.log });
   app.decorate('retention', retention);

@@ -76,6 +76,11 @@ const envSchema = z.object({
   CHAT_NAME: optionalString,
   EXAMPLES_FILE: optionalString,
   RUN_JOBS: bool.default(true),
+  GENERATOR_URL: url.optional(),
+  GENERATOR_TOKEN: optionalString,
+  GENERATOR_MODEL: optionalString,
+  GENERATOR_WEBHOOK_SECRET: optionalString,
+  GENERATOR_NAME: optionalString,
   DEFAULT_PRODUCTION_MODE: z.enum(['studio', 'generator', 'manual'], { error: 'must be studio, generator or manual' }).default('studio'),
   CAMPAIGN_PERCENT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(90).default(20),
   CAMPAIGN_PACKAGES: z.string().default('pro,premium'),
@@ -122,6 +127,8 @@ export interface AppConfig {
   examples: ExamplePair[];
   /** Whether this process also works the job queue (studio drafts); `npm run worker` processes always do. */
   runJobs: boolean;
+  /** An external image generator (prediction API of the Replicate kind); null when not configured. */
+  generator: { baseUrl: string; token: string; model: string; webhookSecret: string | null; name: string } | null;
   /** Who makes the pictures of a new order until staff choose otherwise. */
   defaultProductionMode: 'studio' | 'generator' | 'manual';
   /** Seeds the first staff account when none exists. */
@@ -290,6 +297,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const socialLinks = parseLinks('SOCIAL_LINKS', env.SOCIAL_LINKS, (key) => SOCIAL_NETWORKS[key] ?? null, problems);
   const sisterSites = parseLinks('SISTER_SITES', env.SISTER_SITES, languageName, problems);
   const examples = loadExamples(env.EXAMPLES_FILE, problems);
+  if (env.GENERATOR_URL && (!env.GENERATOR_TOKEN || !env.GENERATOR_MODEL)) problems.push('GENERATOR_TOKEN / GENERATOR_MODEL: required with GENERATOR_URL');
   if (problems.length) throw new ConfigError(problems);
 
   const host = env.HOST ?? (production ? '0.0.0.0' : 'localhost');
@@ -324,10 +332,20 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       registerEntry: env.SITE_REGISTER_ENTRY ?? null,
       socialLinks,
       sisterSites,
+      generatorName: env.GENERATOR_URL ? (env.GENERATOR_NAME ?? new URL(env.GENERATOR_URL).hostname) : null,
     },
     consentServices: { analytics: service(env.ANALYTICS_SCRIPT_URL, env.ANALYTICS_NAME), chat: service(env.CHAT_SCRIPT_URL, env.CHAT_NAME) },
     examples,
     runJobs: env.RUN_JOBS,
     defaultProductionMode: env.DEFAULT_PRODUCTION_MODE,
+    generator: env.GENERATOR_URL
+      ? {
+          baseUrl: env.GENERATOR_URL,
+          token: env.GENERATOR_TOKEN!,
+          model: env.GENERATOR_MODEL!,
+          webhookSecret: env.GENERATOR_WEBHOOK_SECRET ?? null,
+          name: env.GENERATOR_NAME ?? new URL(env.GENERATOR_URL).hostname,
+        }
+      : null,
   };
 }

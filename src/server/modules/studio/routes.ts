@@ -3,11 +3,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { auditLog } from '../../db/schema.js';
-import { notFound } from '../../http/errors.js';
+import { conflict, notFound } from '../../http/errors.js';
 import type { JobRow } from '../../jobs/queue.js';
 import type { ZodTypeProvider } from '../../http/zod-provider.js';
 import { staffOf } from '../auth/guard.js';
 import { createOrderRepository } from '../orders/order-repository.js';
+import type { GeneratorService } from './generator-service.js';
 import { PRODUCTION_MODES, type StudioService } from './studio-service.js';
 
 const orderParams = z.object({ id: z.uuid({ error: 'notFound' }) }).strict();
@@ -28,7 +29,7 @@ function jobView(job: JobRow) {
   };
 }
 
-export const studioRoutes: FastifyPluginAsync<{ studio: StudioService }> = async (app, { studio }) => {
+export const studioRoutes: FastifyPluginAsync<{ studio: StudioService; generator: GeneratorService }> = async (app, { studio, generator }) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const audit = (staffId: string, action: string, orderId: string | null, details: Record<string, unknown>) =>
     app.db.db.insert(auditLog).values({ actorType: 'staff', staffUserId: staffId, action, orderId, details, createdAt: app.now() });
@@ -37,11 +38,13 @@ export const studioRoutes: FastifyPluginAsync<{ studio: StudioService }> = async
     const order = await createOrderRepository(app.db.db).find(request.params.id);
     if (!order) throw notFound('notFound');
     const jobs = await studio.jobsOf(order.id);
-    return { productionMode: order.productionMode, generation: order.studioGeneration, jobs: jobs.map(jobView) };
+    return { productionMode: order.productionMode, generation: order.studioGeneration, generatorConfigured: generator.configured, jobs: jobs.map(jobView) };
   });
 
   api.post('/api/admin/orders/:id/studio/mode', { schema: { params: orderParams, body: z.object({ mode: z.enum(PRODUCTION_MODES) }).strict() } }, async (request) => {
-    const result = await studio.setProductionMode(request.params.id, request.body.mode);
+    // The generator starts its job at once for a paid order; the studio does when it has no drafts yet.
+    const result =
+      request.body.mode === 'generator' ? await startGenerator(request.params.id) : await studio.setProductionMode(request.params.id, request.body.mode);
     await audit(staffOf(request).id, 'studio.mode', request.params.id, { mode: request.body.mode });
     return result;
   });
@@ -55,6 +58,23 @@ export const studioRoutes: FastifyPluginAsync<{ studio: StudioService }> = async
       return result;
     },
   );
+
+  async function startGenerator(orderId: string): Promise<{ jobId: number | null }> {
+    const order = await createOrderRepository(app.db.db).find(orderId);
+    if (!order) throw notFound('notFound');
+    if (!generator.configured) throw conflict('generatorNotConfigured');
+    if (order.paymentStatus !== 'paid' || order.status === 'completed' || order.status === 'cancelled') {
+      await studio.setProductionMode(orderId, 'generator');
+      return { jobId: null };
+    }
+    return { jobId: await generator.start(orderId) };
+  }
+
+  api.post('/api/admin/orders/:id/generator/run', { schema: { params: orderParams } }, async (request) => {
+    const jobId = await generator.start(request.params.id);
+    await audit(staffOf(request).id, 'generator.run', request.params.id, { jobId });
+    return { jobId };
+  });
 
   api.get('/api/admin/jobs/dead', async () => ({ jobs: (await app.jobs.dead()).map(jobView) }));
 

@@ -38,6 +38,17 @@ export interface StudioDeps {
   log: FastifyBaseLogger;
 }
 
+/** Paid becomes in progress, with its history entry, when the first pictures are being made. */
+export async function markProductionStarted(db: Database, orderId: string, by: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const repo = createOrderRepository(tx);
+    const order = await repo.lock(orderId);
+    if (!order || !canTransition(order.status as OrderStatus, 'in_progress', 'system')) return;
+    await repo.update(orderId, { status: 'in_progress' });
+    await repo.addHistory(orderId, { event: 'production_started', fromStatus: order.status, toStatus: 'in_progress', actorType: 'system', actorId: by, note: by });
+  });
+}
+
 export function studioDraftKey(orderId: string, key: string): string {
   return `results/${orderId}/${key.replace(/:/g, '-')}.jpg`;
 }
@@ -52,17 +63,6 @@ export function createStudioService(deps: StudioDeps) {
     const report = await assessPhoto(photo, inference);
     await db.update(orderUploads).set({ quality: report }).where(eq(orderUploads.id, upload.id));
     return report.face;
-  }
-
-  /** Paid becomes in progress, with its history entry, when the first drafts are being made. */
-  async function markStarted(orderId: string): Promise<void> {
-    await db.transaction(async (tx) => {
-      const repo = createOrderRepository(tx);
-      const order = await repo.lock(orderId);
-      if (!order || !canTransition(order.status as OrderStatus, 'in_progress', 'system')) return;
-      await repo.update(orderId, { status: 'in_progress' });
-      await repo.addHistory(orderId, { event: 'production_started', fromStatus: order.status, toStatus: 'in_progress', actorType: 'system', actorId: 'studio', note: STUDIO_QUEUE });
-    });
   }
 
   function plan(order: OrderRow, uploads: UploadRow[], generation: number): PlannedDraft[] {
@@ -88,7 +88,7 @@ export function createStudioService(deps: StudioDeps) {
     const existing = new Set(
       (await db.select({ key: generatedImages.generationKey }).from(generatedImages).where(eq(generatedImages.orderId, order.id))).map((row) => row.key),
     );
-    await markStarted(order.id);
+    await markProductionStarted(db, order.id, STUDIO_QUEUE);
     const photos = new Map<string, Buffer>();
     let done = planned.filter((draft) => existing.has(draft.key)).length;
     await context.progress({ done, total: planned.length });

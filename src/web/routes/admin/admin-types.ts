@@ -96,6 +96,7 @@ export interface AdminJob {
 export interface StudioState {
   productionMode: 'studio' | 'generator' | 'manual';
   generation: number;
+  generatorConfigured: boolean;
   jobs: AdminJob[];
 }
 

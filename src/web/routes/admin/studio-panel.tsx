@@ -86,7 +86,7 @@ export function StudioPanel({ detail, onFinished }: { detail: AdminOrderDetail; 
                   name="production-mode"
                   value={mode.key}
                   checked={(chosenMode ?? state.productionMode) === mode.key}
-                  disabled={busy}
+                  disabled={busy || (mode.key === 'generator' && !state.generatorConfigured)}
                   onChange={() => {
                     setChosenMode(mode.key);
                     void post(`/api/admin/orders/${detail.order.id}/studio/mode`, { mode: mode.key }, 'Fehler beim Ändern des Modus').finally(() => setChosenMode(null));
@@ -95,7 +95,10 @@ export function StudioPanel({ detail, onFinished }: { detail: AdminOrderDetail; 
                 />
                 <span>
                   <strong>{mode.label}</strong>
-                  <span className="admin-muted"> – {mode.hint}</span>
+                  <span className="admin-muted">
+                    {' '}
+                    – {mode.key === 'generator' && !state.generatorConfigured ? 'nicht eingerichtet (GENERATOR_URL)' : mode.hint}
+                  </span>
                 </span>
               </label>
             ))}

@@ -268,6 +268,7 @@ export function PrivacyPage() {
 
       <Section id="privacy-photos" title={t('legal.privacy.photos.heading')}>
         <Paragraphs base="legal.privacy.photos" count={2} vars={upload} />
+        {site.generatorName && <P k="legal.privacy.photos.generator" vars={{ name: site.generatorName }} />}
         <Sub title={t('legal.privacy.photos.processing.heading')}>
           <Paragraphs base="legal.privacy.photos.processing" count={2} vars={upload} />
         </Sub>
