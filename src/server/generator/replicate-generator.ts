@@ -1,6 +1,6 @@
 // The HTTP adapter for a prediction API of the Replicate kind: POST /v1/predictions (model version and
 // input), GET /v1/predictions/{id}, DELETE /v1/predictions/{id}; bearer token; outputs as URLs.
-import { GeneratorError, type ImageGenerator, type Prediction, type PredictionInput, type PredictionStatus } from './provider.js';
+import { GeneratorError, type ImageGenerator, type Prediction, type PredictionStatus } from './provider.js';
 
 export interface ReplicateOptions {
   baseUrl: string;
