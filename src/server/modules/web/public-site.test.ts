@@ -1,10 +1,13 @@
 // What a visitor (or a search engine, or curl) gets from every public route without JavaScript.
 import { writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LANGUAGES } from '../../../domain/catalog.js';
 import { PUBLIC_PAGES } from '../../../web/routes.js';
 import type { DatabaseHandle } from '../../db/client.js';
+import { PROJECT_ROOT } from '../../paths.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
 
@@ -33,7 +36,10 @@ describe('the public pages, server rendered', () => {
   let t: TestApp;
   beforeAll(async () => {
     db = await testDatabases()[0]!.open();
-    t = await buildTestApp(db);
+    // No before/after pairs here (the shop's own are checked below).
+    const empty = path.join(os.tmpdir(), `no-examples-${process.pid}.json`);
+    await writeFile(empty, JSON.stringify({ pairs: [] }));
+    t = await buildTestApp(db, { EXAMPLES_FILE: empty });
   });
   afterAll(async () => {
     await t.close();
@@ -160,7 +166,7 @@ describe('with examples, third-party services, profiles and sister sites configu
         },
       ],
     };
-    const file = path.join(await import('node:os').then((os) => os.tmpdir()), `examples-${process.pid}.json`);
+    const file = path.join(os.tmpdir(), `examples-${process.pid}.json`);
     await writeFile(file, JSON.stringify(manifest));
     t = await buildTestApp(db, {
       EXAMPLES_FILE: file,
@@ -240,5 +246,28 @@ describe('a page that fails to render', () => {
     expect(response.body).not.toContain('clock broke');
     expect(response.body).not.toMatch(/<script type="module"/);
     expect((await t.app.inject({ method: 'GET', url: '/' })).statusCode).toBe(200);
+  });
+});
+
+describe('the shop\'s own examples', () => {
+  test('made by the studio pipeline from the committed public-domain portrait: every file exists at its stated size', async () => {
+    const db = await testDatabases()[0]!.open();
+    const t = await buildTestApp(db);
+    try {
+      expect(t.config.examples.length).toBeGreaterThanOrEqual(3);
+      for (const pair of t.config.examples) {
+        for (const image of [pair.before, pair.after]) {
+          const meta = await sharp(path.join(PROJECT_ROOT, 'public', image.src)).metadata();
+          expect({ src: image.src, width: meta.width, height: meta.height }).toEqual({ src: image.src, width: image.width, height: image.height });
+        }
+        expect(pair.credit).toContain('NASA');
+      }
+      const home = (await t.app.inject({ method: 'GET', url: '/' })).body;
+      expect(home.match(/data-testid="before-after-pair"/g)).toHaveLength(t.config.examples.length);
+      expect(home).toContain('href="/#before-after"');
+    } finally {
+      await t.close();
+      await db.close();
+    }
   });
 });

@@ -1,0 +1,51 @@
+// `npm run examples`: the home page's before/after pairs, made by the studio pipeline itself from the
+// public-domain portraits in examples/sources (see SOURCES.md there). Writes public/examples/.
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import type { BaseStyle, Location } from '../src/domain/catalog.js';
+import { PROJECT_ROOT } from '../src/server/paths.js';
+import type { OutputFormatKey } from '../src/studio/formats.js';
+import { createInference } from '../src/studio/inference/client.js';
+import { assessPhoto } from '../src/studio/quality-gate.js';
+import { renderDraft } from '../src/studio/render.js';
+
+const SOURCE = path.join(PROJECT_ROOT, 'examples/sources/portrait-astronaut.png');
+const OUT = path.join(PROJECT_ROOT, 'public/examples');
+const CREDIT = 'NASA, gemeinfrei (public domain)';
+const SIZE = { width: 480, height: 600 };
+
+const PAIRS: { id: string; style: BaseStyle; location: Location; variant: number; format: OutputFormatKey }[] = [
+  { id: 'studio-professional', style: 'professional', location: 'studio', variant: 1, format: 'portrait' },
+  { id: 'office-casual', style: 'casual', location: 'office', variant: 0, format: 'portrait' },
+  { id: 'creative', style: 'creative', location: 'creative', variant: 3, format: 'portrait' },
+];
+
+const inference = createInference();
+try {
+  await mkdir(OUT, { recursive: true });
+  // The source as a customer's photo would arrive: enlarged to the upload minimum, 4:5.
+  const photo = await sharp(SOURCE).resize(1200, 1500, { fit: 'cover' }).jpeg({ quality: 90 }).toBuffer();
+  const report = await assessPhoto(photo, inference);
+  if (!report.face) throw new Error('no face found in the source portrait');
+  // One source, one "before" file shared by its pairs.
+  await writeFile(path.join(OUT, 'astronaut-before.webp'), await sharp(photo).resize(SIZE.width, SIZE.height).webp({ quality: 80 }).toBuffer());
+  const pairs = [];
+  for (const pair of PAIRS) {
+    const draft = await renderDraft({ photo, face: report.face, spec: { format: pair.format, backdrop: { kind: pair.location, variant: pair.variant }, style: pair.style }, inference });
+    const after = await sharp(draft.buffer).resize(SIZE.width, SIZE.height).webp({ quality: 82 }).toBuffer();
+    await writeFile(path.join(OUT, `${pair.id}-after.webp`), after);
+    pairs.push({
+      id: pair.id,
+      before: { src: '/examples/astronaut-before.webp', ...SIZE },
+      after: { src: `/examples/${pair.id}-after.webp`, ...SIZE },
+      style: pair.style,
+      location: pair.location,
+      credit: CREDIT,
+    });
+    console.log(`examples/${pair.id}: ${after.length} bytes`);
+  }
+  await writeFile(path.join(OUT, 'examples.json'), `${JSON.stringify({ pairs }, null, 2)}\n`);
+} finally {
+  await inference.close();
+}
