@@ -270,7 +270,7 @@ export function PrivacyPage() {
         <Paragraphs base="legal.privacy.photos" count={2} vars={upload} />
         {site.generatorName && <P k="legal.privacy.photos.generator" vars={{ name: site.generatorName }} />}
         <Sub title={t('legal.privacy.photos.processing.heading')}>
-          <Paragraphs base="legal.privacy.photos.processing" count={2} vars={upload} />
+          <Paragraphs base="legal.privacy.photos.processing" count={3} vars={upload} />
         </Sub>
         <Sub title={t('legal.privacy.photos.deletion.heading')}>
           <Paragraphs base="legal.privacy.photos.deletion" count={2} vars={retention} />
