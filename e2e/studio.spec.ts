@@ -13,7 +13,8 @@ test('staff switch a paid order to the studio, watch the drafts being made, rege
   const panel = page.getByTestId('studio-panel');
   await expect(panel.getByTestId('mode-manual')).toBeChecked();
 
-  await panel.getByTestId('mode-studio').check();
+  await panel.getByTestId('mode-studio').click();
+  await expect(panel.getByTestId('mode-studio')).toBeChecked();
   // The job appears, runs, and its drafts arrive in the images section without a reload.
   await expect(panel.getByTestId('studio-job').first()).toBeVisible();
   await expect(panel.getByTestId('studio-job').first()).toHaveAttribute('data-status', 'done', { timeout: 30_000 });

@@ -82,14 +82,24 @@ export function createStudioService(deps: StudioDeps) {
     const repo = createOrderRepository(db);
     const order = await repo.find(payload.orderId);
     // Nothing to do for an order that is gone, unpaid, finished, or made another way now.
-    if (!order || order.paymentStatus !== 'paid' || order.status === 'completed' || order.status === 'cancelled' || order.productionMode !== 'studio') return;
-    const uploads = await repo.uploads(order.id);
+    if (!order || order.paymentStatus !== 'paid' || order.status === 'completed' || order.status === 'cancelled' || order.productionMode !== 'studio' || order.photosDeletedAt) return;
+    const photos = new Map<string, Buffer>();
+    // Only photos with a face can be framed; one the gate could not check at upload is checked now.
+    const uploads: UploadRow[] = [];
+    for (const upload of await repo.uploads(order.id)) {
+      if (!(upload.quality as Partial<QualityReport> | null)?.face) {
+        photos.set(upload.id, await storage.getBuffer(upload.storageKey));
+        if (!(await faceOf(upload, photos.get(upload.id)!))) continue;
+        upload.quality = (await repo.findUpload(order.id, upload.id))!.quality;
+      }
+      uploads.push(upload);
+    }
+    if (uploads.length === 0) throw new Error('no photo of this order shows a face the studio can frame');
     const planned = plan(order, uploads, payload.generation).filter((draft) => !payload.indices || payload.indices.includes(draft.index));
     const existing = new Set(
       (await db.select({ key: generatedImages.generationKey }).from(generatedImages).where(eq(generatedImages.orderId, order.id))).map((row) => row.key),
     );
     await markProductionStarted(db, order.id, STUDIO_QUEUE);
-    const photos = new Map<string, Buffer>();
     let done = planned.filter((draft) => existing.has(draft.key)).length;
     await context.progress({ done, total: planned.length });
     for (const draft of planned) {

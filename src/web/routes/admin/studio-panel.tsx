@@ -50,15 +50,17 @@ export function StudioPanel({ detail, onFinished }: { detail: AdminOrderDetail; 
     wasActive.current = active;
   }, [active, onFinished]);
 
-  const post = async (path: string, body: object, failure: string) => {
+  const post = async (path: string, body: object, failure: string): Promise<boolean> => {
     setBusy(true);
     setError(null);
     try {
       await request(path, { method: 'POST', body });
       reload();
+      return true;
     } catch (caught) {
       const code = toApiError(caught).code;
       setError(code === 'notStudioMode' ? 'Neu erstellen geht nur im Modus Studio.' : code === 'orderLocked' ? 'Die Bestellung ist nicht bezahlt oder schon abgeschlossen.' : failure);
+      return false;
     } finally {
       setBusy(false);
       setConfirming(false);
@@ -66,6 +68,8 @@ export function StudioPanel({ detail, onFinished }: { detail: AdminOrderDetail; 
   };
 
   const state = query.data;
+  // The server's answer has caught up with the choice: it shows from there.
+  if (chosenMode && state?.productionMode === chosenMode) setChosenMode(null);
   const paid = detail.order.paymentStatus === 'paid' && detail.order.status !== 'completed' && detail.order.status !== 'cancelled';
   return (
     <section className="card admin-card" aria-labelledby="studio-title" data-testid="studio-panel">
@@ -89,7 +93,9 @@ export function StudioPanel({ detail, onFinished }: { detail: AdminOrderDetail; 
                   disabled={busy || (mode.key === 'generator' && !state.generatorConfigured)}
                   onChange={() => {
                     setChosenMode(mode.key);
-                    void post(`/api/admin/orders/${detail.order.id}/studio/mode`, { mode: mode.key }, 'Fehler beim Ändern des Modus').finally(() => setChosenMode(null));
+                    void post(`/api/admin/orders/${detail.order.id}/studio/mode`, { mode: mode.key }, 'Fehler beim Ändern des Modus').then((ok) => {
+                      if (!ok) setChosenMode(null);
+                    });
                   }}
                   data-testid={`mode-${mode.key}`}
                 />
