@@ -87,6 +87,9 @@ export default defineConfig({
         PORT: String(consentPort),
         PUBLIC_URL: consentBaseURL,
         DATA_DIR: `${dataDir}-consent`,
+        // Its files are not the first process's (local disk): with a shared PostgreSQL it must not take
+        // the first process's jobs. In production several processes share S3 and the queue.
+        RUN_JOBS: 'false',
         ANALYTICS_SCRIPT_URL: 'https://stats.example.org/tag.js',
         ANALYTICS_NAME: 'Beispiel Analytics GmbH',
         CHAT_SCRIPT_URL: 'https://chat.example.com/widget.js',

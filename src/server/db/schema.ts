@@ -82,6 +82,8 @@ export const orders = pgTable(
     productionMode: text('production_mode').notNull().default('studio'),
     // Each "regenerate all" starts a new generation of studio drafts (their keys carry it).
     studioGeneration: integer('studio_generation').notNull().default(0),
+    // Confirmed by the provider's refund events only; the payment status is refunded when it reaches the total.
+    refundedCents: integer('refunded_cents').notNull().default(0),
   },
   (t) => [
     uniqueIndex('orders_order_number_key').on(t.orderNumber),
@@ -396,4 +398,98 @@ export const siteMetrics = pgTable(
     count: integer('count').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.day, t.kind, t.name, t.detail] }), check('site_metrics_kind_check', sql`${t.kind} in ('page_view','event')`)],
+);
+
+/** The last invoice number of each year: incremented in the payment's transaction, so numbers have no gaps. */
+export const invoiceCounters = pgTable('invoice_counters', {
+  year: integer('year').primaryKey(),
+  lastNumber: integer('last_number').notNull().default(0),
+});
+
+/**
+ * Invoices and cancellation invoices (Stornorechnungen): every field of § 14 (4) UStG as issued, the seller
+ * included, so a later change of the site settings never changes an issued invoice. Kept 8 years after the
+ * order's photos are deleted (retain_until), apart from the photos.
+ */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: uuid('id').primaryKey(),
+    number: text('number').notNull(),
+    year: integer('year').notNull(),
+    sequence: integer('sequence').notNull(),
+    kind: text('kind').notNull(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'restrict' }),
+    correctsInvoiceId: uuid('corrects_invoice_id'),
+    refundId: uuid('refund_id'),
+    language: text('language').notNull(),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull(),
+    serviceDate: date('service_date', { mode: 'string' }).notNull(),
+    seller: jsonb('seller').notNull(),
+    customer: jsonb('customer').notNull(),
+    lines: jsonb('lines').notNull(),
+    netCents: integer('net_cents').notNull(),
+    vatCents: integer('vat_cents').notNull(),
+    grossCents: integer('gross_cents').notNull(),
+    vatRatePercent: integer('vat_rate_percent').notNull(),
+    storageKey: text('storage_key'),
+    retainUntil: timestamp('retain_until', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('invoices_number_key').on(t.number),
+    uniqueIndex('invoices_year_sequence_key').on(t.year, t.sequence),
+    uniqueIndex('invoices_refund_key').on(t.refundId),
+    index('invoices_order_idx').on(t.orderId),
+    check('invoices_kind_check', sql`${t.kind} in ('invoice','cancellation')`),
+  ],
+);
+
+/** Refunds staff ask the payment provider for; only the provider's event makes one succeeded. */
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: uuid('id').primaryKey(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'restrict' }),
+    amountCents: integer('amount_cents').notNull(),
+    reason: text('reason'),
+    status: text('status').notNull().default('requested'),
+    providerRefundId: text('provider_refund_id'),
+    requestedBy: uuid('requested_by').references(() => staffUsers.id, { onDelete: 'set null' }),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull(),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    failureReason: text('failure_reason'),
+  },
+  (t) => [
+    uniqueIndex('refunds_provider_refund_key').on(t.providerRefundId),
+    index('refunds_order_idx').on(t.orderId),
+    check('refunds_status_check', sql`${t.status} in ('requested','succeeded','failed')`),
+    check('refunds_amount_check', sql`${t.amountCents} > 0`),
+  ],
+);
+
+/** Declarations of withdrawal made with the "Vertrag widerrufen" function (§ 356a BGB), with or without a matching order. */
+export const withdrawals = pgTable(
+  'withdrawals',
+  {
+    id: uuid('id').primaryKey(),
+    orderId: uuid('order_id').references(() => orders.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    orderReference: text('order_reference').notNull(),
+    email: text('email').notNull(),
+    language: text('language').notNull(),
+    /** What the receipt told the customer: the right exists, it expired (waiver, fully performed), or no order matched. */
+    outcome: text('outcome').notNull(),
+    status: text('status').notNull().default('new'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('withdrawals_status_idx').on(t.status, t.createdAt),
+    check('withdrawals_outcome_check', sql`${t.outcome} in ('withdrawn','expired','unmatched')`),
+    check('withdrawals_status_check', sql`${t.status} in ('new','handled')`),
+  ],
 );
