@@ -13,6 +13,7 @@ export async function benchApp(name: string, env: Record<string, string>) {
     ALLOW_SANDBOX_IN_PRODUCTION: 'true',
     SITE_LEGAL_NAME: 'Benchmark GmbH',
     SITE_ADDRESS: 'Teststraße 1, 10115 Berlin',
+    SITE_VAT_ID: 'DE123456789',
     APP_SECRET: randomBytes(32).toString('hex'),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'error',

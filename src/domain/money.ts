@@ -36,6 +36,11 @@ export function formatDate(date: Date | string, language: Language): string {
   );
 }
 
+/** The calendar day in Germany (YYYY-MM-DD), where the shop, its staff and its tax office are. */
+export function berlinDay(at: Date): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: SHOP_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+}
+
 export function localeFor(language: Language): string {
   return LOCALES[language];
 }

@@ -33,6 +33,19 @@ export const draftCreateSchema = z
   })
   .strict();
 
+export const BILLING_LIMITS = { name: 120, address: 300 } as const;
+
+/** Trimmed text of at most `max` characters; empty counts as not given. No control characters (they would break the PDF). */
+function optionalText(max: number) {
+  return z
+    .string()
+    .trim()
+    .max(max, { error: 'inputTooLong' })
+    .regex(/^[^\u0000-\u0009\u000b-\u001f\u007f]*$/, { error: 'invalidText' })
+    .optional()
+    .transform((value) => (value ? value : null));
+}
+
 export const checkoutSchema = z
   .object({
     language: z.enum(LANGUAGES),
@@ -40,6 +53,9 @@ export const checkoutSchema = z
     email: emailSchema,
     waiverAccepted: z.literal(true, { error: 'waiverRequired' }),
     waiverTextVersion: z.literal(WAIVER_TEXT_VERSION, { error: 'waiverOutdated' }),
+    // Optional, for the invoice (application photos are tax-deductible): a name and a postal address.
+    billingName: optionalText(BILLING_LIMITS.name),
+    billingAddress: optionalText(BILLING_LIMITS.address),
   })
   .strict();
 

@@ -46,4 +46,6 @@ export interface CustomerOrderView {
   photosDeletedAt: string | null;
   revision: { allowedUntil: string | null; open: boolean };
   contact: { email: string; phone: string | null };
+  /** The invoice and any cancellation invoices, each with its download link. */
+  invoices: { id: string; number: string; kind: 'invoice' | 'cancellation'; issuedAt: string; grossCents: number; url: string }[];
 }

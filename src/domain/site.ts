@@ -10,6 +10,8 @@ export interface SiteInfo {
   address: string | null;
   /** Umsatzsteuer-Identifikationsnummer (§ 27a UStG). */
   vatId: string | null;
+  /** Steuernummer, for invoices when there is no VAT id. */
+  taxNumber: string | null;
   /** Person responsible for content (§ 18 Abs. 2 MStV). */
   responsiblePerson: string | null;
   /** Register court and number, if registered (e.g. "Amtsgericht Berlin-Charlottenburg, HRB 123456"). */

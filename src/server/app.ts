@@ -37,6 +37,7 @@ import { createInference, type Inference } from '../studio/inference/client.js';
 import { createReplicateGenerator } from './generator/replicate-generator.js';
 import type { ImageGenerator } from './generator/provider.js';
 import { createJobQueue, type JobQueue } from './jobs/queue.js';
+import { createInvoiceService, invoiceUrl, type InvoiceService } from './modules/invoices/invoice-service.js';
 import { createGeneratorService } from './modules/studio/generator-service.js';
 import { createJobRunner, type JobRunner } from './jobs/runner.js';
 import { createPhotoCheck } from './modules/studio/photo-quality.js';
@@ -59,6 +60,7 @@ declare module 'fastify' {
     /** Face detection and person segmentation (a worker thread, started on first use). */
     inference: Inference;
     jobs: JobQueue;
+    invoices: InvoiceService;
     studio: StudioService;
     /** The job runner of this process (null when RUN_JOBS=false). */
     jobRunner: JobRunner | null;
@@ -181,6 +183,8 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     if (!overrides.inference) await inference.close();
   });
   const checkPhoto = createPhotoCheck(inference, app.log);
+  const invoices = createInvoiceService({ db: db.db, storage, site: config.site, paymentProviderLabel: config.payments.provider === 'stripe' ? 'Stripe' : 'Sandbox (Test)', now });
+  app.decorate('invoices', invoices);
   const jobQueue = createJobQueue(db.db, now);
   const studio = createStudioService({ db: db.db, storage, inference, queue: jobQueue, now, log: app.log });
   app.decorate('jobs', jobQueue);
@@ -223,7 +227,13 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     signedUrlTtlSeconds: config.signedUrlTtlSeconds,
     checkPhoto,
     defaultProductionMode: config.defaultProductionMode,
+    invoiceLink: async (order) => {
+      await invoices.storeMissing(order.id);
+      const [invoice] = (await invoices.forOrder(order.id)).filter((row) => row.kind === 'invoice');
+      return invoice ? invoiceUrl(config.publicUrl, config.appSecret, order.id, invoice.id) : null;
+    },
     onPaid: async (tx, order) => {
+      await invoices.issueForPaidOrder(tx, order);
       if (order.productionMode === 'studio') await studio.enqueueFirstDrafts(tx, order.id);
       if (order.productionMode === 'generator' && generatorService.configured) await generatorService.enqueueFirst(tx, order.id);
     },
@@ -238,6 +248,8 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     appSecret: config.appSecret,
     signedUrlTtlSeconds: config.signedUrlTtlSeconds,
     site: config.site,
+    invoices,
+    publicUrl: config.publicUrl,
     now,
   });
   await app.register(customerOrderRoutes, { service: customerOrders });

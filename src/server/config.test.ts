@@ -40,8 +40,11 @@ test('production refuses the sandbox and a missing secret unless told', () => {
   const found = problems({ NODE_ENV: 'production', APP_SECRET: '' });
   expect(found.some((p) => p.startsWith('APP_SECRET'))).toBe(true);
   expect(found.some((p) => p.startsWith('PAYMENT_PROVIDER'))).toBe(true);
-  expect(problems({ NODE_ENV: 'production', ALLOW_SANDBOX_IN_PRODUCTION: 'true' })).toEqual(['SITE_LEGAL_NAME / SITE_ADDRESS: required in production for the Impressum']);
-  expect(problems({ NODE_ENV: 'production', ALLOW_SANDBOX_IN_PRODUCTION: 'true', SITE_LEGAL_NAME: 'Foto GmbH', SITE_ADDRESS: 'Weg 1, 10115 Berlin' })).toEqual([]);
+  expect(problems({ NODE_ENV: 'production', ALLOW_SANDBOX_IN_PRODUCTION: 'true' })).toEqual([
+    'SITE_LEGAL_NAME / SITE_ADDRESS: required in production for the Impressum',
+    'SITE_VAT_ID / SITE_TAX_NUMBER: one is required in production for invoices (§ 14 UStG)',
+  ]);
+  expect(problems({ NODE_ENV: 'production', ALLOW_SANDBOX_IN_PRODUCTION: 'true', SITE_LEGAL_NAME: 'Foto GmbH', SITE_ADDRESS: 'Weg 1, 10115 Berlin', SITE_TAX_NUMBER: '30/123/45678' })).toEqual([]);
   expect(problems({ PAYMENT_PROVIDER: 'stripe' }).map((p) => p.split(':')[0])).toEqual(['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET']);
 });
 

@@ -65,6 +65,7 @@ const envSchema = z.object({
   SITE_PHONE: optionalString,
   SITE_ADDRESS: optionalString,
   SITE_VAT_ID: optionalString,
+  SITE_TAX_NUMBER: optionalString,
   SITE_RESPONSIBLE_PERSON: optionalString,
   SITE_REGISTER_ENTRY: optionalString,
   PRIVACY_EMAIL: z.email({ error: 'must be an e-mail address' }).optional(),
@@ -292,6 +293,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
 
   // The Impressum (§ 5 DDG) needs a name and an address that can be served; a live shop without them is unlawful.
   if (production && (!env.SITE_ADDRESS || !env.SITE_LEGAL_NAME)) problems.push('SITE_LEGAL_NAME / SITE_ADDRESS: required in production for the Impressum');
+  // § 14 (4) Nr. 2 UStG: an invoice names the seller's tax number or VAT id.
+  if (production && !env.SITE_VAT_ID && !env.SITE_TAX_NUMBER) problems.push('SITE_VAT_ID / SITE_TAX_NUMBER: one is required in production for invoices (§ 14 UStG)');
   if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) problems.push('ADMIN_EMAIL / ADMIN_PASSWORD: set both or neither');
   const campaign = parseCampaign(env, problems);
   const socialLinks = parseLinks('SOCIAL_LINKS', env.SOCIAL_LINKS, (key) => SOCIAL_NETWORKS[key] ?? null, problems);
@@ -328,6 +331,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       phone: env.SITE_PHONE ?? null,
       address: env.SITE_ADDRESS ?? null,
       vatId: env.SITE_VAT_ID ?? null,
+      taxNumber: env.SITE_TAX_NUMBER ?? null,
       responsiblePerson: env.SITE_RESPONSIBLE_PERSON ?? null,
       registerEntry: env.SITE_REGISTER_ENTRY ?? null,
       socialLinks,

@@ -19,7 +19,10 @@ export interface SeededOrder {
   email: string;
 }
 
-export async function placeOrder(app: FastifyInstance, options: { email?: string; selection?: object; photos?: number } = {}): Promise<SeededOrder> {
+export async function placeOrder(
+  app: FastifyInstance,
+  options: { email?: string; selection?: object; photos?: number; language?: 'de' | 'en' | 'es'; billing?: { billingName?: string; billingAddress?: string } } = {},
+): Promise<SeededOrder> {
   const email = options.email ?? `kunde-${randomBytes(4).toString('hex')}@example.de`;
   const selection = options.selection ?? BASIC_SELECTION;
   const draft = (
@@ -35,7 +38,7 @@ export async function placeOrder(app: FastifyInstance, options: { email?: string
     method: 'POST',
     url: `/api/orders/${draft.orderId}/checkout`,
     headers: { 'x-draft-token': draft.draftToken },
-    payload: { language: 'de', selection, email, waiverAccepted: true, waiverTextVersion: WAIVER_TEXT_VERSION },
+    payload: { language: options.language ?? 'de', selection, email, waiverAccepted: true, waiverTextVersion: WAIVER_TEXT_VERSION, ...options.billing },
   });
   if (checkout.statusCode !== 200) throw new Error(`seed checkout failed: ${checkout.body}`);
   return { orderId: draft.orderId, orderNumber: draft.orderNumber, draftToken: draft.draftToken, email };

@@ -9,6 +9,7 @@ import type { SiteInfo } from '../../../domain/site.js';
 import type { Database } from '../../db/client.js';
 import { generatedImages, imageDownloads, orders, revisionRequests } from '../../db/schema.js';
 import { AppError, conflict, notFound } from '../../http/errors.js';
+import { invoiceUrl, type InvoiceService } from '../invoices/invoice-service.js';
 import type { Storage } from '../../storage/storage.js';
 import { createOrderRepository, extrasOf, type OrderRow } from '../orders/order-repository.js';
 import { thumbnailKey } from '../orders/order-service.js';
@@ -22,6 +23,9 @@ export interface CustomerOrderDeps {
   appSecret: string;
   signedUrlTtlSeconds: number;
   site: SiteInfo;
+  /** The order's invoices (invoice and cancellation invoices), for the customer's download links. */
+  invoices: Pick<InvoiceService, 'forOrder' | 'file'>;
+  publicUrl: string;
   now: () => Date;
 }
 
@@ -53,11 +57,12 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
     const pkg = order.package as PackageKey | null;
     const hours = pkg ? deliveryHours(pkg, extras) : null;
     const showUploads = order.status !== 'completed' && !order.photosDeletedAt;
-    const [uploads, results, history, openRevisions] = await Promise.all([
+    const [uploads, results, history, openRevisions, invoiceRows] = await Promise.all([
       showUploads ? repo.uploads(order.id) : Promise.resolve([]),
       activeResults(order.id),
       repo.history(order.id),
       db.select({ id: revisionRequests.id }).from(revisionRequests).where(and(eq(revisionRequests.orderId, order.id), eq(revisionRequests.status, 'open'))),
+      deps.invoices.forOrder(order.id),
     ]);
     const revisionUntil =
       order.status === 'completed' && order.completedAt ? new Date(order.completedAt.getTime() + RETENTION.revisionDays * 24 * 3600 * 1000) : null;
@@ -107,6 +112,14 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
       photosDeletedAt: order.photosDeletedAt?.toISOString() ?? null,
       revision: { allowedUntil: revisionUntil && revisionUntil > now && !order.photosDeletedAt ? revisionUntil.toISOString() : null, open: openRevisions.length > 0 },
       contact: { email: deps.site.supportEmail, phone: deps.site.phone },
+      invoices: invoiceRows.map((invoice) => ({
+        id: invoice.id,
+        number: invoice.number,
+        kind: invoice.kind as 'invoice' | 'cancellation',
+        issuedAt: invoice.issuedAt.toISOString(),
+        grossCents: invoice.grossCents,
+        url: invoiceUrl('', deps.appSecret, order.id, invoice.id),
+      })),
     };
   }
 
@@ -129,6 +142,10 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
     },
 
     view,
+
+    async invoiceFile(orderId: string, invoiceId: string) {
+      return deps.invoices.file(orderId, invoiceId);
+    },
 
     async viewById(orderId: string) {
       return view(await requireOrder(orderId));

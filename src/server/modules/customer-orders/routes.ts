@@ -51,6 +51,21 @@ export const customerOrderRoutes: FastifyPluginAsync<{ service: CustomerOrderSer
     return { order: await service.view(order), statusToken: statusToken(secret, order.id) };
   });
 
+  // An invoice PDF: with the status token (header, or ?token= in the links of the mails and the status page).
+  api.get(
+    '/api/orders/:id/invoices/:invoiceId',
+    { schema: { params: z.object({ id: z.uuid({ error: 'notFound' }), invoiceId: z.uuid({ error: 'notFound' }) }).strict(), querystring: z.object({ token: z.string().max(100).optional() }).strict() } },
+    async (request, reply) => {
+      requireStatusAccess(request);
+      const file = await service.invoiceFile(request.params.id, request.params.invoiceId);
+      return reply
+        .type('application/pdf')
+        .header('cache-control', 'private, no-store')
+        .header('content-disposition', `attachment; filename="${file.fileName.replace(/[^A-Za-z0-9._-]/g, '_')}"`)
+        .send(file.buffer);
+    },
+  );
+
   api.get('/api/orders/:id/status', { schema: { params: orderParams, querystring: z.object({ token: z.string().max(100).optional() }).strict() } }, async (request) => {
     requireStatusAccess(request);
     return service.viewById(request.params.id);

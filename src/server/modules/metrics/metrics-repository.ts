@@ -1,15 +1,12 @@
 // Daily counters for page views and events (see site_metrics in the schema).
 import { and, desc, gte, sql } from 'drizzle-orm';
 import type { MetricEvent, MetricsSummary } from '../../../domain/metrics.js';
+import { berlinDay } from '../../../domain/money.js';
 import type { Executor } from '../../db/client.js';
 import { siteMetrics } from '../../db/schema.js';
 
 export type MetricEntry = { kind: 'page_view'; name: string; detail: string } | { kind: 'event'; name: MetricEvent; detail: string };
 
-/** The calendar day in Germany, where the shop and its staff are. */
-export function berlinDay(at: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
-}
 
 export function createMetricsRepository(db: Executor) {
   return {

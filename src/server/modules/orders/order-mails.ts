@@ -35,6 +35,8 @@ export interface OrderMailData {
   };
   /** The package's delivery time in hours, 6 with express. */
   deliveryHours: number;
+  /** The invoice PDF (signed link), in the payment confirmation. */
+  invoiceUrl?: string | null;
   /** Images the customer will get. */
   resultCount: number;
   orderedAt: Date;
@@ -127,6 +129,8 @@ interface MailTexts {
     retouch: (days: number) => string;
     deletion: (days: number) => string;
     contractNote: string;
+    invoice: string;
+    invoiceButton: string;
   };
   failed: {
     preheader: (orderNumber: string) => string;
@@ -280,6 +284,8 @@ const MAIL_TEXTS: Record<Language, MailTexts> = {
         'Bitte laden Sie Ihre Fotos bis dahin herunter.',
       contractNote:
         'Zur Erinnerung finden Sie hier noch einmal Ihre Vertragsdaten, die Widerrufsbelehrung und Ihre Zustimmung zum vorzeitigen Beginn.',
+      invoice: 'Ihre Rechnung mit ausgewiesener Umsatzsteuer können Sie hier herunterladen; Sie finden sie auch auf Ihrer Statusseite.',
+      invoiceButton: 'Rechnung herunterladen (PDF)',
     },
     failed: {
       preheader: (n) => `Die Zahlung für Ihre Bestellung ${n} ist nicht erfolgt. Ihnen wurde nichts berechnet.`,
@@ -437,6 +443,8 @@ const MAIL_TEXTS: Record<Language, MailTexts> = {
         `Deletion: we delete your uploaded selfies and your finished photos ${days} days after your order is completed. ` +
         'Please download your photos before then.',
       contractNote: 'For your records, here are your contract details, the withdrawal information and your consent to an early start once more.',
+      invoice: 'You can download your invoice, with VAT shown, here; it is also on your status page.',
+      invoiceButton: 'Download invoice (PDF)',
     },
     failed: {
       preheader: (n) => `The payment for your order ${n} did not go through. Nothing has been charged.`,
@@ -596,6 +604,8 @@ const MAIL_TEXTS: Record<Language, MailTexts> = {
       contractNote:
         'Para que los tengas a mano, aquí tienes de nuevo los datos del contrato, la información sobre el desistimiento y tu ' +
         'consentimiento para el inicio anticipado.',
+      invoice: 'Puedes descargar aquí tu factura con el IVA desglosado; también la encontrarás en tu página de estado.',
+      invoiceButton: 'Descargar factura (PDF)',
     },
     failed: {
       preheader: (n) => `El pago de tu pedido ${n} no se ha completado. No se te ha cobrado nada.`,
@@ -1014,6 +1024,7 @@ export function renderPaymentConfirmedMail(data: OrderMailData): RenderedMail {
   return layout(ctx, 'payment-confirmed', c.preheader(data.orderNumber), [
     { kind: 'paragraph', text: c.intro },
     { kind: 'rows', rows: paid },
+    ...(data.invoiceUrl ? [{ kind: 'paragraph' as const, text: c.invoice }, { kind: 'button' as const, label: c.invoiceButton, url: data.invoiceUrl, fallback: t.fallbackLink }] : []),
     { kind: 'heading', text: c.nextHeading },
     {
       kind: 'list',

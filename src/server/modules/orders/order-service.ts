@@ -47,6 +47,8 @@ export interface OrderServiceDeps {
   checkPhoto: (photo: Buffer) => Promise<QualityReport | null>;
   /** Runs inside the payment's transaction: work that must start exactly when an order is paid (studio drafts). */
   onPaid?: (tx: Executor, order: OrderRow) => Promise<void>;
+  /** After the payment's commit: the invoice's signed download link for the payment mail (null: none). */
+  invoiceLink?: (order: OrderRow) => Promise<string | null>;
   /** Who makes the pictures of a new order (staff may change it per order). */
   defaultProductionMode?: 'studio' | 'generator' | 'manual';
   now: () => Date;
@@ -292,7 +294,12 @@ export function createOrderService(deps: OrderServiceDeps) {
     }
     if (result.outcome === 'paid' && result.order) {
       const photoCount = await orders.uploadCount(orderId);
-      await sendMail(result.order, renderPaymentConfirmedMail(mailData(result.order, storedPrice(result.order), photoCount)), `payment-confirmed:${orderId}`);
+      // A PDF that cannot be made now is made on its first download; the mail must not wait for it.
+      const invoiceUrl = await (deps.invoiceLink?.(result.order) ?? Promise.resolve(null)).catch((error: unknown) => {
+        log.error({ orderId, err: error }, 'invoice PDF not stored yet');
+        return null;
+      });
+      await sendMail(result.order, renderPaymentConfirmedMail({ ...mailData(result.order, storedPrice(result.order), photoCount), invoiceUrl }), `payment-confirmed:${orderId}`);
     }
     return result.outcome;
   }
@@ -542,6 +549,8 @@ export function createOrderService(deps: OrderServiceDeps) {
             ...selectionColumns({ ...selection }),
             language: input.language,
             email: input.email,
+            billingName: input.billingName ?? null,
+            billingAddress: input.billingAddress ?? null,
             featureCommercialLicense: PACKAGES[selection.package].commercialLicense,
             featureHd: true,
             packageListCents: price.packageListCents,

@@ -1,8 +1,9 @@
 // Deleting an order's photos: files and rows, and a record of what went (decisions.md section 6).
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull, lt } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { auditLog, generatedImages, orderUploads, orders } from '../../db/schema.js';
+import { auditLog, generatedImages, invoices, orderUploads, orders } from '../../db/schema.js';
 import type { Storage } from '../../storage/storage.js';
+import { INVOICE_RETENTION_YEARS } from '../invoices/invoice-service.js';
 import { createOrderRepository } from '../orders/order-repository.js';
 
 export interface PurgeDeps {
@@ -43,6 +44,10 @@ export async function purgeOrderPhotos(
     } else {
       const repo = createOrderRepository(tx);
       await repo.update(orderId, { photosDeletedAt: now, photosDeleteAfter: null });
+      // The invoices stay: 8 years from now (§ 147 AO), apart from the photos.
+      const until = new Date(now);
+      until.setUTCFullYear(until.getUTCFullYear() + INVOICE_RETENTION_YEARS);
+      await tx.update(invoices).set({ retainUntil: until }).where(and(eq(invoices.orderId, orderId), isNull(invoices.retainUntil)));
       await repo.addHistory(orderId, {
         event: options.actorType === 'customer' ? 'photos_deleted_by_customer' : 'photos_deleted',
         actorType: options.actorType,
@@ -52,4 +57,15 @@ export async function purgeOrderPhotos(
     }
     return { uploads: uploads.length, results: results.length, files };
   });
+}
+
+/** Invoices whose 8 years are over: PDF and row deleted. */
+export async function purgeExpiredInvoices(deps: PurgeDeps): Promise<number> {
+  const expired = await deps.db.select().from(invoices).where(lt(invoices.retainUntil, deps.now()));
+  for (const invoice of expired) {
+    if (invoice.storageKey) await deps.storage.delete(invoice.storageKey);
+    await deps.db.delete(invoices).where(eq(invoices.id, invoice.id));
+    await deps.db.insert(auditLog).values({ actorType: 'system', action: 'invoice.deleted', orderId: invoice.orderId, details: { number: invoice.number }, createdAt: deps.now() });
+  }
+  return expired.length;
 }

@@ -7,7 +7,7 @@ import type { DatabaseHandle } from '../../db/client.js';
 import { orders } from '../../db/schema.js';
 import { createRateLimiter } from '../../http/rate-limit.js';
 import type { Storage } from '../../storage/storage.js';
-import { purgeOrderPhotos } from './purge.js';
+import { purgeExpiredInvoices, purgeOrderPhotos } from './purge.js';
 
 const DAY = 24 * 3600 * 1000;
 /** A placed order with a payment still under way (an open page, a SEPA debit) is left alone this long. */
@@ -65,6 +65,7 @@ export function createRetentionService(deps: { db: DatabaseHandle; storage: Stor
       }
     }
     await createRateLimiter(db, deps.now).prune();
+    await purgeExpiredInvoices({ db, storage: deps.storage, now: deps.now });
     if (result.purged.length) deps.log?.info({ purged: result.purged.length, draftsDeleted: result.draftsDeleted }, 'retention run');
     return result;
   }

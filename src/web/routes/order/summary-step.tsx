@@ -5,6 +5,7 @@ import { completeSelection, WAIVER_TEXT_VERSION } from '../../../domain/order-se
 import { formatMoney } from '../../../domain/money.js';
 import { priceOrder } from '../../../domain/pricing.js';
 import { emailSchema } from '../../../domain/validation.js';
+import { BILLING_LIMITS } from '../../../domain/order-selection.js';
 import { useAppData } from '../../app-data.js';
 import { DetailRows, packageFeatures } from '../../components/details.js';
 import { PageLink } from '../../components/page-link.js';
@@ -104,7 +105,15 @@ export function SummaryStep() {
       const session = await api<{ url: string }>(`/api/orders/${state.orderId}/checkout`, {
         method: 'POST',
         headers: draftHeaders(),
-        body: { language, selection: { ...selection, extras }, email: email.data, waiverAccepted: true, waiverTextVersion: WAIVER_TEXT_VERSION },
+        body: {
+          language,
+          selection: { ...selection, extras },
+          email: email.data,
+          waiverAccepted: true,
+          waiverTextVersion: WAIVER_TEXT_VERSION,
+          ...(state.billingName.trim() ? { billingName: state.billingName } : {}),
+          ...(state.billingAddress.trim() ? { billingAddress: state.billingAddress } : {}),
+        },
       });
       window.location.assign(session.url);
     } catch (caught) {
@@ -170,6 +179,34 @@ export function SummaryStep() {
               </p>
             )}
           </div>
+
+          <details className="billing" open={Boolean(state.billingName || state.billingAddress)}>
+            <summary className="billing__summary">{t('order.summary.billing.title')}</summary>
+            <p className="field__hint">{t('order.summary.billing.hint')}</p>
+            <div className="field">
+              <label htmlFor="billing-name">{t('order.summary.billing.name')}</label>
+              <input
+                id="billing-name"
+                autoComplete="name"
+                maxLength={BILLING_LIMITS.name}
+                value={state.billingName}
+                onChange={(e) => update({ billingName: e.target.value })}
+                data-testid="billing-name"
+              />
+            </div>
+            <div className="field">
+              <label htmlFor="billing-address">{t('order.summary.billing.address')}</label>
+              <textarea
+                id="billing-address"
+                autoComplete="street-address"
+                rows={3}
+                maxLength={BILLING_LIMITS.address}
+                value={state.billingAddress}
+                onChange={(e) => update({ billingAddress: e.target.value })}
+                data-testid="billing-address"
+              />
+            </div>
+          </details>
 
           <h2 className="summary__heading">{t('order.summary.yourOrder')}</h2>
           <DetailRows rows={rows} />

@@ -12,10 +12,13 @@ export interface WizardState {
   draftToken: string | null;
   selection: Selection;
   email: string;
+  /** Optional, for the invoice. */
+  billingName: string;
+  billingAddress: string;
   photoConsent: boolean;
 }
 
-const INITIAL: WizardState = { orderId: null, draftToken: null, selection: EMPTY_SELECTION, email: '', photoConsent: false };
+const INITIAL: WizardState = { orderId: null, draftToken: null, selection: EMPTY_SELECTION, email: '', billingName: '', billingAddress: '', photoConsent: false };
 
 function load(): WizardState {
   try {

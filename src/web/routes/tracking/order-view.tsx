@@ -115,6 +115,24 @@ export function OrderSummary({ order }: { order: OrderView }) {
           ))}
         </ul>
       </section>
+      {order.invoices.length > 0 && (
+        <section className="card" aria-labelledby="invoices-title">
+          <h2 id="invoices-title">{t('tracking.invoices.title')}</h2>
+          <ul className="invoice-list" data-testid="invoices">
+            {order.invoices.map((invoice) => (
+              <li key={invoice.id}>
+                <a href={invoice.url} download data-testid="invoice-download">
+                  {t(`tracking.invoices.${invoice.kind}`, { number: invoice.number })}
+                </a>
+                <span className="invoice-list__meta">
+                  {formatDate(invoice.issuedAt, language)} · {formatMoney(invoice.grossCents)}
+                </span>
+              </li>
+            ))}
+          </ul>
+          <p className="card__hint">{t('tracking.invoices.hint')}</p>
+        </section>
+      )}
     </div>
   );
 }

@@ -1,0 +1,17 @@
+import { expect, test } from 'vitest';
+import { invoiceNumber, splitGross } from './invoice.js';
+
+test('invoice numbers are one padded sequence per year', () => {
+  expect(invoiceNumber(2026, 1)).toBe('RE-2026-000001');
+  expect(invoiceNumber(2027, 123456)).toBe('RE-2027-123456');
+});
+
+test('net and VAT always add up to the gross amount, also for refunds', () => {
+  expect(splitGross(3490, 19)).toEqual({ netCents: 2933, vatCents: 557, grossCents: 3490 });
+  expect(splitGross(1490, 19)).toEqual({ netCents: 1252, vatCents: 238, grossCents: 1490 });
+  expect(splitGross(-999, 19)).toEqual({ netCents: -839, vatCents: -160, grossCents: -999 });
+  for (let gross = 1; gross < 20000; gross += 37) {
+    const split = splitGross(gross, 19);
+    expect(split.netCents + split.vatCents).toBe(gross);
+  }
+});

@@ -1,0 +1,168 @@
+// The invoice as a PDF (A4, pdf-lib with the standard Helvetica, which covers German and Spanish text and
+// the euro sign). Everything printed comes from the invoice row, never from today's settings.
+import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import type { Language } from '../../../domain/catalog.js';
+import type { InvoiceKind, InvoiceLine, InvoiceParty, InvoiceSeller } from '../../../domain/invoice.js';
+import { formatDate, formatMoney } from '../../../domain/money.js';
+import { ALL_MESSAGES } from '../../../web/i18n/all-messages.js';
+import { translate } from '../../../web/i18n/messages.js';
+
+export interface PrintableInvoice {
+  number: string;
+  kind: InvoiceKind;
+  language: Language;
+  issuedAt: Date;
+  serviceDate: string;
+  orderNumber: string;
+  seller: InvoiceSeller;
+  customer: InvoiceParty;
+  lines: InvoiceLine[];
+  netCents: number;
+  vatCents: number;
+  grossCents: number;
+  vatRatePercent: number;
+  /** The corrected invoice, for a cancellation invoice. */
+  corrects: { number: string; issuedAt: Date } | null;
+  /** How it was paid (or refunded), when. */
+  settlement: { provider: string; at: Date } | null;
+}
+
+const A4: [number, number] = [595.28, 841.89];
+const MARGIN = 56;
+const INK = rgb(0.06, 0.09, 0.16);
+const SOFT = rgb(0.35, 0.4, 0.47);
+
+/** Splits text into lines that fit the width (word by word). */
+function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+  const lines: string[] = [];
+  for (const paragraph of text.split('\n')) {
+    let line = '';
+    for (const word of paragraph.split(/\s+/)) {
+      const next = line ? `${line} ${word}` : word;
+      if (font.widthOfTextAtSize(next, size) > width && line) {
+        lines.push(line);
+        line = word;
+      } else line = next;
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+
+export async function renderInvoicePdf(invoice: PrintableInvoice): Promise<Buffer> {
+  const messages = ALL_MESSAGES[invoice.language];
+  const t = (key: string, vars?: Record<string, string | number>) => translate(messages, `invoice.${key}`, vars);
+  const date = (value: Date | string) => formatDate(value, invoice.language);
+  const doc = await PDFDocument.create();
+  const regular = await doc.embedFont(StandardFonts.Helvetica);
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const title = invoice.kind === 'invoice' ? t('title') : t('cancellationTitle');
+  doc.setTitle(`${title} ${invoice.number}`);
+  doc.setAuthor(invoice.seller.legalName);
+  doc.setLanguage(invoice.language);
+  doc.setCreationDate(invoice.issuedAt);
+  doc.setModificationDate(invoice.issuedAt);
+  const page: PDFPage = doc.addPage(A4);
+  const width = A4[0] - 2 * MARGIN;
+  let y = A4[1] - MARGIN;
+
+  const text = (value: string, options: { x?: number; size?: number; font?: PDFFont; color?: typeof INK; right?: number } = {}) => {
+    const size = options.size ?? 10;
+    const font = options.font ?? regular;
+    const x = options.right !== undefined ? options.right - font.widthOfTextAtSize(value, size) : (options.x ?? MARGIN);
+    page.drawText(value, { x, y, size, font, color: options.color ?? INK });
+  };
+  const nextLine = (size = 10, gap = 4) => {
+    y -= size + gap;
+  };
+
+  // The seller, top left; the document's key data, top right.
+  const sellerLines = [invoice.seller.legalName, ...(invoice.seller.address ? invoice.seller.address.split(/,\s*/) : []), `${t('email')}: ${invoice.seller.email}`, ...(invoice.seller.phone ? [`${t('phone')}: ${invoice.seller.phone}`] : [])];
+  const facts: [string, string][] = [
+    [t('number'), invoice.number],
+    [t('date'), date(invoice.issuedAt)],
+    [t('serviceDate'), date(invoice.serviceDate)],
+    [t('orderNumber'), invoice.orderNumber],
+  ];
+  const top = y;
+  sellerLines.forEach((line, index) => {
+    text(line, { font: index === 0 ? bold : regular, size: index === 0 ? 11 : 9.5 });
+    nextLine(index === 0 ? 11 : 9.5, 3);
+  });
+  const afterSeller = y;
+  y = top;
+  for (const [label, value] of facts) {
+    text(label, { x: MARGIN + width * 0.55, size: 9.5, color: SOFT });
+    text(value, { right: MARGIN + width, size: 9.5, font: bold });
+    nextLine(9.5, 4);
+  }
+  y = Math.min(afterSeller, y) - 28;
+
+  text(t('recipient'), { size: 9, color: SOFT });
+  nextLine(9, 4);
+  const customerLines = [invoice.customer.name, ...(invoice.customer.address ? invoice.customer.address.split(/\n|,\s*/) : []), invoice.customer.email].filter((v): v is string => Boolean(v));
+  for (const line of customerLines) {
+    text(line, { size: 10.5 });
+    nextLine(10.5, 3);
+  }
+  y -= 24;
+
+  text(`${title} ${invoice.number}`, { size: 17, font: bold });
+  nextLine(17, 8);
+  if (invoice.corrects) {
+    text(t('corrects', { number: invoice.corrects.number, date: date(invoice.corrects.issuedAt) }), { size: 10, color: SOFT });
+    nextLine(10, 8);
+  }
+  y -= 6;
+
+  // The lines: position, service, amount (gross).
+  const amountRight = MARGIN + width;
+  const descriptionX = MARGIN + 34;
+  text(t('position'), { size: 9, font: bold, color: SOFT });
+  text(t('description'), { x: descriptionX, size: 9, font: bold, color: SOFT });
+  text(t('amount'), { right: amountRight, size: 9, font: bold, color: SOFT });
+  nextLine(9, 6);
+  page.drawLine({ start: { x: MARGIN, y: y + 8 }, end: { x: MARGIN + width, y: y + 8 }, thickness: 0.6, color: SOFT });
+  invoice.lines.forEach((line, index) => {
+    text(String(index + 1), { size: 10 });
+    text(formatMoney(line.grossCents), { right: amountRight, size: 10 });
+    for (const [i, part] of wrap(line.description, regular, 10, width - 34 - 90).entries()) {
+      if (i > 0) nextLine(10, 3);
+      text(part, { x: descriptionX, size: 10 });
+    }
+    nextLine(10, 8);
+  });
+  page.drawLine({ start: { x: MARGIN, y: y + 10 }, end: { x: MARGIN + width, y: y + 10 }, thickness: 0.6, color: SOFT });
+  y -= 6;
+
+  // Totals: net, VAT, gross.
+  const labelX = MARGIN + width * 0.5;
+  for (const [label, cents, strong] of [
+    [t('net'), invoice.netCents, false],
+    [t('vat', { rate: invoice.vatRatePercent }), invoice.vatCents, false],
+    [t('gross'), invoice.grossCents, true],
+  ] as const) {
+    text(label, { x: labelX, size: strong ? 11 : 10, font: strong ? bold : regular });
+    text(formatMoney(cents), { right: amountRight, size: strong ? 11 : 10, font: strong ? bold : regular });
+    nextLine(strong ? 11 : 10, 6);
+  }
+  y -= 10;
+  text(t('pricesNote'), { size: 9, color: SOFT });
+  nextLine(9, 6);
+  if (invoice.settlement) {
+    text(t(invoice.kind === 'invoice' ? 'paid' : 'refunded', { date: date(invoice.settlement.at), provider: invoice.settlement.provider }), { size: 9.5 });
+    nextLine(9.5, 6);
+  }
+
+  // Footer: the seller's tax and register details.
+  y = MARGIN;
+  const footer = [
+    invoice.seller.legalName,
+    invoice.seller.vatId ? t('vatId', { value: invoice.seller.vatId }) : null,
+    invoice.seller.taxNumber ? t('taxNumber', { value: invoice.seller.taxNumber }) : null,
+    invoice.seller.registerEntry ? t('register', { value: invoice.seller.registerEntry }) : null,
+  ].filter((v): v is string => Boolean(v));
+  page.drawLine({ start: { x: MARGIN, y: y + 14 }, end: { x: MARGIN + width, y: y + 14 }, thickness: 0.4, color: SOFT });
+  text(footer.join(' · '), { size: 8, color: SOFT });
+  return Buffer.from(await doc.save());
+}

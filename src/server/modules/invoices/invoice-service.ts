@@ -1,0 +1,201 @@
+// Invoices (§ 14 (4) UStG): one per paid order, issued in the payment's own transaction with the next
+// number of the year (a counter row that the transaction locks, so concurrent payments queue for it and a
+// rolled-back payment gives its number back: no gaps, no duplicates); a cancellation invoice for each
+// confirmed refund. PDFs are kept under invoices/, apart from the photos, 8 years after those are deleted.
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { EXTRAS, PACKAGES, type ExtraKey, type Language, type PackageKey } from '../../../domain/catalog.js';
+import { invoiceNumber, splitGross, type InvoiceKind, type InvoiceLine, type InvoiceParty, type InvoiceSeller } from '../../../domain/invoice.js';
+import { berlinDay } from '../../../domain/money.js';
+import type { SiteInfo } from '../../../domain/site.js';
+import { ALL_MESSAGES } from '../../../web/i18n/all-messages.js';
+import { translate } from '../../../web/i18n/messages.js';
+import type { Database, Executor } from '../../db/client.js';
+import { invoiceCounters, invoices, orders } from '../../db/schema.js';
+import { notFound } from '../../http/errors.js';
+import type { Storage } from '../../storage/storage.js';
+import { extrasOf, type OrderRow } from '../orders/order-repository.js';
+import { statusToken } from '../orders/order-tokens.js';
+import { renderInvoicePdf } from './invoice-pdf.js';
+
+export type InvoiceRow = typeof invoices.$inferSelect;
+
+/** The customer's download link (the order's status token proves access, as in the mails' status link). */
+export function invoiceUrl(publicUrl: string, secret: string, orderId: string, invoiceId: string): string {
+  return `${publicUrl}/api/orders/${orderId}/invoices/${invoiceId}?token=${statusToken(secret, orderId)}`;
+}
+export const INVOICE_RETENTION_YEARS = 8;
+
+/** The next number of the year, inside the caller's transaction (the counter row stays locked until it ends). */
+async function nextSequence(tx: Executor, year: number): Promise<number> {
+  const [row] = await tx
+    .insert(invoiceCounters)
+    .values({ year, lastNumber: 1 })
+    .onConflictDoUpdate({ target: invoiceCounters.year, set: { lastNumber: sql`${invoiceCounters.lastNumber} + 1` } })
+    .returning({ lastNumber: invoiceCounters.lastNumber });
+  return row!.lastNumber;
+}
+
+function yearOf(at: Date): number {
+  return Number(berlinDay(at).slice(0, 4));
+}
+
+export function sellerOf(site: SiteInfo): InvoiceSeller {
+  return {
+    legalName: site.legalName,
+    address: site.address,
+    email: site.supportEmail,
+    phone: site.phone,
+    vatId: site.vatId,
+    taxNumber: site.taxNumber,
+    registerEntry: site.registerEntry,
+  };
+}
+
+/** What was bought, in the customer's language, at the prices stored when the order was placed. */
+function orderLines(order: OrderRow): InvoiceLine[] {
+  const messages = ALL_MESSAGES[order.language as Language];
+  const pkg = order.package as PackageKey;
+  const extras = extrasOf(order);
+  const lines: InvoiceLine[] = [
+    {
+      description: translate(messages, 'invoice.packageLine', {
+        package: translate(messages, `catalog.packages.${pkg}.name`),
+        count: PACKAGES[pkg].imageCount,
+        style: translate(messages, `catalog.styles.${order.styleBase ?? 'professional'}.name`),
+      }),
+      grossCents: order.packageCents ?? 0,
+    },
+  ];
+  const extraCents: Record<ExtraKey, number> = { extra_variants: order.featureExtraVariantsCents, express_delivery: order.featureExpressDeliveryCents };
+  for (const extra of extras) {
+    lines.push({ description: `${translate(messages, `catalog.extras.${extra}.name`)} – ${translate(messages, `catalog.extras.${extra}.description`)}`, grossCents: extraCents[extra] || EXTRAS[extra].priceCents });
+  }
+  return lines;
+}
+
+function customerOf(order: OrderRow): InvoiceParty {
+  return { name: order.billingName, address: order.billingAddress, email: order.email };
+}
+
+export interface InvoiceServiceDeps {
+  db: Database;
+  storage: Storage;
+  site: SiteInfo;
+  paymentProviderLabel: string;
+  now: () => Date;
+}
+
+export function createInvoiceService(deps: InvoiceServiceDeps) {
+  const { db, storage } = deps;
+
+  async function insert(tx: Executor, values: { order: OrderRow; kind: InvoiceKind; lines: InvoiceLine[]; at: Date; correctsInvoiceId?: string; refundId?: string }) {
+    const year = yearOf(values.at);
+    const sequence = await nextSequence(tx, year);
+    const gross = values.lines.reduce((sum, line) => sum + line.grossCents, 0);
+    const split = splitGross(gross, values.order.taxRatePercent);
+    const [row] = await tx
+      .insert(invoices)
+      .values({
+        id: randomUUID(),
+        number: invoiceNumber(year, sequence),
+        year,
+        sequence,
+        kind: values.kind,
+        orderId: values.order.id,
+        correctsInvoiceId: values.correctsInvoiceId ?? null,
+        refundId: values.refundId ?? null,
+        language: values.order.language,
+        issuedAt: values.at,
+        serviceDate: berlinDay(values.order.paidAt ?? values.at),
+        seller: sellerOf(deps.site),
+        customer: customerOf(values.order),
+        lines: values.lines,
+        netCents: split.netCents,
+        vatCents: split.vatCents,
+        grossCents: split.grossCents,
+        vatRatePercent: values.order.taxRatePercent,
+        createdAt: values.at,
+      })
+      .returning();
+    return row!;
+  }
+
+  async function pdf(invoice: InvoiceRow): Promise<Buffer> {
+    const [order] = await db.select().from(orders).where(eq(orders.id, invoice.orderId));
+    const corrected = invoice.correctsInvoiceId ? (await db.select().from(invoices).where(eq(invoices.id, invoice.correctsInvoiceId)))[0] : undefined;
+    return renderInvoicePdf({
+      number: invoice.number,
+      kind: invoice.kind as InvoiceKind,
+      language: invoice.language as Language,
+      issuedAt: invoice.issuedAt,
+      serviceDate: invoice.serviceDate,
+      orderNumber: order!.orderNumber,
+      seller: invoice.seller as InvoiceSeller,
+      customer: invoice.customer as InvoiceParty,
+      lines: invoice.lines as InvoiceLine[],
+      netCents: invoice.netCents,
+      vatCents: invoice.vatCents,
+      grossCents: invoice.grossCents,
+      vatRatePercent: invoice.vatRatePercent,
+      corrects: corrected ? { number: corrected.number, issuedAt: corrected.issuedAt } : null,
+      settlement: { provider: deps.paymentProviderLabel, at: invoice.kind === 'invoice' ? (order!.paidAt ?? invoice.issuedAt) : invoice.issuedAt },
+    });
+  }
+
+  function storageKeyOf(invoice: InvoiceRow): string {
+    return `invoices/${invoice.year}/${invoice.number.toLowerCase()}.pdf`;
+  }
+
+  return {
+    /** In the payment's transaction: the order's invoice, once. */
+    async issueForPaidOrder(tx: Executor, order: OrderRow): Promise<InvoiceRow> {
+      const [existing] = await tx.select().from(invoices).where(and(eq(invoices.orderId, order.id), eq(invoices.kind, 'invoice')));
+      if (existing) return existing;
+      return insert(tx, { order, kind: 'invoice', lines: orderLines(order), at: order.paidAt ?? deps.now() });
+    },
+
+    /** In the refund confirmation's transaction: a cancellation invoice over the refunded amount. */
+    async issueCancellation(tx: Executor, order: OrderRow, refund: { id: string; amountCents: number }): Promise<InvoiceRow> {
+      const [existing] = await tx.select().from(invoices).where(eq(invoices.refundId, refund.id));
+      if (existing) return existing;
+      const [original] = await tx.select().from(invoices).where(and(eq(invoices.orderId, order.id), eq(invoices.kind, 'invoice')));
+      const messages = ALL_MESSAGES[order.language as Language];
+      return insert(tx, {
+        order,
+        kind: 'cancellation',
+        lines: [{ description: translate(messages, 'invoice.refundLine', { number: original?.number ?? order.orderNumber }), grossCents: -refund.amountCents }],
+        at: deps.now(),
+        ...(original ? { correctsInvoiceId: original.id } : {}),
+        refundId: refund.id,
+      });
+    },
+
+    async forOrder(orderId: string): Promise<InvoiceRow[]> {
+      return db.select().from(invoices).where(eq(invoices.orderId, orderId)).orderBy(asc(invoices.year), asc(invoices.sequence));
+    },
+
+    /** The stored PDF, made and stored first if it is not there yet. */
+    async file(orderId: string, invoiceId: string): Promise<{ buffer: Buffer; fileName: string }> {
+      const [invoice] = await db.select().from(invoices).where(and(eq(invoices.id, invoiceId), eq(invoices.orderId, orderId)));
+      if (!invoice) throw notFound('notFound');
+      const key = storageKeyOf(invoice);
+      let buffer: Buffer;
+      if (invoice.storageKey && (await storage.exists(invoice.storageKey))) buffer = await storage.getBuffer(invoice.storageKey);
+      else {
+        buffer = await pdf(invoice);
+        await storage.put(key, buffer, { contentType: 'application/pdf' });
+        await db.update(invoices).set({ storageKey: key }).where(eq(invoices.id, invoice.id));
+      }
+      return { buffer, fileName: translate(ALL_MESSAGES[invoice.language as Language], 'invoice.fileName', { number: invoice.number }) };
+    },
+
+    /** Makes and stores the PDFs not stored yet (after a payment or refund; a failure is repaired on download). */
+    async storeMissing(orderId: string): Promise<void> {
+      for (const invoice of await this.forOrder(orderId)) if (!invoice.storageKey) await this.file(orderId, invoice.id);
+    },
+
+  };
+}
+
+export type InvoiceService = ReturnType<typeof createInvoiceService>;

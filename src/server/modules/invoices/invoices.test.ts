@@ -1,0 +1,138 @@
+// Invoices: gap-free numbers under parallel payments, every § 14 UStG field in the PDF, downloads with proof.
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { DatabaseHandle } from '../../db/client.js';
+import { invoices, orders, outgoingMail } from '../../db/schema.js';
+import { buildTestApp, type TestApp } from '../../test/app.js';
+import { testDatabases } from '../../test/databases.js';
+import { pdfText } from '../../test/pdf-text.js';
+import { payOrder, placeOrder } from '../../test/seed.js';
+import { statusToken } from '../orders/order-tokens.js';
+
+const SITE = {
+  SITE_LEGAL_NAME: 'Bewerbungsfoto Studio GmbH',
+  SITE_ADDRESS: 'Musterstraße 1, 10115 Berlin, Deutschland',
+  SITE_VAT_ID: 'DE123456789',
+  SITE_REGISTER_ENTRY: 'Amtsgericht Berlin-Charlottenburg, HRB 123456',
+  CAMPAIGN_PERCENT: '20',
+  CAMPAIGN_PACKAGES: 'pro,premium',
+  CAMPAIGN_STARTS_AT: '2026-11-01T00:00:00+01:00',
+  CAMPAIGN_ENDS_AT: '2027-01-01T00:00:00+01:00',
+};
+const PRO_EXTRAS = { gender: 'female', style: 'professional', package: 'pro', location: 'studio', outfit: 'business', extras: ['extra_variants', 'express_delivery'] };
+const euro = (cents: number) => `${(cents / 100).toFixed(2).replace('.', ',')} €`;
+
+describe.each(testDatabases())('invoices on $name', (testDb) => {
+  let db: DatabaseHandle;
+  let t: TestApp;
+  let clock = new Date('2026-11-23T10:00:00Z');
+  beforeAll(async () => {
+    db = await testDb.open();
+    t = await buildTestApp(db, SITE, { now: () => clock });
+  });
+  afterAll(async () => {
+    await t.close();
+    await db.close();
+  });
+
+  const invoicesOf = (orderId: string) => db.db.select().from(invoices).where(eq(invoices.orderId, orderId));
+
+  test('a paid order gets an invoice whose PDF holds every required field, with amounts that add up to the order', async () => {
+    const order = await placeOrder(t.app, { selection: PRO_EXTRAS, billing: { billingName: 'Erika Mustermann', billingAddress: 'Hauptstraße 5\n80331 München' } });
+    expect(await invoicesOf(order.orderId)).toEqual([]);
+    await payOrder(t.app, order);
+    const [invoice] = await invoicesOf(order.orderId);
+    expect(invoice).toMatchObject({ kind: 'invoice', year: 2026, grossCents: 5290, vatRatePercent: 19 });
+    expect(invoice!.number).toMatch(/^RE-2026-\d{6}$/);
+    const [row] = await db.db.select().from(orders).where(eq(orders.id, order.orderId));
+    expect(invoice!.grossCents).toBe(row!.totalCents);
+    expect(invoice!.netCents + invoice!.vatCents).toBe(invoice!.grossCents);
+
+    // The payment mail links it; the link works without any other proof, a wrong token does not.
+    const [mail] = await db.db.select().from(outgoingMail).where(and(eq(outgoingMail.orderId, order.orderId), eq(outgoingMail.template, 'payment-confirmed')));
+    const link = /http:\/\/shop\.test(\/api\/orders\/[^"\s]+\/invoices\/[^"\s?]+\?token=[\w-]+)/.exec(mail!.text)![1]!;
+    const download = await t.app.inject({ method: 'GET', url: link });
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-type']).toBe('application/pdf');
+    expect(download.headers['content-disposition']).toBe(`attachment; filename="Rechnung-${invoice!.number}.pdf"`);
+    expect((await t.app.inject({ method: 'GET', url: link.replace(/token=.*/, 'token=forged') })).statusCode).toBe(404);
+
+    const text = await pdfText(download.rawPayload);
+    for (const field of [
+      'Rechnung',
+      invoice!.number,
+      'Bewerbungsfoto Studio GmbH',
+      'Musterstraße 1',
+      '10115 Berlin',
+      'USt-IdNr.: DE123456789',
+      'Amtsgericht Berlin-Charlottenburg, HRB 123456',
+      'Erika Mustermann',
+      'Hauptstraße 5',
+      '80331 München',
+      'Rechnungsdatum',
+      '23. November 2026',
+      'Leistungsdatum',
+      row!.orderNumber,
+      'Pro Paket: 10 KI-Bewerbungsfotos in 300 DPI, Stil Professionell',
+      'Extra Varianten',
+      'Express-Lieferung',
+      euro(2792),
+      euro(999),
+      euro(1499),
+      'Nettobetrag',
+      euro(invoice!.netCents),
+      'Umsatzsteuer 19 %',
+      euro(invoice!.vatCents),
+      'Gesamtbetrag',
+      euro(5290),
+    ]) {
+      expect(text, field).toContain(field);
+    }
+    // The lines add up to the total that was charged.
+    expect(2792 + 999 + 1499).toBe(invoice!.grossCents);
+    // The status view lists it with its link.
+    const view = await t.app.inject({ method: 'POST', url: '/api/tracking', payload: { orderId: row!.orderNumber, email: order.email }, remoteAddress: '10.90.1.1' });
+    expect(view.json().order.invoices).toEqual([expect.objectContaining({ number: invoice!.number, kind: 'invoice', grossCents: 5290, url: expect.stringContaining(`/invoices/${invoice!.id}?token=`) })]);
+  });
+
+  test('in English the invoice speaks English; without billing details the e-mail address is the recipient', async () => {
+    const order = await placeOrder(t.app, { language: 'en' });
+    await payOrder(t.app, order);
+    const [invoice] = await invoicesOf(order.orderId);
+    const file = await t.app.invoices.file(order.orderId, invoice!.id);
+    expect(file.fileName).toBe(`Invoice-${invoice!.number}.pdf`);
+    const text = await pdfText(file.buffer);
+    expect(text).toContain('Invoice');
+    expect(text).toContain('Billed to');
+    expect(text).toContain(order.email);
+    expect(text).toContain('VAT 19 %');
+  });
+
+  test('20 parallel payments: 20 invoices with unique numbers and no gap', async () => {
+    const placed = [];
+    for (let i = 0; i < 20; i++) placed.push(await placeOrder(t.app));
+    await Promise.all(placed.map((order) => payOrder(t.app, order)));
+    const all = await db.db.select({ sequence: invoices.sequence, number: invoices.number }).from(invoices).where(eq(invoices.year, 2026));
+    const sequences = all.map((row) => row.sequence).sort((a, b) => a - b);
+    expect(sequences).toEqual(Array.from({ length: sequences.length }, (_, i) => i + 1));
+    expect(new Set(all.map((row) => row.number)).size).toBe(all.length);
+    for (const order of placed) expect(await invoicesOf(order.orderId)).toHaveLength(1);
+  });
+
+  test('invoices outlive the photos by 8 years, apart from them', async () => {
+    const order = await placeOrder(t.app);
+    await payOrder(t.app, order);
+    const [invoice] = await invoicesOf(order.orderId);
+    await t.app.invoices.file(order.orderId, invoice!.id);
+    const deleted = await t.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/delete-photos`, payload: { confirm: true }, headers: { 'x-status-token': statusToken(t.config.appSecret, order.orderId) } });
+    expect(deleted.statusCode).toBe(200);
+    const [kept] = await invoicesOf(order.orderId);
+    expect(kept!.retainUntil?.getUTCFullYear()).toBe(2034);
+    expect(await t.app.storage.exists(kept!.storageKey!)).toBe(true);
+    clock = new Date('2034-12-01T00:00:00Z');
+    await t.app.retention.run();
+    expect(await invoicesOf(order.orderId)).toEqual([]);
+    expect(await t.app.storage.exists(kept!.storageKey!)).toBe(false);
+    clock = new Date('2026-11-23T10:00:00Z');
+  });
+});
