@@ -32,3 +32,11 @@ test('checkout needs the ticked waiver of the current version and a valid e-mail
   expect(checkoutSchema.safeParse({ ...valid, waiverTextVersion: '2020-01-01' }).error?.issues[0]?.message).toBe('waiverOutdated');
   expect(checkoutSchema.safeParse({ ...valid, totalCents: 1 }).success).toBe(false);
 });
+
+test('billing details are optional, trimmed, limited and free of control characters', () => {
+  const base = { language: 'de', selection: { gender: 'male', style: 'casual', package: 'basic', location: null, outfit: null, extras: [] }, email: 'a@b.de', waiverAccepted: true, waiverTextVersion: WAIVER_TEXT_VERSION };
+  expect(checkoutSchema.parse(base)).toMatchObject({ billingName: null, billingAddress: null });
+  expect(checkoutSchema.parse({ ...base, billingName: '  Erika  ', billingAddress: 'Weg 1\n10115 Berlin' })).toMatchObject({ billingName: 'Erika', billingAddress: 'Weg 1\n10115 Berlin' });
+  expect(checkoutSchema.safeParse({ ...base, billingName: 'x'.repeat(121) }).error?.issues[0]?.message).toBe('inputTooLong');
+  expect(checkoutSchema.safeParse({ ...base, billingName: 'Erika\u0007' }).error?.issues[0]?.message).toBe('invalidText');
+});

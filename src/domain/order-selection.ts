@@ -41,7 +41,7 @@ function optionalText(max: number) {
     .string()
     .trim()
     .max(max, { error: 'inputTooLong' })
-    .regex(/^[^\u0000-\u0009\u000b-\u001f\u007f]*$/, { error: 'invalidText' })
+    .refine((value) => ![...value].some((char) => (char < ' ' && char !== '\n') || char === '\u007f'), { error: 'invalidText' })
     .optional()
     .transform((value) => (value ? value : null));
 }
