@@ -38,6 +38,8 @@ import { createReplicateGenerator } from './generator/replicate-generator.js';
 import type { ImageGenerator } from './generator/provider.js';
 import { createJobQueue, type JobQueue } from './jobs/queue.js';
 import { createInvoiceService, invoiceUrl, type InvoiceService } from './modules/invoices/invoice-service.js';
+import { createRefundService } from './modules/refunds/refund-service.js';
+import { refundRoutes } from './modules/refunds/routes.js';
 import { createGeneratorService } from './modules/studio/generator-service.js';
 import { createJobRunner, type JobRunner } from './jobs/runner.js';
 import { createPhotoCheck } from './modules/studio/photo-quality.js';
@@ -185,6 +187,7 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
   const checkPhoto = createPhotoCheck(inference, app.log);
   const invoices = createInvoiceService({ db: db.db, storage, site: config.site, paymentProviderLabel: config.payments.provider === 'stripe' ? 'Stripe' : 'Sandbox (Test)', now });
   app.decorate('invoices', invoices);
+  const refunds = createRefundService({ db: db.db, payments, invoices, mailer, site: config.site, publicUrl: config.publicUrl, appSecret: config.appSecret, now, log: app.log });
   const jobQueue = createJobQueue(db.db, now);
   const studio = createStudioService({ db: db.db, storage, inference, queue: jobQueue, now, log: app.log });
   app.decorate('jobs', jobQueue);
@@ -232,6 +235,7 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
       const [invoice] = (await invoices.forOrder(order.id)).filter((row) => row.kind === 'invoice');
       return invoice ? invoiceUrl(config.publicUrl, config.appSecret, order.id, invoice.id) : null;
     },
+    onRefundEvent: (event) => refunds.applyEvent(event),
     onPaid: async (tx, order) => {
       await invoices.issueForPaidOrder(tx, order);
       if (order.productionMode === 'studio') await studio.enqueueFirstDrafts(tx, order.id);
@@ -271,6 +275,7 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
   });
   await app.register(adminRoutes, { service: admin });
   await app.register(studioRoutes, { studio, generator: generatorService });
+  await app.register(refundRoutes, { refunds });
   await app.register(generatorService.webhookRoutes);
 
   const retention = createRetentionService({ db, storage, now, log: app.log });

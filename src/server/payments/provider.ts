@@ -43,7 +43,22 @@ export const PAYMENT_EVENT_TYPES = [
   'checkout.session.async_payment_succeeded',
   'checkout.session.async_payment_failed',
   'checkout.session.expired',
+  'refund.created',
+  'refund.updated',
+  'refund.failed',
 ] as const;
+
+/** A refund as the provider reports it in its events. */
+export interface RefundInfo {
+  /** The provider's refund id (re_…). */
+  id: string;
+  amount: number;
+  currency: string | null;
+  status: 'pending' | 'requires_action' | 'succeeded' | 'failed' | 'canceled';
+  /** Our refund row, from the metadata we sent. */
+  refundId: string | null;
+  failureReason: string | null;
+}
 export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number] | 'other';
 
 /** A verified provider event, reduced to what the shop acts on. */
@@ -59,6 +74,8 @@ export interface PaymentEvent {
   amountTotal: number | null;
   currency: string | null;
   paymentIntentId: string | null;
+  /** For refund.* events. */
+  refund: RefundInfo | null;
   /** The whole verified event as parsed JSON, for the payment_events table. */
   payload: unknown;
 }
@@ -80,6 +97,19 @@ export interface PaymentProvider {
   expireSession(sessionId: string): Promise<'expired' | 'alreadyComplete' | 'alreadyExpired'>;
   /** Verifies the signature on the raw body; throws WebhookSignatureError. */
   verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): PaymentEvent;
+  /**
+   * Asks the provider to pay money back. The answer is only the provider's receipt of the request:
+   * a refund counts once its event (refund.created / refund.updated) says it succeeded.
+   */
+  createRefund(input: CreateRefundInput): Promise<{ id: string; status: RefundInfo['status'] }>;
+}
+
+export interface CreateRefundInput {
+  orderId: string;
+  /** Our refund row; also the idempotency key, so a retried request makes one refund. */
+  refundId: string;
+  paymentIntentId: string;
+  amountCents: number;
 }
 
 export const CHECKOUT_SESSION_PLACEHOLDER = '{CHECKOUT_SESSION_ID}';

@@ -1,7 +1,7 @@
 // A built-in imitation of Stripe Checkout for development and tests (decisions.md section 3). It keeps
 // its sessions in sandbox_checkout_sessions, and its events look and are signed exactly like Stripe's,
 // so they go through the very same verification and webhook handling as real ones.
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Language } from '../../domain/catalog.js';
 import type { Database } from '../db/client.js';
@@ -62,6 +62,8 @@ export interface SandboxPaymentProvider extends PaymentProvider {
    * deliver, in order, plus where to send the browser; null for an unknown session.
    */
   simulate(sessionId: string, outcome: SandboxOutcome): Promise<{ events: SignedSandboxEvent[]; redirectTo: string } | null>;
+  /** The provider's answer to a refund request, as Stripe would send it: the signed refund.updated event. */
+  refundEvent(refund: { id: string; orderId: string; refundId: string; amountCents: number; paymentIntentId: string; outcome: 'succeeded' | 'failed' }): SignedSandboxEvent;
 }
 
 export interface SandboxProviderOptions {
@@ -236,6 +238,34 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
     return { body, signature: signStripePayload(body, webhookSecret, at) };
   }
 
+  function signedRefundEvent(refund: Parameters<SandboxPaymentProvider['refundEvent']>[0], at: Date): SignedSandboxEvent {
+    const event = {
+      id: `evt_sandbox_${hex(12)}`,
+      object: 'event',
+      api_version: null,
+      created: seconds(at),
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      type: refund.outcome === 'succeeded' ? 'refund.updated' : 'refund.failed',
+      data: {
+        object: {
+          id: refund.id,
+          object: 'refund',
+          amount: refund.amountCents,
+          currency: 'eur',
+          status: refund.outcome,
+          failure_reason: refund.outcome === 'failed' ? 'expired_or_canceled_card' : null,
+          metadata: { order_id: refund.orderId, refund_id: refund.refundId },
+          payment_intent: refund.paymentIntentId,
+          created: seconds(at),
+        },
+      },
+    };
+    const body = JSON.stringify(event);
+    return { body, signature: signStripePayload(body, webhookSecret, at) };
+  }
+
   function toSandboxSession(row: Row): SandboxSession {
     const state = effectiveState(row);
     const shown = state === 'expiredByTime' ? 'expired' : state;
@@ -320,6 +350,17 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
         }
         return state === 'expired' ? 'alreadyExpired' : 'alreadyComplete';
       });
+    },
+
+    async createRefund(input) {
+      if (!input.paymentIntentId.startsWith('pi_sandbox_')) throw new Error('the sandbox refunds only its own payments');
+      toProviderAmount(input.amountCents);
+      // Like Stripe, the request is only received here; the outcome comes as an event (see refundEvent).
+      return { id: `re_sandbox_${createHash('sha256').update(input.refundId).digest('hex').slice(0, 24)}`, status: 'pending' as const };
+    },
+
+    refundEvent(refund) {
+      return signedRefundEvent(refund, now());
     },
 
     verifyWebhook(rawBody, signatureHeader) {

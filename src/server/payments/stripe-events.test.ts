@@ -2,6 +2,7 @@
 import Stripe from 'stripe';
 import { expect, test } from 'vitest';
 import { WebhookSignatureError } from './provider.js';
+import { toPaymentEvent } from './stripe-events.js';
 import { createStripeProvider } from './stripe-provider.js';
 
 const SECRET = 'whsec_test_0123456789abcdef';
@@ -55,6 +56,7 @@ test('a signed checkout.session.completed event verifies and maps to a PaymentEv
     amountTotal: 3782,
     currency: 'eur',
     paymentIntentId: 'pi_3QabcDEF',
+    refund: null,
     payload: JSON.parse(body),
   });
 });
@@ -138,4 +140,11 @@ test('a correctly signed body that is not a Stripe event is refused', () => {
   for (const body of ['not json', JSON.stringify({ hello: 'world' }), JSON.stringify(checkoutEvent('checkout.session.completed', { object: 'charge' }))]) {
     expect(() => provider.verifyWebhook(Buffer.from(body), signed(body))).toThrow(WebhookSignatureError);
   }
+});
+
+test('refund events are read with their refund, our ids and the amount; a refund event without a refund is refused', () => {
+  const refund = { id: 're_1', object: 'refund', amount: 500, currency: 'eur', status: 'succeeded', failure_reason: null, payment_intent: 'pi_1', metadata: { order_id: 'o-1', refund_id: 'r-1' } };
+  const event = toPaymentEvent({ id: 'evt_r', object: 'event', type: 'refund.updated', created: 1_800_000_000, data: { object: refund } });
+  expect(event).toMatchObject({ type: 'refund.updated', orderId: 'o-1', amountTotal: 500, paymentIntentId: 'pi_1', refund: { id: 're_1', status: 'succeeded', refundId: 'r-1', amount: 500 } });
+  expect(() => toPaymentEvent({ id: 'evt_x', object: 'event', type: 'refund.updated', created: 1, data: { object: { object: 'checkout.session', id: 'cs_1' } } })).toThrow();
 });

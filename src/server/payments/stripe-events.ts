@@ -22,6 +22,17 @@ const checkoutSessionSchema = z.object({
   payment_intent: z.union([z.string(), z.object({ id: z.string() }).loose()]).nullish(),
 });
 
+const refundSchema = z.object({
+  object: z.literal('refund'),
+  id: z.string(),
+  amount: z.number().int(),
+  currency: nullableString,
+  status: z.enum(['pending', 'requires_action', 'succeeded', 'failed', 'canceled']),
+  failure_reason: nullableString,
+  metadata: z.record(z.string(), z.string()).nullish(),
+  payment_intent: z.union([z.string(), z.object({ id: z.string() }).loose()]).nullish(),
+});
+
 const eventSchema = z.object({
   id: z.string().min(1),
   object: z.literal('event'),
@@ -51,8 +62,25 @@ export function toPaymentEvent(payload: unknown): PaymentEvent {
     amountTotal: null,
     currency: null,
     paymentIntentId: null,
+    refund: null,
     payload,
   };
+  if (event.data.object.object === 'refund') {
+    const refund = refundSchema.safeParse(event.data.object);
+    if (!refund.success) throw new WebhookSignatureError(`${event.type} event with an unreadable refund`);
+    const r = refund.data;
+    const paymentIntent = r.payment_intent ?? null;
+    return {
+      ...base,
+      type: type === 'other' ? 'other' : type,
+      orderId: r.metadata?.order_id ?? null,
+      amountTotal: r.amount,
+      currency: r.currency,
+      paymentIntentId: typeof paymentIntent === 'string' ? paymentIntent : (paymentIntent?.id ?? null),
+      refund: { id: r.id, amount: r.amount, currency: r.currency, status: r.status, refundId: r.metadata?.refund_id ?? null, failureReason: r.failure_reason },
+    };
+  }
+  if (type.startsWith('refund.')) throw new WebhookSignatureError(`${event.type} event without a refund`);
   if (event.data.object.object !== 'checkout.session') {
     if (type !== 'other') throw new WebhookSignatureError(`${event.type} event without a checkout session`);
     return base;

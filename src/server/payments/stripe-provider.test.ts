@@ -158,3 +158,18 @@ test('expireSession on an unknown session rejects', async () => {
   const { provider } = await harness();
   await expect(provider.expireSession('cs_test_missing')).rejects.toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
 });
+
+test('a refund is asked for with the payment, the amount, our ids as metadata and an idempotency key; a retry makes the same refund', async () => {
+  const { server, provider } = await harness();
+  const input = { orderId: ORDER_ID, refundId: '7d0f1c2a-0b1c-4d2e-9f3a-5b6c7d8e9f00', paymentIntentId: 'pi_123', amountCents: 1250 };
+  const first = await provider.createRefund(input);
+  const again = await provider.createRefund(input);
+  expect(first).toEqual({ id: again.id, status: 'pending' });
+  const request = server.requests.find((r) => r.path === '/v1/refunds')!;
+  expect(request.form.get('payment_intent')).toBe('pi_123');
+  expect(request.form.get('amount')).toBe('1250');
+  expect(request.form.get('metadata[order_id]')).toBe(ORDER_ID);
+  expect(request.form.get('metadata[refund_id]')).toBe(input.refundId);
+  expect(request.headers['idempotency-key']).toBe(`refund-${input.refundId}`);
+  await expect(provider.createRefund({ ...input, amountCents: -1 })).rejects.toThrow();
+});

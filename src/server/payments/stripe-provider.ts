@@ -107,5 +107,13 @@ export function createStripeProvider(options: StripeProviderOptions): StripePaym
     verifyWebhook(rawBody, signatureHeader) {
       return verifyStripeEvent(rawBody, signatureHeader, options.webhookSecret);
     },
+
+    async createRefund(input) {
+      const refund = await stripe.refunds.create(
+        { payment_intent: input.paymentIntentId, amount: toProviderAmount(input.amountCents), metadata: { order_id: input.orderId, refund_id: input.refundId } },
+        { idempotencyKey: `refund-${input.refundId}` },
+      );
+      return { id: refund.id, status: (refund.status ?? 'pending') as 'pending' };
+    },
   };
 }

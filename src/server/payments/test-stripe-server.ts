@@ -1,5 +1,5 @@
 // A local stand-in for the slice of the Stripe API the shop uses (Checkout Sessions: create, retrieve,
-// expire), on a random port. It records every request the SDK sends and answers with Stripe-shaped
+// expire; refunds: create), on a random port. It records every request the SDK sends and answers with Stripe-shaped
 // JSON, including Stripe's error format and idempotent replays. Test-only; nothing in the app imports it.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -132,6 +132,30 @@ export async function startTestStripeServer(): Promise<TestStripeServer> {
       session.status = 'expired';
       session.url = null;
       return json(res, session);
+    }
+    if (req.method === 'POST' && url.pathname === '/v1/refunds') {
+      const key = req.headers['idempotency-key'];
+      const replay = typeof key === 'string' ? replays.get(key) : undefined;
+      if (replay) {
+        res.writeHead(200, { 'content-type': 'application/json', 'idempotent-replayed': 'true' });
+        res.end(replay);
+        return;
+      }
+      const form = recorded.form;
+      const refund = {
+        id: `re_standin_${replays.size + sessions.size + 1}`,
+        object: 'refund',
+        amount: Number(form.get('amount')),
+        currency: 'eur',
+        payment_intent: form.get('payment_intent'),
+        status: 'pending',
+        metadata: { order_id: form.get('metadata[order_id]'), refund_id: form.get('metadata[refund_id]') },
+      };
+      const body = JSON.stringify(refund);
+      if (typeof key === 'string') replays.set(key, body);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(body);
+      return;
     }
     if (req.method === 'GET' && one) {
       const id = decodeURIComponent(one[1] ?? '');

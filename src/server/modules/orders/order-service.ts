@@ -49,6 +49,8 @@ export interface OrderServiceDeps {
   onPaid?: (tx: Executor, order: OrderRow) => Promise<void>;
   /** After the payment's commit: the invoice's signed download link for the payment mail (null: none). */
   invoiceLink?: (order: OrderRow) => Promise<string | null>;
+  /** Refund events (refund.created / refund.updated / refund.failed), handled by the refund service. */
+  onRefundEvent?: (event: PaymentEvent) => Promise<string>;
   /** Who makes the pictures of a new order (staff may change it per order). */
   defaultProductionMode?: 'studio' | 'generator' | 'manual';
   now: () => Date;
@@ -606,6 +608,7 @@ export function createOrderService(deps: OrderServiceDeps) {
         else if (event.type === 'checkout.session.async_payment_succeeded') outcome = await markPaid(event);
         else if (event.type === 'checkout.session.async_payment_failed') outcome = await markFailed(event);
         else if (event.type === 'checkout.session.expired') outcome = await noteExpired(event);
+        else if (event.refund) outcome = deps.onRefundEvent ? await deps.onRefundEvent(event) : 'ignored';
       } catch (error) {
         // Forget the event so the provider's retry is processed instead of answered as a duplicate.
         await db.delete(paymentEvents).where(eq(paymentEvents.id, inserted[0]!.id));
@@ -652,6 +655,7 @@ export function createOrderService(deps: OrderServiceDeps) {
             amountTotal: state.amountTotal,
             currency: 'eur',
             paymentIntentId: null,
+            refund: null,
             payload: state,
           });
         }

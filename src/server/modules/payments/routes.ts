@@ -35,7 +35,7 @@ const webhookRoute: FastifyPluginAsync<Options> = async (app, { service, provide
 };
 
 /** Delivers the sandbox's signed events through the very route Stripe's events take. */
-async function deliver(app: FastifyInstance, events: { body: string; signature: string }[]) {
+export async function deliverSandboxEvents(app: FastifyInstance, events: { body: string; signature: string }[]) {
   for (const event of events) {
     const response = await app.inject({
       method: 'POST',
@@ -68,7 +68,7 @@ const sandboxRoutes: FastifyPluginAsync<{ provider: SandboxPaymentProvider }> = 
     async (request, reply) => {
       const result = await provider.simulate(request.params.id, request.params.outcome);
       if (!result) throw new AppError(404, 'notFound');
-      await deliver(app, result.events);
+      await deliverSandboxEvents(app, result.events);
       return reply.redirect(result.redirectTo, 303);
     },
   );

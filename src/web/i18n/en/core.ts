@@ -8,5 +8,6 @@ import invoice from './invoice.json' with { type: 'json' };
 import order from './order.json' with { type: 'json' };
 import orderStatus from './orderStatus.json' with { type: 'json' };
 import tracking from './tracking.json' with { type: 'json' };
+import withdrawal from './withdrawal.json' with { type: 'json' };
 
-export default { common, home, catalog, order, errors, tracking, orderStatus, contact, invoice };
+export default { common, home, catalog, order, errors, tracking, orderStatus, contact, invoice, withdrawal };

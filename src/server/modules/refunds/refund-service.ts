@@ -1,0 +1,142 @@
+// Refunds: staff ask the payment provider; only the provider's refund event makes one count. Then, in one
+// transaction: the refund succeeded, the order's refunded amount (refunded status once it is all), a history
+// entry and a cancellation invoice with its own number; afterwards the customer's mail.
+import { randomUUID } from 'node:crypto';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Language } from '../../../domain/catalog.js';
+import { formatMoney } from '../../../domain/money.js';
+import { canChangePayment, type PaymentStatus } from '../../../domain/order-state.js';
+import type { SiteInfo } from '../../../domain/site.js';
+import { ALL_MESSAGES } from '../../../web/i18n/all-messages.js';
+import { translate } from '../../../web/i18n/messages.js';
+import type { Database } from '../../db/client.js';
+import { auditLog, invoices, refunds } from '../../db/schema.js';
+import { AppError, conflict, notFound, unprocessable } from '../../http/errors.js';
+import type { Mailer } from '../../mail/mailer.js';
+import { renderSimpleMail } from '../../mail/simple-mail.js';
+import type { PaymentEvent, PaymentProvider } from '../../payments/provider.js';
+import { invoiceUrl, type InvoiceService } from '../invoices/invoice-service.js';
+import { createOrderRepository, type OrderRow } from '../orders/order-repository.js';
+
+export type RefundRow = typeof refunds.$inferSelect;
+
+export interface RefundDeps {
+  db: Database;
+  payments: PaymentProvider;
+  invoices: InvoiceService;
+  mailer: Mailer;
+  site: SiteInfo;
+  publicUrl: string;
+  appSecret: string;
+  now: () => Date;
+  log: FastifyBaseLogger;
+}
+
+export function createRefundService(deps: RefundDeps) {
+  const { db } = deps;
+
+  async function sendRefundMail(order: OrderRow, refund: RefundRow): Promise<void> {
+    if (!order.email) return;
+    const language = order.language as Language;
+    const t = (key: string, vars?: Record<string, string | number>) => translate(ALL_MESSAGES[language], `withdrawal.refundMail.${key}`, vars);
+    const [cancellation] = await db.select().from(invoices).where(eq(invoices.refundId, refund.id));
+    const mail = renderSimpleMail({
+      language,
+      subject: t('subject', { number: order.orderNumber }),
+      blocks: [
+        { kind: 'paragraph', text: t('greeting') },
+        { kind: 'paragraph', text: t('intro', { number: order.orderNumber, amount: formatMoney(refund.amountCents) }) },
+        { kind: 'paragraph', text: t('timing') },
+        ...(cancellation
+          ? [
+              { kind: 'paragraph' as const, text: t('invoice', { invoice: cancellation.number }) },
+              { kind: 'button' as const, label: t('invoiceButton'), url: invoiceUrl(deps.publicUrl, deps.appSecret, order.id, cancellation.id) },
+            ]
+          : []),
+        { kind: 'paragraph', text: t('signOff', { site: deps.site.name }) },
+      ],
+    });
+    const sent = await deps.mailer.sendEmail({ ...mail, to: order.email, template: 'refund-confirmed', language, orderId: order.id, dedupeKey: `refund-confirmed:${refund.id}` });
+    if (!sent.ok) deps.log.error({ orderId: order.id, refundId: refund.id, error: sent.error }, 'refund mail failed');
+  }
+
+  return {
+    async forOrder(orderId: string): Promise<RefundRow[]> {
+      return db.select().from(refunds).where(eq(refunds.orderId, orderId)).orderBy(desc(refunds.requestedAt));
+    },
+
+    /** Staff: asks the provider to pay back `amountCents`; nothing about the order changes until its event. */
+    async request(orderId: string, input: { amountCents: number; reason: string | null }, staffId: string): Promise<RefundRow> {
+      const refund = await db.transaction(async (tx) => {
+        const repo = createOrderRepository(tx);
+        const order = await repo.lock(orderId);
+        if (!order) throw notFound('notFound');
+        if (order.paymentStatus !== 'paid' || !order.providerPaymentId || order.totalCents === null) throw conflict('notRefundable');
+        const [open] = await tx
+          .select({ cents: sql<number>`coalesce(sum(${refunds.amountCents}), 0)::int` })
+          .from(refunds)
+          .where(and(eq(refunds.orderId, orderId), eq(refunds.status, 'requested')));
+        const refundable = order.totalCents - order.refundedCents - (open?.cents ?? 0);
+        if (input.amountCents > refundable) throw unprocessable('refundTooLarge', { refundableCents: refundable });
+        const [row] = await tx
+          .insert(refunds)
+          .values({ id: randomUUID(), orderId, amountCents: input.amountCents, reason: input.reason, status: 'requested', requestedBy: staffId, requestedAt: deps.now() })
+          .returning();
+        await repo.addHistory(orderId, { event: 'refund_requested', actorType: 'staff', actorId: staffId, note: `${input.amountCents}` });
+        await tx.insert(auditLog).values({ actorType: 'staff', staffUserId: staffId, action: 'refund.request', orderId, details: { refundId: row!.id, amountCents: input.amountCents, reason: input.reason }, createdAt: deps.now() });
+        return { row: row!, paymentIntentId: order.providerPaymentId };
+      });
+      try {
+        const answer = await deps.payments.createRefund({ orderId, refundId: refund.row.id, paymentIntentId: refund.paymentIntentId, amountCents: input.amountCents });
+        const [updated] = await db.update(refunds).set({ providerRefundId: answer.id }).where(eq(refunds.id, refund.row.id)).returning();
+        return updated!;
+      } catch (error) {
+        deps.log.error({ orderId, refundId: refund.row.id, err: error }, 'refund request refused by the payment provider');
+        await db.update(refunds).set({ status: 'failed', failureReason: (error as Error).message.slice(0, 500) }).where(eq(refunds.id, refund.row.id));
+        throw new AppError(502, 'refundFailed');
+      }
+    },
+
+    /** A verified refund event (refund.created / refund.updated / refund.failed); the same event twice changes nothing. */
+    async applyEvent(event: PaymentEvent): Promise<string> {
+      const info = event.refund;
+      if (!info) return 'ignored';
+      const [known] = await db
+        .select()
+        .from(refunds)
+        .where(info.refundId && /^[0-9a-f-]{36}$/i.test(info.refundId) ? eq(refunds.id, info.refundId) : eq(refunds.providerRefundId, info.id));
+      if (!known) return 'unknownRefund';
+      if (info.status === 'pending' || info.status === 'requires_action') return 'refundPending';
+      const outcome = await db.transaction(async (tx) => {
+        const repo = createOrderRepository(tx);
+        const order = await repo.lock(known.orderId);
+        const [refund] = await tx.select().from(refunds).where(eq(refunds.id, known.id)).for('update');
+        if (!order || !refund) return { result: 'unknownRefund' as const };
+        if (refund.status === 'succeeded') return { result: 'alreadyRefunded' as const };
+        if (info.status === 'failed' || info.status === 'canceled') {
+          await tx.update(refunds).set({ status: 'failed', failureReason: info.failureReason ?? info.status, providerRefundId: info.id }).where(eq(refunds.id, refund.id));
+          await repo.addHistory(order.id, { event: 'refund_failed', actorType: 'system', actorId: `${deps.payments.name}:${event.id}`, note: info.failureReason ?? info.status });
+          return { result: 'refundFailed' as const };
+        }
+        if (info.amount !== refund.amountCents) return { result: 'amountMismatch' as const };
+        const at = deps.now();
+        const [confirmed] = await tx.update(refunds).set({ status: 'succeeded', confirmedAt: at, providerRefundId: info.id }).where(eq(refunds.id, refund.id)).returning();
+        const refundedCents = order.refundedCents + refund.amountCents;
+        const full = order.totalCents !== null && refundedCents >= order.totalCents && canChangePayment(order.paymentStatus as PaymentStatus, 'refunded');
+        const updated = await repo.update(order.id, { refundedCents, ...(full ? { paymentStatus: 'refunded' } : {}) });
+        await repo.addHistory(order.id, { event: 'refund_confirmed', actorType: 'system', actorId: `${deps.payments.name}:${event.id}`, note: `${refund.amountCents}` });
+        await deps.invoices.issueCancellation(tx, updated, refund);
+        return { result: 'refunded' as const, order: updated, refund: confirmed! };
+      });
+      if (outcome.result === 'amountMismatch') deps.log.error({ refundId: known.id, eventAmount: info.amount }, 'refund event amount does not match the request');
+      if (outcome.result === 'refunded') {
+        await deps.invoices.storeMissing(outcome.order.id).catch((error: unknown) => deps.log.error({ err: error }, 'cancellation invoice PDF not stored yet'));
+        await sendRefundMail(outcome.order, outcome.refund);
+      }
+      return outcome.result;
+    },
+  };
+}
+
+export type RefundService = ReturnType<typeof createRefundService>;

@@ -1,0 +1,99 @@
+// Refunds: nothing changes on the staff's click; the provider's event decides, once.
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { DatabaseHandle } from '../../db/client.js';
+import { invoices, orderHistory, orders, outgoingMail, refunds } from '../../db/schema.js';
+import type { SandboxPaymentProvider } from '../../payments/sandbox-provider.js';
+import { buildTestApp, type TestApp } from '../../test/app.js';
+import { testDatabases } from '../../test/databases.js';
+import { pdfText } from '../../test/pdf-text.js';
+import { payOrder, placeOrder } from '../../test/seed.js';
+import { WEBHOOK_PATH } from '../payments/routes.js';
+
+const STAFF = { email: 'kasse@example.de', password: 'ein-langes-passwort-6' };
+
+describe.each(testDatabases())('refunds on $name', (testDb) => {
+  let db: DatabaseHandle;
+  let t: TestApp;
+  let cookie = '';
+  let csrf = '';
+  beforeAll(async () => {
+    db = await testDb.open();
+    t = await buildTestApp(db, { CAMPAIGN_PERCENT: '0', SITE_VAT_ID: 'DE123456789' });
+    await t.app.auth.createStaff({ ...STAFF, name: 'Kasse' });
+    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: STAFF, remoteAddress: '10.91.0.1' });
+    cookie = String(login.headers['set-cookie']).split(';')[0]!;
+    csrf = login.json().csrfToken;
+  });
+  afterAll(async () => {
+    await t.close();
+    await db.close();
+  });
+
+  const admin = (method: 'GET' | 'POST', url: string, payload?: object) => t.app.inject({ method, url, payload, headers: { cookie, 'x-csrf-token': csrf } });
+  const orderRow = async (id: string) => (await db.db.select().from(orders).where(eq(orders.id, id)))[0]!;
+  const deliver = (event: { body: string; signature: string }) =>
+    t.app.inject({ method: 'POST', url: WEBHOOK_PATH, headers: { 'content-type': 'application/json', 'stripe-signature': event.signature }, payload: event.body });
+
+  test('a partial refund changes nothing until the provider confirms it; then a cancellation invoice and a mail, once', async () => {
+    const order = await placeOrder(t.app);
+    await payOrder(t.app, order);
+    const requested = await admin('POST', `/api/admin/orders/${order.orderId}/refunds`, { amountCents: 500, reason: 'Kulanz' });
+    expect(requested.statusCode).toBe(201);
+    expect(requested.json()).toMatchObject({ status: 'requested', amountCents: 500, providerRefundId: expect.stringMatching(/^re_sandbox_/) });
+    // The click alone: still paid, nothing refunded, no cancellation invoice, no mail.
+    expect(await orderRow(order.orderId)).toMatchObject({ paymentStatus: 'paid', refundedCents: 0 });
+    expect(await db.db.select().from(invoices).where(and(eq(invoices.orderId, order.orderId), eq(invoices.kind, 'cancellation')))).toEqual([]);
+
+    const row = await orderRow(order.orderId);
+    const refundId = requested.json().id as string;
+    const event = (t.app.payments as SandboxPaymentProvider).refundEvent({ id: requested.json().providerRefundId, orderId: order.orderId, refundId, amountCents: 500, paymentIntentId: row.providerPaymentId!, outcome: 'succeeded' });
+    expect((await deliver(event)).json()).toMatchObject({ outcome: 'refunded' });
+    expect((await deliver(event)).json()).toMatchObject({ outcome: 'duplicate' });
+    expect(await orderRow(order.orderId)).toMatchObject({ paymentStatus: 'paid', refundedCents: 500 });
+    const [refund] = await db.db.select().from(refunds).where(eq(refunds.id, refundId));
+    expect(refund).toMatchObject({ status: 'succeeded', confirmedAt: expect.any(Date) });
+
+    const issued = await db.db.select().from(invoices).where(eq(invoices.orderId, order.orderId));
+    const original = issued.find((i) => i.kind === 'invoice')!;
+    const cancellation = issued.find((i) => i.kind === 'cancellation')!;
+    expect(cancellation).toMatchObject({ grossCents: -500, correctsInvoiceId: original.id, refundId });
+    expect(cancellation.netCents + cancellation.vatCents).toBe(-500);
+    expect(cancellation.sequence).toBeGreaterThan(original.sequence);
+    const text = await pdfText((await t.app.invoices.file(order.orderId, cancellation.id)).buffer);
+    expect(text).toContain('Stornorechnung (Rechnungskorrektur)');
+    expect(text).toContain(`Korrektur zur Rechnung ${original.number}`);
+    expect(text).toContain('-5,00 €');
+
+    const mails = await db.db.select().from(outgoingMail).where(and(eq(outgoingMail.orderId, order.orderId), eq(outgoingMail.template, 'refund-confirmed')));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text).toContain('5,00');
+    expect(mails[0]!.text).toContain(cancellation.number);
+    const history = await db.db.select().from(orderHistory).where(eq(orderHistory.orderId, order.orderId));
+    expect(history.map((h) => h.event)).toEqual(expect.arrayContaining(['refund_requested', 'refund_confirmed']));
+  });
+
+  test('the rest refunded makes the order refunded; more than was paid is refused; a failed refund is recorded', async () => {
+    const order = await placeOrder(t.app);
+    await payOrder(t.app, order);
+    const total = (await orderRow(order.orderId)).totalCents!;
+    expect((await admin('POST', `/api/admin/orders/${order.orderId}/refunds`, { amountCents: total + 1 })).json().error.code).toBe('refundTooLarge');
+
+    const failing = (await admin('POST', `/api/admin/orders/${order.orderId}/refunds`, { amountCents: total })).json();
+    // While one is open, nothing more can be asked for.
+    expect((await admin('POST', `/api/admin/orders/${order.orderId}/refunds`, { amountCents: 1 })).json().error.code).toBe('refundTooLarge');
+    expect((await admin('POST', `/api/admin/orders/${order.orderId}/refunds/${failing.id}/sandbox/failed`)).json()).toMatchObject({ status: 'failed', failureReason: 'expired_or_canceled_card' });
+    expect(await orderRow(order.orderId)).toMatchObject({ paymentStatus: 'paid', refundedCents: 0 });
+
+    const full = (await admin('POST', `/api/admin/orders/${order.orderId}/refunds`, { amountCents: total })).json();
+    expect((await admin('POST', `/api/admin/orders/${order.orderId}/refunds/${full.id}/sandbox/succeeded`)).json()).toMatchObject({ status: 'succeeded' });
+    expect(await orderRow(order.orderId)).toMatchObject({ paymentStatus: 'refunded', refundedCents: total });
+    expect((await admin('POST', `/api/admin/orders/${order.orderId}/refunds`, { amountCents: 1 })).json().error.code).toBe('notRefundable');
+    const list = (await admin('GET', `/api/admin/orders/${order.orderId}/refunds`)).json();
+    expect(list.refunds.map((r: { status: string }) => r.status)).toEqual(['succeeded', 'failed']);
+    // The customer sees the cancellation invoice beside the invoice.
+    const view = await t.app.inject({ method: 'POST', url: '/api/tracking', payload: { orderId: (await orderRow(order.orderId)).orderNumber, email: order.email }, remoteAddress: '10.91.1.1' });
+    expect(view.json().order.invoices.map((i: { kind: string }) => i.kind)).toEqual(['invoice', 'cancellation']);
+    expect((await t.app.inject({ method: 'POST', url: `/api/admin/orders/${order.orderId}/refunds`, payload: { amountCents: 1 } })).statusCode).toBe(401);
+  });
+});
