@@ -138,3 +138,16 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
   }
   return out;
 }
+
+/** The withdrawal form ("Vertrag widerrufen", § 356a BGB): who, which order, which e-mail. Errors are codes. */
+export const WITHDRAWAL_LIMITS = { name: 100, reference: 40 } as const;
+
+export const withdrawalFormSchema = z
+  .object({
+    name: z.string({ error: 'nameRequired' }).trim().min(1, { error: 'nameRequired' }).max(WITHDRAWAL_LIMITS.name, { error: 'inputTooLong' }),
+    reference: z.string({ error: 'referenceRequired' }).trim().min(1, { error: 'referenceRequired' }).max(WITHDRAWAL_LIMITS.reference, { error: 'inputTooLong' }),
+    email: z.string({ error: 'emailInvalid' }).trim().toLowerCase().max(EMAIL_MAX_LENGTH, { error: 'inputTooLong' }).regex(EMAIL_SHAPE, { error: 'emailInvalid' }),
+  })
+  .strict();
+
+export type WithdrawalForm = z.output<typeof withdrawalFormSchema>;

@@ -40,6 +40,8 @@ import { createJobQueue, type JobQueue } from './jobs/queue.js';
 import { createInvoiceService, invoiceUrl, type InvoiceService } from './modules/invoices/invoice-service.js';
 import { createRefundService } from './modules/refunds/refund-service.js';
 import { refundRoutes } from './modules/refunds/routes.js';
+import { withdrawalRoutes } from './modules/withdrawals/routes.js';
+import { createWithdrawalService } from './modules/withdrawals/withdrawal-service.js';
 import { createGeneratorService } from './modules/studio/generator-service.js';
 import { createJobRunner, type JobRunner } from './jobs/runner.js';
 import { createPhotoCheck } from './modules/studio/photo-quality.js';
@@ -276,6 +278,9 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
   await app.register(adminRoutes, { service: admin });
   await app.register(studioRoutes, { studio, generator: generatorService });
   await app.register(refundRoutes, { refunds });
+  await app.register(withdrawalRoutes, {
+    withdrawals: createWithdrawalService({ db: db.db, mailer, site: config.site, supportEmail: config.mail.supportEmail, now, log: app.log }),
+  });
   await app.register(generatorService.webhookRoutes);
 
   const retention = createRetentionService({ db, storage, now, log: app.log });

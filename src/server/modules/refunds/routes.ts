@@ -31,8 +31,28 @@ export const refundRoutes: FastifyPluginAsync<{ refunds: RefundService }> = asyn
 
   api.get('/api/admin/orders/:id/refunds', { schema: { params: orderParams } }, async (request) => ({
     refunds: (await refunds.forOrder(request.params.id)).map(refundView),
+    invoices: (await app.invoices.forOrder(request.params.id)).map((invoice) => ({
+      id: invoice.id,
+      number: invoice.number,
+      kind: invoice.kind,
+      issuedAt: invoice.issuedAt.toISOString(),
+      grossCents: invoice.grossCents,
+    })),
     sandbox: app.payments.name === 'sandbox',
   }));
+
+  api.get(
+    '/api/admin/orders/:id/invoices/:invoiceId',
+    { schema: { params: z.object({ id: z.uuid({ error: 'notFound' }), invoiceId: z.uuid({ error: 'notFound' }) }).strict() } },
+    async (request, reply) => {
+      const file = await app.invoices.file(request.params.id, request.params.invoiceId);
+      return reply
+        .type('application/pdf')
+        .header('cache-control', 'private, no-store')
+        .header('content-disposition', `attachment; filename="${file.fileName.replace(/[^A-Za-z0-9._-]/g, '_')}"`)
+        .send(file.buffer);
+    },
+  );
 
   api.post(
     '/api/admin/orders/:id/refunds',

@@ -54,6 +54,10 @@ const HISTORY_EVENT_LABELS: Record<string, string> = {
   photos_deleted: 'Fotos gelöscht',
   photos_deleted_by_customer: 'Fotos vom Kunden gelöscht',
   production_started: 'Bearbeitung begonnen (Studio-Entwürfe)',
+  refund_requested: 'Erstattung angefordert',
+  refund_confirmed: 'Erstattung bestätigt (Zahlungsanbieter)',
+  refund_failed: 'Erstattung fehlgeschlagen',
+  withdrawal_received: 'Widerruf eingegangen',
 };
 
 const REVISION_STATUS_LABELS: Record<string, string> = { open: 'Offen', resolved: 'Erledigt', done: 'Erledigt', closed: 'Geschlossen' };

@@ -23,6 +23,7 @@ import {
   styleName,
 } from './admin-format.js';
 import { OriginalsSection, ResultUpload, ResultsSection } from './order-images.js';
+import { RefundCard } from './refund-card.js';
 import { StudioPanel } from './studio-panel.js';
 import { toApiError, useStaff } from './staff-session.js';
 import { useAdminQuery } from './use-admin-query.js';
@@ -101,6 +102,7 @@ function OrderDetail(props: { detail: AdminOrderDetail; onChange: (detail: Admin
       </div>
 
       <Revisions revisions={detail.revisions} />
+      <RefundCard detail={detail} onChange={props.onReload} />
       <OriginalsSection uploads={detail.uploads} />
       <StudioPanel detail={detail} onFinished={props.onReload} />
       <ResultUpload detail={detail} onUploaded={props.onReload} />

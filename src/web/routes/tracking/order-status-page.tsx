@@ -20,6 +20,10 @@ const HISTORY_EVENTS = [
   'photos_deleted',
   'photos_deleted_by_customer',
   'production_started',
+  'refund_requested',
+  'refund_confirmed',
+  'refund_failed',
+  'withdrawal_received',
 ];
 
 function History({ order }: { order: OrderView }) {

@@ -1,0 +1,50 @@
+// POST /api/withdrawals: the "Vertrag widerrufen" form, without login, rate-limited; staff routes list the
+// declarations (dashboard) and mark them handled.
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { LANGUAGES } from '../../../domain/catalog.js';
+import { fieldErrors, withdrawalFormSchema } from '../../../domain/validation.js';
+import { AppError } from '../../http/errors.js';
+import { createRateLimiter } from '../../http/rate-limit.js';
+import type { ZodTypeProvider } from '../../http/zod-provider.js';
+import type { WithdrawalService } from './withdrawal-service.js';
+
+/** A declaration is rare; a flood from one address is not one. */
+export const WITHDRAWAL_LIMIT = { attempts: 10, windowMs: 15 * 60 * 1000 } as const;
+
+const bodySchema = z.object({ name: z.unknown(), reference: z.unknown(), email: z.unknown(), language: z.enum(LANGUAGES).default('de') }).strict();
+
+export const withdrawalRoutes: FastifyPluginAsync<{ withdrawals: WithdrawalService }> = async (app, { withdrawals }) => {
+  const limiter = createRateLimiter(app.db.db, app.now);
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  app.post('/api/withdrawals', async (request, reply) => {
+    const body = bodySchema.safeParse(request.body);
+    if (!body.success) throw new AppError(400, 'validationFailed');
+    const { language, ...fields } = body.data;
+    const form = withdrawalFormSchema.safeParse(fields);
+    if (!form.success) return reply.status(400).send({ error: { code: 'validationFailed', requestId: request.id, fields: fieldErrors(form.error) } });
+    const hit = await limiter.hit(`withdrawal:ip:${request.ip}`, WITHDRAWAL_LIMIT.attempts, WITHDRAWAL_LIMIT.windowMs);
+    if (!hit.allowed) throw new AppError(429, 'rateLimited');
+    return reply.status(201).send(await withdrawals.declare(form.data, language));
+  });
+
+  api.get('/api/admin/withdrawals', { schema: { querystring: z.object({ status: z.enum(['new', 'all']).default('new') }).strict() } }, async (request) => ({
+    withdrawals: (await withdrawals.list(request.query.status)).map((w) => ({
+      id: w.id,
+      orderId: w.orderId,
+      name: w.name,
+      orderReference: w.orderReference,
+      email: w.email,
+      language: w.language,
+      outcome: w.outcome,
+      status: w.status,
+      createdAt: w.createdAt.toISOString(),
+    })),
+  }));
+
+  api.post('/api/admin/withdrawals/:id/handled', { schema: { params: z.object({ id: z.uuid({ error: 'notFound' }) }).strict() } }, async (request) => {
+    await withdrawals.markHandled(request.params.id);
+    return { ok: true };
+  });
+};

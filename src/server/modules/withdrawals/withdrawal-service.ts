@@ -1,0 +1,121 @@
+// The "Vertrag widerrufen" function (§ 356a BGB): a declaration without login, stored whether or not it
+// matches an order, confirmed at once on screen and by mail with date and time, shown to staff. Where the
+// right has expired (the service fully performed after the customer's express request and acknowledgment,
+// § 356 Abs. 4 BGB) the receipt says so politely instead of pretending a right exists.
+import { randomUUID } from 'node:crypto';
+import { and, desc, eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Language } from '../../../domain/catalog.js';
+import { formatDate, SHOP_TIME_ZONE } from '../../../domain/money.js';
+import { ORDER_ID_SHAPE, type WithdrawalForm } from '../../../domain/validation.js';
+import { normalizeOrderNumber } from '../../../domain/order-number.js';
+import type { SiteInfo } from '../../../domain/site.js';
+import { ALL_MESSAGES } from '../../../web/i18n/all-messages.js';
+import { translate } from '../../../web/i18n/messages.js';
+import type { Database } from '../../db/client.js';
+import { auditLog, orders, withdrawals } from '../../db/schema.js';
+import { notFound } from '../../http/errors.js';
+import type { Mailer } from '../../mail/mailer.js';
+import { renderSimpleMail } from '../../mail/simple-mail.js';
+import { createOrderRepository, type OrderRow } from '../orders/order-repository.js';
+
+export type WithdrawalOutcome = 'withdrawn' | 'expired' | 'unmatched';
+export type WithdrawalRow = typeof withdrawals.$inferSelect;
+
+export interface WithdrawalDeps {
+  db: Database;
+  mailer: Mailer;
+  site: SiteInfo;
+  supportEmail: string;
+  now: () => Date;
+  log: FastifyBaseLogger;
+}
+
+/** The right has expired when the order is fully performed and the customer asked for the early start. */
+export function withdrawalOutcome(order: Pick<OrderRow, 'status' | 'waiverAcceptedAt'> | null): WithdrawalOutcome {
+  if (!order) return 'unmatched';
+  return order.status === 'completed' && order.waiverAcceptedAt ? 'expired' : 'withdrawn';
+}
+
+function timeOf(at: Date, language: Language): string {
+  return new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : language === 'es' ? 'es-ES' : 'de-DE', { timeZone: SHOP_TIME_ZONE, hour: '2-digit', minute: '2-digit' }).format(at);
+}
+
+export function createWithdrawalService(deps: WithdrawalDeps) {
+  const { db } = deps;
+
+  async function findOrder(reference: string, email: string): Promise<OrderRow | null> {
+    const trimmed = reference.trim();
+    const byId = ORDER_ID_SHAPE.test(trimmed);
+    const [order] = await db
+      .select()
+      .from(orders)
+      .where(and(byId ? eq(orders.id, trimmed.toLowerCase()) : eq(orders.orderNumber, normalizeOrderNumber(trimmed)), eq(orders.email, email)));
+    return order && order.orderedAt ? order : null;
+  }
+
+  return {
+    async declare(form: WithdrawalForm, language: Language): Promise<{ id: string; receivedAt: string; outcome: WithdrawalOutcome; orderNumber: string | null }> {
+      const order = await findOrder(form.reference, form.email);
+      const outcome = withdrawalOutcome(order);
+      const at = deps.now();
+      const id = randomUUID();
+      await db.transaction(async (tx) => {
+        await tx.insert(withdrawals).values({ id, orderId: order?.id ?? null, name: form.name, orderReference: form.reference, email: form.email, language, outcome, createdAt: at });
+        if (order) await createOrderRepository(tx).addHistory(order.id, { event: 'withdrawal_received', actorType: 'customer', note: outcome });
+        await tx.insert(auditLog).values({ actorType: 'customer', action: 'withdrawal.declared', orderId: order?.id ?? null, details: { withdrawalId: id, outcome }, createdAt: at });
+      });
+
+      const t = (key: string, vars?: Record<string, string | number>) => translate(ALL_MESSAGES[language], `withdrawal.${key}`, vars);
+      const receivedAt = `${formatDate(at, language)}, ${timeOf(at, language)}`;
+      const receipt = renderSimpleMail({
+        language,
+        subject: t('mail.subject'),
+        blocks: [
+          { kind: 'paragraph', text: `${t('refundMail.greeting')}` },
+          { kind: 'paragraph', text: t('mail.intro') },
+          {
+            kind: 'rows',
+            rows: [
+              [t('mail.received'), receivedAt],
+              [t('mail.name'), form.name],
+              [t('mail.reference'), order?.orderNumber ?? form.reference],
+              [t('mail.email'), form.email],
+              [t('mail.statement'), t('statement')],
+            ],
+          },
+          { kind: 'paragraph', text: t(`outcome.${outcome}`) },
+          { kind: 'paragraph', text: t('refundMail.signOff', { site: deps.site.name }) },
+        ],
+      });
+      const sent = await deps.mailer.sendEmail({ ...receipt, to: form.email, template: 'withdrawal-receipt', language, orderId: order?.id ?? null, dedupeKey: `withdrawal-receipt:${id}` });
+      if (!sent.ok) deps.log.error({ withdrawalId: id, error: sent.error }, 'withdrawal receipt mail failed');
+      // Staff hear of it at once, too (the dashboard lists it as well).
+      const note = await deps.mailer.sendEmail({
+        to: deps.supportEmail,
+        replyTo: form.email,
+        subject: `Widerruf eingegangen: ${order?.orderNumber ?? form.reference}`.replace(/[\r\n]+/g, ' '),
+        text: `Widerruf über das Formular „Vertrag widerrufen“ (${receivedAt}).\n\nName: ${form.name}\nBestellung: ${order?.orderNumber ?? `${form.reference} (keiner Bestellung zugeordnet)`}\nE-Mail: ${form.email}\nErgebnis: ${outcome}\n`,
+        html: renderSimpleMail({ language: 'de', subject: '', blocks: [{ kind: 'rows', rows: [['Eingang', receivedAt], ['Name', form.name], ['Bestellung', order?.orderNumber ?? `${form.reference} (nicht zugeordnet)`], ['E-Mail', form.email], ['Ergebnis', outcome]] }] }).html,
+        template: 'withdrawal-staff',
+        language: 'de',
+        orderId: order?.id ?? null,
+        dedupeKey: `withdrawal-staff:${id}`,
+      });
+      if (!note.ok) deps.log.error({ withdrawalId: id, error: note.error }, 'withdrawal staff mail failed');
+      return { id, receivedAt: at.toISOString(), outcome, orderNumber: order?.orderNumber ?? null };
+    },
+
+    async list(status: 'new' | 'all'): Promise<WithdrawalRow[]> {
+      const query = db.select().from(withdrawals).orderBy(desc(withdrawals.createdAt)).limit(100);
+      return status === 'new' ? query.where(eq(withdrawals.status, 'new')) : query;
+    },
+
+    async markHandled(id: string): Promise<void> {
+      const rows = await db.update(withdrawals).set({ status: 'handled' }).where(eq(withdrawals.id, id)).returning({ id: withdrawals.id });
+      if (!rows.length) throw notFound('notFound');
+    },
+  };
+}
+
+export type WithdrawalService = ReturnType<typeof createWithdrawalService>;

@@ -1,0 +1,87 @@
+// "Vertrag widerrufen": without login, stored, confirmed by mail with date and time, shown to staff.
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { DatabaseHandle } from '../../db/client.js';
+import { orderHistory, orders, outgoingMail, withdrawals } from '../../db/schema.js';
+import { buildTestApp, type TestApp } from '../../test/app.js';
+import { testDatabases } from '../../test/databases.js';
+import { payOrder, placeOrder, setOrder } from '../../test/seed.js';
+import { WITHDRAWAL_LIMIT } from './routes.js';
+
+const STAFF = { email: 'recht@example.de', password: 'ein-langes-passwort-7' };
+
+describe.each(testDatabases())('withdrawals on $name', (testDb) => {
+  let db: DatabaseHandle;
+  let t: TestApp;
+  const clock = new Date('2026-11-23T13:05:00Z');
+  beforeAll(async () => {
+    db = await testDb.open();
+    t = await buildTestApp(db, { SUPPORT_EMAIL: 'hilfe@example.de' }, { now: () => clock });
+    await t.app.auth.createStaff({ ...STAFF, name: 'Recht' });
+  });
+  afterAll(async () => {
+    await t.close();
+    await db.close();
+  });
+
+  const declare = (payload: object, remoteAddress = '10.95.0.1') => t.app.inject({ method: 'POST', url: '/api/withdrawals', payload, remoteAddress });
+  const mailsTo = (to: string, template: string) => db.db.select().from(outgoingMail).where(and(eq(outgoingMail.toAddress, to), eq(outgoingMail.template, template)));
+
+  test('a customer withdraws without login: stored, in the order\'s history, a receipt with date and time by mail, staff told', async () => {
+    const order = await placeOrder(t.app);
+    await payOrder(t.app, order);
+    const response = await declare({ name: 'Erika Mustermann', reference: ` ${order.orderNumber.toLowerCase()} `, email: order.email.toUpperCase(), language: 'de' });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toMatchObject({ outcome: 'withdrawn', orderNumber: order.orderNumber, receivedAt: clock.toISOString() });
+
+    const [stored] = await db.db.select().from(withdrawals).where(eq(withdrawals.orderId, order.orderId));
+    expect(stored).toMatchObject({ name: 'Erika Mustermann', outcome: 'withdrawn', status: 'new', email: order.email });
+    const history = await db.db.select().from(orderHistory).where(eq(orderHistory.orderId, order.orderId));
+    expect(history.map((h) => h.event)).toContain('withdrawal_received');
+
+    const [receipt] = await mailsTo(order.email, 'withdrawal-receipt');
+    expect(receipt!.subject).toBe('Eingangsbestätigung Ihres Widerrufs');
+    expect(receipt!.text).toContain('23. November 2026, 14:05');
+    expect(receipt!.text).toContain('Hiermit widerrufe ich den von mir abgeschlossenen Vertrag');
+    expect(receipt!.text).toContain(order.orderNumber);
+    expect(receipt!.text).toContain('spätestens binnen vierzehn Tagen');
+    const [staffMail] = await mailsTo('hilfe@example.de', 'withdrawal-staff');
+    expect(staffMail!.subject).toBe(`Widerruf eingegangen: ${order.orderNumber}`);
+
+    // Staff see it on the dashboard's list and mark it handled.
+    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: STAFF, remoteAddress: '10.95.9.1' });
+    const headers = { cookie: String(login.headers['set-cookie']).split(';')[0]!, 'x-csrf-token': login.json().csrfToken };
+    const list = (await t.app.inject({ method: 'GET', url: '/api/admin/withdrawals', headers })).json().withdrawals;
+    expect(list.map((w: { id: string }) => w.id)).toContain(stored!.id);
+    expect((await t.app.inject({ method: 'POST', url: `/api/admin/withdrawals/${stored!.id}/handled`, headers })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/admin/withdrawals', headers })).json().withdrawals.map((w: { id: string }) => w.id)).not.toContain(stored!.id);
+    expect((await t.app.inject({ method: 'GET', url: '/api/admin/withdrawals' })).statusCode).toBe(401);
+  });
+
+  test('after full performance with the early-start consent the receipt says politely that the right has expired', async () => {
+    const order = await placeOrder(t.app, { language: 'en' });
+    await payOrder(t.app, order);
+    await setOrder(t.app, order.orderId, { status: 'completed', completedAt: clock });
+    const response = await declare({ name: 'Max Muster', reference: order.orderId, email: order.email, language: 'en' });
+    expect(response.json().outcome).toBe('expired');
+    const [receipt] = await mailsTo(order.email, 'withdrawal-receipt');
+    expect(receipt!.subject).toBe('Receipt of your withdrawal');
+    expect(receipt!.text).toContain('a right of withdrawal therefore no longer exists');
+    expect(receipt!.text).toContain('23 November 2026, 14:05');
+    const [row] = await db.db.select().from(orders).where(eq(orders.id, order.orderId));
+    expect(row!.status).toBe('completed');
+  });
+
+  test('a declaration that matches no order is kept and confirmed too; the form is checked on the server and rate-limited', async () => {
+    const unmatched = await declare({ name: 'Jemand', reference: 'BF-NICHTDA1', email: 'jemand@example.de', language: 'es' });
+    expect(unmatched.json()).toMatchObject({ outcome: 'unmatched', orderNumber: null });
+    const [receipt] = await mailsTo('jemand@example.de', 'withdrawal-receipt');
+    expect(receipt!.text).toContain('Todavía no hemos podido asignar tus datos a un pedido');
+    const invalid = await declare({ name: ' ', reference: '', email: 'nope' });
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json().error.fields).toEqual({ name: 'nameRequired', reference: 'referenceRequired', email: 'emailInvalid' });
+    expect((await declare({ name: 'A', reference: 'B', email: 'a@b.de', extra: 1 })).statusCode).toBe(400);
+    for (let i = 0; i < WITHDRAWAL_LIMIT.attempts; i++) await declare({ name: 'Flut', reference: 'x', email: `f${i}@example.de` }, '10.95.7.7');
+    expect((await declare({ name: 'Flut', reference: 'x', email: 'g@example.de' }, '10.95.7.7')).statusCode).toBe(429);
+  });
+});

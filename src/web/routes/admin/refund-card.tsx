@@ -1,0 +1,145 @@
+// Money back, from the order: the invoices, refunds asked for and confirmed, and a form for a new one.
+// A refund counts only when the payment provider confirms it; in the sandbox, staff play that answer.
+import { useState, type FormEvent } from 'react';
+import { formatMoney } from '../../../domain/money.js';
+import type { AdminOrderDetail } from './admin-types.js';
+import { Badge } from './admin-ui.js';
+import { formatDateTime } from './admin-format.js';
+import { toApiError, useStaff } from './staff-session.js';
+import { useAdminQuery } from './use-admin-query.js';
+
+interface RefundState {
+  refunds: { id: string; amountCents: number; reason: string | null; status: 'requested' | 'succeeded' | 'failed'; requestedAt: string; confirmedAt: string | null; failureReason: string | null }[];
+  invoices: { id: string; number: string; kind: 'invoice' | 'cancellation'; issuedAt: string; grossCents: number }[];
+  sandbox: boolean;
+}
+
+const STATUS = { requested: { label: 'Angefordert – wartet auf den Zahlungsanbieter', tone: 'yellow' }, succeeded: { label: 'Erstattet', tone: 'green' }, failed: { label: 'Fehlgeschlagen', tone: 'red' } } as const;
+
+function parseEuro(value: string): number | null {
+  const match = /^\s*(\d{1,6})(?:[,.](\d{1,2}))?\s*(?:€)?\s*$/.exec(value);
+  if (!match) return null;
+  return Number(match[1]) * 100 + Number((match[2] ?? '0').padEnd(2, '0'));
+}
+
+export function RefundCard({ detail, onChange }: { detail: AdminOrderDetail; onChange: () => void }) {
+  const { request } = useStaff();
+  const query = useAdminQuery<RefundState>(`/api/admin/orders/${detail.order.id}/refunds`);
+  const [amount, setAmount] = useState('');
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const state = query.data;
+  const total = detail.order.totalCents ?? 0;
+  const refunded = state?.refunds.filter((r) => r.status === 'succeeded').reduce((sum, r) => sum + r.amountCents, 0) ?? 0;
+  const open = state?.refunds.filter((r) => r.status === 'requested').reduce((sum, r) => sum + r.amountCents, 0) ?? 0;
+  const refundable = Math.max(0, total - refunded - open);
+  const canRefund = detail.order.paymentStatus === 'paid' && refundable > 0;
+
+  const act = async (path: string, body: object, failure: string) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await request(path, { method: 'POST', body });
+      query.reload();
+      onChange();
+      return true;
+    } catch (caught) {
+      const code = toApiError(caught).code;
+      setError(code === 'refundTooLarge' ? 'Mehr als bezahlt (abzüglich offener Erstattungen) kann nicht erstattet werden.' : code === 'refundFailed' ? 'Der Zahlungsanbieter hat die Erstattung abgelehnt.' : failure);
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const cents = amount.trim() ? parseEuro(amount) : refundable;
+    if (!cents || cents < 1) {
+      setError('Bitte einen Betrag in Euro angeben, z. B. 14,90.');
+      return;
+    }
+    if (await act(`/api/admin/orders/${detail.order.id}/refunds`, { amountCents: cents, ...(reason.trim() ? { reason: reason.trim() } : {}) }, 'Fehler beim Anfordern der Erstattung')) {
+      setAmount('');
+      setReason('');
+    }
+  };
+
+  return (
+    <section className="card admin-card" aria-labelledby="refunds-title" data-testid="refund-card">
+      <h2 id="refunds-title">Rechnungen und Erstattungen</h2>
+      {state && (
+        <>
+          {state.invoices.length > 0 && (
+            <ul className="admin-list">
+              {state.invoices.map((invoice) => (
+                <li key={invoice.id} className="admin-list__item admin-list__item--static">
+                  <a href={`/api/admin/orders/${detail.order.id}/invoices/${invoice.id}`} download data-testid="admin-invoice">
+                    {invoice.kind === 'invoice' ? 'Rechnung' : 'Stornorechnung'} {invoice.number}
+                  </a>
+                  <span className="admin-muted">
+                    {' '}
+                    · {formatDateTime(invoice.issuedAt)} · {formatMoney(invoice.grossCents)}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+          <p>
+            Bezahlt {formatMoney(total)} · erstattet <strong data-testid="refunded-total">{formatMoney(refunded)}</strong>
+            {open > 0 && ` · offen ${formatMoney(open)}`}
+          </p>
+          {state.refunds.length > 0 && (
+            <ol className="admin-jobs">
+              {state.refunds.map((refund) => (
+                <li key={refund.id} className="admin-job" data-testid="refund" data-status={refund.status}>
+                  <span className="admin-job__main">
+                    <strong>{formatMoney(refund.amountCents)}</strong>
+                    <Badge tone={STATUS[refund.status].tone}>{STATUS[refund.status].label}</Badge>
+                    <span className="admin-muted">
+                      {formatDateTime(refund.requestedAt)}
+                      {refund.reason ? ` · ${refund.reason}` : ''}
+                    </span>
+                  </span>
+                  {refund.failureReason && <span className="admin-job__error">Grund: {refund.failureReason}</span>}
+                  {state.sandbox && refund.status === 'requested' && (
+                    <span className="admin-actions">
+                      <span className="admin-muted">Sandbox (Test): Antwort des Zahlungsanbieters</span>
+                      <button type="button" className="button button--secondary button--small" disabled={busy} onClick={() => void act(`/api/admin/orders/${detail.order.id}/refunds/${refund.id}/sandbox/succeeded`, {}, 'Fehler')} data-testid="sandbox-refund-succeeded">
+                        Erstattet
+                      </button>
+                      <button type="button" className="button button--secondary button--small" disabled={busy} onClick={() => void act(`/api/admin/orders/${detail.order.id}/refunds/${refund.id}/sandbox/failed`, {}, 'Fehler')}>
+                        Fehlgeschlagen
+                      </button>
+                    </span>
+                  )}
+                </li>
+              ))}
+            </ol>
+          )}
+          {canRefund && (
+            <form className="admin-refund-form" onSubmit={(event) => void submit(event)}>
+              <div className="field">
+                <label htmlFor="refund-amount">Betrag in Euro (leer: {formatMoney(refundable)}, alles Offene)</label>
+                <input id="refund-amount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} placeholder={formatMoney(refundable)} data-testid="refund-amount" />
+              </div>
+              <div className="field">
+                <label htmlFor="refund-reason">Grund (intern, optional)</label>
+                <input id="refund-reason" maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} data-testid="refund-reason" />
+              </div>
+              <button type="submit" className="button button--primary button--small" disabled={busy} data-testid="refund-submit">
+                Erstattung beim Zahlungsanbieter anfordern
+              </button>
+            </form>
+          )}
+          {error && (
+            <p className="alert alert--error" role="alert">
+              {error}
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
