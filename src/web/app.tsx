@@ -27,6 +27,7 @@ const guides = () => import('./routes/guides/guide-pages.js');
 const ApplicationPhotosGuide = lazyPage(() => guides().then((m) => ({ default: m.ApplicationPhotosGuide })));
 const LinkedinGuide = lazyPage(() => guides().then((m) => ({ default: m.LinkedinGuide })));
 const AiTestGuide = lazyPage(() => guides().then((m) => ({ default: m.AiTestGuide })));
+const WithdrawalPage = lazyPage(() => import('./routes/withdrawal/withdrawal-page.js').then((m) => ({ default: m.WithdrawalPage })));
 const AdminRoutes = lazyPage(() => import('./routes/admin/admin-routes.js'));
 const SuccessPage = lazyPage(() => import('./routes/order/success-page.js').then((m) => ({ default: m.SuccessPage })));
 
@@ -41,6 +42,7 @@ const LAZY_PAGES: Partial<Record<PageKey, LazyPage>> = {
   guideApplicationPhotos: ApplicationPhotosGuide,
   guideLinkedin: LinkedinGuide,
   guideAiTest: AiTestGuide,
+  widerruf: WithdrawalPage,
   success: SuccessPage,
 };
 

@@ -33,6 +33,8 @@ export function pageMeta(page: PageKey, messages: LoadedMessages, site: SiteInfo
       return { title: translate(messages, 'orderStatus.meta.trackingTitle', vars), description: translate(messages, 'orderStatus.meta.trackingDescription', vars) };
     case 'orderStatus':
       return { title: translate(messages, 'orderStatus.meta.title', vars), description: translate(messages, 'orderStatus.meta.trackingDescription', vars), noindex: true };
+    case 'widerruf':
+      return { title: translate(messages, 'withdrawal.meta.title', vars), description: translate(messages, 'withdrawal.meta.description', vars) };
     case 'kontakt':
       return { title: translate(messages, 'contact.meta.title', vars), description: translate(messages, 'contact.meta.description', vars) };
     case 'admin':

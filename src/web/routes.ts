@@ -19,6 +19,7 @@ export type PageKey =
   | 'guideApplicationPhotos'
   | 'guideLinkedin'
   | 'guideAiTest'
+  | 'widerruf'
   | 'offline';
 
 export const PAGES: Readonly<Record<PageKey, string>> = {
@@ -36,6 +37,7 @@ export const PAGES: Readonly<Record<PageKey, string>> = {
   guideApplicationPhotos: '/bewerbungsfotos-erstellen',
   guideLinkedin: '/linkedin-profilbild-erstellen',
   guideAiTest: '/ki-bewerbungsfotos-test',
+  widerruf: '/widerruf',
   offline: '/offline',
 };
 
@@ -58,6 +60,7 @@ export const PUBLIC_PAGES: readonly string[] = [
   PAGES.datenschutz,
   PAGES.agb,
   PAGES.barrierefreiheit,
+  PAGES.widerruf,
 ];
 
 /** The long texts a page needs beyond the core catalogues (embedded with it, loaded with it). */

@@ -107,6 +107,9 @@ export function Footer() {
               <PageLink to={key}>{t(`common.footer.legalLinks.${key}`)}</PageLink>
             </li>
           ))}
+          <li>
+            <PageLink to="widerruf">{t('withdrawal.footerLink')}</PageLink>
+          </li>
           {consent.needed && (
             <li>
               <button type="button" className="footer__link-button" onClick={consent.openSettings} data-testid="cookie-settings">

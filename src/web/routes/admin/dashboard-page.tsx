@@ -5,6 +5,7 @@ import { Badge } from './admin-ui.js';
 import { ORDER_STATUS_LABELS, displayOrderNumber, formatDateTime, orderStatusLabel, orderStatusTone, packageName } from './admin-format.js';
 import { DeadJobsCard } from './dead-jobs-card.js';
 import { MetricsCard } from './metrics-card.js';
+import { WithdrawalsCard } from './withdrawals-card.js';
 import { useAdminQuery } from './use-admin-query.js';
 
 const COUNT_ORDER = ['created', 'paid', 'in_progress', 'completed', 'cancelled'] as const;
@@ -123,6 +124,7 @@ export function DashboardPage() {
                 )}
               </section>
 
+              <WithdrawalsCard />
               <DeadJobsCard />
               <MetricsCard />
             </div>

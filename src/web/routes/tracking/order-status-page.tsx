@@ -269,6 +269,11 @@ export function OrderStatusPage() {
             </>
           )}
         </p>
+        <p>
+          <Link to={`/widerruf?order=${encodeURIComponent(order.orderNumber)}`} data-testid="status-withdrawal">
+            {t('withdrawal.footerLink')}
+          </Link>
+        </p>
       </section>
     </div>
   );

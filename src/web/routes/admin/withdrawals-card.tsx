@@ -1,0 +1,68 @@
+// Declarations made with "Vertrag widerrufen": staff see each new one, open its order (to refund from
+// there) and mark it handled.
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Badge } from './admin-ui.js';
+import { formatDateTime } from './admin-format.js';
+import { useStaff } from './staff-session.js';
+import { useAdminQuery } from './use-admin-query.js';
+
+interface AdminWithdrawal {
+  id: string;
+  orderId: string | null;
+  name: string;
+  orderReference: string;
+  email: string;
+  outcome: 'withdrawn' | 'expired' | 'unmatched';
+  createdAt: string;
+}
+
+const OUTCOMES = {
+  withdrawn: { label: 'Widerruf – erstatten', tone: 'red' },
+  expired: { label: 'Recht erloschen (vollständig erbracht)', tone: 'grey' },
+  unmatched: { label: 'Keiner Bestellung zugeordnet', tone: 'yellow' },
+} as const;
+
+export function WithdrawalsCard() {
+  const { request } = useStaff();
+  const { data, reload } = useAdminQuery<{ withdrawals: AdminWithdrawal[] }>('/api/admin/withdrawals?status=new');
+  const [busy, setBusy] = useState(false);
+  if (!data) return null;
+  const handled = async (id: string) => {
+    setBusy(true);
+    try {
+      await request(`/api/admin/withdrawals/${id}/handled`, { method: 'POST', body: {} });
+      reload();
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className={`card admin-card${data.withdrawals.length ? ' admin-card--alert' : ''}`} aria-labelledby="withdrawals-title" data-testid="withdrawals">
+      <h2 id="withdrawals-title">
+        Widerrufe <span className="admin-count">({data.withdrawals.length})</span>
+      </h2>
+      {data.withdrawals.length === 0 ? (
+        <p className="admin-muted">Keine neuen Widerrufe.</p>
+      ) : (
+        <ul className="admin-list">
+          {data.withdrawals.map((w) => (
+            <li key={w.id} className="admin-list__item admin-list__item--static" data-testid="withdrawal">
+              <span className="admin-list__main">
+                <strong>{w.name}</strong>
+                <Badge tone={OUTCOMES[w.outcome].tone}>{OUTCOMES[w.outcome].label}</Badge>
+                <span className="admin-muted">{formatDateTime(w.createdAt)}</span>
+              </span>
+              <span className="admin-list__meta">
+                {w.orderId ? <Link to={`/admin/orders/${w.orderId}`}>{w.orderReference}</Link> : w.orderReference} · <a href={`mailto:${w.email}`}>{w.email}</a>
+              </span>
+              <button type="button" className="button button--secondary button--small" disabled={busy} onClick={() => void handled(w.id)}>
+                Erledigt
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

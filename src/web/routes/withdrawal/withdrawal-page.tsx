@@ -1,0 +1,124 @@
+// "Vertrag widerrufen" (§ 356a BGB): name, order number or id, e-mail, then "Widerruf bestätigen", then the
+// receipt with date and time. No login; the server checks the form again and keeps the declaration.
+import { useRef, useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
+import { formatDate } from '../../../domain/money.js';
+import { fieldErrors, WITHDRAWAL_LIMITS, withdrawalFormSchema } from '../../../domain/validation.js';
+import { ApiError, api } from '../../lib/api.js';
+import { useI18n } from '../../i18n/i18n.js';
+
+type Field = 'name' | 'reference' | 'email';
+
+interface Receipt {
+  receivedAt: string;
+  outcome: 'withdrawn' | 'expired' | 'unmatched';
+  orderNumber: string | null;
+  email: string;
+}
+
+export function WithdrawalPage() {
+  const { t, language } = useI18n();
+  const [params] = useSearchParams();
+  const [values, setValues] = useState({ name: '', reference: params.get('order') ?? '', email: '' });
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [receipt, setReceipt] = useState<Receipt | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  const change = (field: Field, value: string) => {
+    setValues((v) => ({ ...v, [field]: value }));
+    setErrors((e) => ({ ...e, [field]: undefined }));
+    setFormError(null);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = withdrawalFormSchema.safeParse(values);
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error) as Partial<Record<Field, string>>);
+      return;
+    }
+    setBusy(true);
+    try {
+      const answer = await api<Omit<Receipt, 'email'>>('/api/withdrawals', { method: 'POST', body: { ...parsed.data, language } });
+      setReceipt({ ...answer, email: parsed.data.email });
+      requestAnimationFrame(() => heading.current?.focus());
+    } catch (caught) {
+      if (caught instanceof ApiError && Object.keys(caught.fields).length) setErrors(caught.fields as Partial<Record<Field, string>>);
+      else setFormError(t(`withdrawal.errors.${caught instanceof ApiError && caught.code === 'rateLimited' ? 'rateLimited' : 'failed'}`));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (receipt) {
+    const at = new Date(receipt.receivedAt);
+    const time = new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : language === 'es' ? 'es-ES' : 'de-DE', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit' }).format(at);
+    return (
+      <div className="page page--narrow">
+        <section className="card withdrawal-receipt" aria-labelledby="withdrawal-receipt-title" data-testid="withdrawal-receipt">
+          <h1 id="withdrawal-receipt-title" ref={heading} tabIndex={-1}>
+            {t('withdrawal.receiptTitle')}
+          </h1>
+          <p>
+            <strong>{t('withdrawal.receiptReceived', { date: formatDate(at, language), time })}</strong>
+          </p>
+          <p className="withdrawal-receipt__statement">{t('withdrawal.statement')}</p>
+          <p>{t(`withdrawal.outcome.${receipt.outcome}`)}</p>
+          <p>{t('withdrawal.receiptMailed', { email: receipt.email })}</p>
+          <button type="button" className="button button--secondary" onClick={() => setReceipt(null)}>
+            {t('withdrawal.another')}
+          </button>
+        </section>
+      </div>
+    );
+  }
+
+  const field = (name: Field, label: string, props: React.InputHTMLAttributes<HTMLInputElement>, hint?: string) => (
+    <div className="field">
+      <label htmlFor={`withdrawal-${name}`}>{label}</label>
+      <input
+        id={`withdrawal-${name}`}
+        value={values[name]}
+        onChange={(e) => change(name, e.target.value)}
+        aria-invalid={errors[name] ? true : undefined}
+        aria-describedby={errors[name] ? `withdrawal-${name}-error` : hint ? `withdrawal-${name}-hint` : undefined}
+        data-testid={`withdrawal-${name}`}
+        {...props}
+      />
+      {errors[name] ? (
+        <p id={`withdrawal-${name}-error`} className="field__error" role="alert">
+          {t(`withdrawal.errors.${errors[name] === 'inputTooLong' ? 'failed' : errors[name]}`)}
+        </p>
+      ) : (
+        hint && (
+          <p id={`withdrawal-${name}-hint`} className="field__hint">
+            {hint}
+          </p>
+        )
+      )}
+    </div>
+  );
+
+  return (
+    <div className="page page--narrow">
+      <h1>{t('withdrawal.title')}</h1>
+      <p className="page__lead">{t('withdrawal.intro')}</p>
+      <form className="card withdrawal-form" onSubmit={(event) => void submit(event)} noValidate>
+        {field('name', t('withdrawal.name'), { autoComplete: 'name', maxLength: WITHDRAWAL_LIMITS.name })}
+        {field('reference', t('withdrawal.reference'), { maxLength: WITHDRAWAL_LIMITS.reference, autoCapitalize: 'characters' }, t('withdrawal.referenceHint'))}
+        {field('email', t('withdrawal.email'), { type: 'email', autoComplete: 'email', inputMode: 'email' })}
+        <p className="withdrawal-form__statement">{t('withdrawal.statement')}</p>
+        {formError && (
+          <p className="alert alert--error" role="alert">
+            {formError}
+          </p>
+        )}
+        <button type="submit" className="button button--primary button--large" disabled={busy} aria-busy={busy} data-testid="withdrawal-submit">
+          {busy ? t('withdrawal.submitting') : t('withdrawal.submit')}
+        </button>
+      </form>
+    </div>
+  );
+}
