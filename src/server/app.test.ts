@@ -123,6 +123,7 @@ describe.each(testDatabases())('app on $name', (testDb) => {
       ['/agb', 'Widerrufsbelehrung'],
       ['/barrierefreiheit', 'Barrierefreiheit'],
       ['/kontakt', 'Kontakt'],
+      ['/widerruf', 'Widerruf bestätigen'],
     ] as const) {
       const response = await t.app.inject({ method: 'GET', url });
       expect(response.statusCode, url).toBe(200);
@@ -131,9 +132,12 @@ describe.each(testDatabases())('app on $name', (testDb) => {
     }
     // The footer now links them on every page.
     const home = (await t.app.inject({ method: 'GET', url: '/' })).body;
-    for (const path of ['/impressum', '/datenschutz', '/agb', '/barrierefreiheit', '/kontakt']) expect(home).toContain(`href="${path}"`);
+    for (const path of ['/impressum', '/datenschutz', '/agb', '/barrierefreiheit', '/kontakt', '/widerruf']) expect(home).toContain(`href="${path}"`);
+    // The withdrawal notice names the online function (§ 356a BGB) and links it.
+    expect((await t.app.inject({ method: 'GET', url: '/agb' })).body).toMatch(/„<a[^>]*href="\/widerruf"[^>]*>Vertrag widerrufen<\/a>“/);
+    expect((await t.app.inject({ method: 'GET', url: '/widerruf?lang=es' })).body).toContain('Confirmar desistimiento');
     // Complete HTML without inline scripts (the CSP forbids them): no streamed Suspense swaps.
-    for (const url of ['/agb', '/tracking', '/order/gender', '/kontakt', '/admin/orders']) {
+    for (const url of ['/agb', '/tracking', '/order/gender', '/kontakt', '/widerruf', '/admin/orders']) {
       const body = (await t.app.inject({ method: 'GET', url })).body;
       // Only scripts carrying this answer's nonce may be inline.
       const scripts = [...body.matchAll(/<script(?![^>]*type="application\/(?:ld\+)?json")(?![^>]*nonce=)[^>]*>([^<]*)<\/script>/g)].filter((m) => m[1]!.trim() !== '');

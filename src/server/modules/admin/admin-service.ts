@@ -146,6 +146,7 @@ export function createAdminService(deps: AdminDeps) {
   async function sendReadyMail(order: OrderRow) {
     if (!order.email || !order.completedAt) return;
     const language = order.language as Language;
+    const langQuery = language === 'de' ? '' : `?lang=${language}`;
     const pkg = order.package as PackageKey;
     const extras = extrasOf(order);
     const day = 24 * 3600 * 1000;
@@ -177,8 +178,9 @@ export function createAdminService(deps: AdminDeps) {
       paidAt: order.paidAt,
       waiver: null,
       statusUrl: statusUrl(deps.publicUrl, deps.appSecret, order.id),
-      termsUrl: `${deps.publicUrl}/agb`,
-      privacyUrl: `${deps.publicUrl}/datenschutz`,
+      termsUrl: `${deps.publicUrl}/agb${langQuery}`,
+      privacyUrl: `${deps.publicUrl}/datenschutz${langQuery}`,
+      withdrawalUrl: `${deps.publicUrl}/widerruf${langQuery}`,
       site: deps.site,
       deleteAfter: new Date(order.completedAt.getTime() + RETENTION.daysAfterCompletion * day),
       revisionUntil: new Date(order.completedAt.getTime() + RETENTION.revisionDays * day),

@@ -21,6 +21,7 @@ const WAIVER_TEXTS: Record<Language, string> = {
 const STATUS_URL = 'https://shop.example/order-status/5b0f7c8e-2f55-4a51-9a3e-0d1f3c6b7a21?token=abc&lang=de';
 const RETRY_URL = 'https://shop.example/checkout/retry/5b0f7c8e?token=xyz&step=pay';
 const TERMS_URL = 'https://shop.example/agb';
+const WITHDRAWAL_URL = 'https://shop.example/widerruf';
 const PRIVACY_URL = 'https://shop.example/datenschutz';
 
 function mailData(
@@ -66,6 +67,7 @@ function mailData(
     waiver: { acceptedAt: new Date('2026-03-12T13:04:30Z'), textVersion: 'waiver-2026-03', text: WAIVER_TEXTS[language] },
     statusUrl: STATUS_URL,
     termsUrl: TERMS_URL,
+    withdrawalUrl: WITHDRAWAL_URL,
     privacyUrl: PRIVACY_URL,
     site: {
       name: 'FotoAtelier',
@@ -193,6 +195,9 @@ for (const language of LANGUAGES) {
       expect(body).toContain(formatDateTime(data.waiver!.acceptedAt, language));
       expect(body).toContain(TERMS_URL);
       expect(body).toContain('support@shop.example');
+      // The online withdrawal function (§ 356a BGB) is named with its address, in the mail's language.
+      expect(body).toContain(WITHDRAWAL_URL);
+      expect(body).toContain({ de: 'Vertrag widerrufen', en: 'Withdraw from contract', es: 'Desistir del contrato' }[language]);
       expect(body).toMatch(/356/);
       expect(body).toContain({ de: '20 Bewerbungsfotos', en: '20 application photos', es: '20 fotos profesionales' }[language]);
       expect(body).toContain({ de: 'Extra Varianten', en: 'Extra variants', es: 'Variantes extra' }[language]);

@@ -48,6 +48,8 @@ export interface OrderMailData {
   /** AGB. */
   termsUrl: string;
   privacyUrl: string;
+  /** The "Vertrag widerrufen" page (§ 356a BGB). */
+  withdrawalUrl: string;
   site: { name: string; legalName: string; supportEmail: string; address: string | null; phone: string | null };
 }
 
@@ -103,7 +105,7 @@ interface MailTexts {
     heading: string;
     rightHeading: string;
     right: string;
-    how: (p: { contact: string; support: string }) => string;
+    how: (p: { contact: string; support: string; online: string }) => string;
     consequencesHeading: string;
     consequences: string;
     expiryHeading: string;
@@ -216,9 +218,11 @@ const MAIL_TEXTS: Record<Language, MailTexts> = {
       right:
         'Als Verbraucher haben Sie das Recht, binnen vierzehn Tagen ohne Angabe von Gründen diesen Vertrag zu widerrufen. ' +
         'Die Widerrufsfrist beträgt vierzehn Tage ab dem Tag des Vertragsabschlusses.',
-      how: ({ contact, support }) =>
+      how: ({ contact, support, online }) =>
         `Um Ihr Widerrufsrecht auszuüben, müssen Sie uns (${contact}) mittels einer eindeutigen Erklärung über Ihren Entschluss, ` +
         `diesen Vertrag zu widerrufen, informieren – zum Beispiel per E-Mail an ${support} oder mit einem Brief. ` +
+        `Sie können den Widerruf auch auf unserer Webseite mit „Vertrag widerrufen" elektronisch erklären (${online}); ` +
+        'dann bestätigen wir Ihnen den Eingang unverzüglich per E-Mail. ' +
         'Zur Wahrung der Widerrufsfrist reicht es aus, dass Sie die Mitteilung über ' +
         'die Ausübung des Widerrufsrechts vor Ablauf der Widerrufsfrist absenden.',
       consequencesHeading: 'Folgen des Widerrufs',
@@ -378,9 +382,11 @@ const MAIL_TEXTS: Record<Language, MailTexts> = {
       right:
         'As a consumer, you have the right to withdraw from this contract within fourteen days without giving any reason. ' +
         'The withdrawal period expires fourteen days after the day on which the contract was concluded.',
-      how: ({ contact, support }) =>
+      how: ({ contact, support, online }) =>
         `To exercise the right of withdrawal, you must inform us (${contact}) of your decision to withdraw from this contract by an ` +
         `unequivocal statement – for example by e-mail to ${support} or by letter. ` +
+        `You can also declare your withdrawal electronically on our website with "Withdraw from contract" (${online}); ` +
+        'we will then acknowledge its receipt by e-mail without delay. ' +
         'To meet the withdrawal deadline, it is sufficient for you to send your communication concerning your ' +
         'exercise of the right of withdrawal before the withdrawal period has expired.',
       consequencesHeading: 'Effects of withdrawal',
@@ -536,9 +542,11 @@ const MAIL_TEXTS: Record<Language, MailTexts> = {
       right:
         'Como consumidor, tienes derecho a desistir del presente contrato en un plazo de catorce días naturales sin necesidad de ' +
         'justificación. El plazo de desistimiento expirará a los catorce días naturales del día de la celebración del contrato.',
-      how: ({ contact, support }) =>
+      how: ({ contact, support, online }) =>
         `Para ejercer el derecho de desistimiento, deberás notificarnos (${contact}) tu decisión de desistir del contrato a través ` +
         `de una declaración inequívoca, por ejemplo por correo electrónico a ${support} o por carta. ` +
+        `También puedes declarar el desistimiento electrónicamente en nuestro sitio web con «Desistir del contrato» (${online}); ` +
+        'en ese caso te confirmaremos sin demora su recepción por correo electrónico. ' +
         'Para cumplir el plazo de desistimiento, basta con que la comunicación ' +
         'relativa al ejercicio de este derecho sea enviada antes de que venza el plazo correspondiente.',
       consequencesHeading: 'Consecuencias del desistimiento',
@@ -938,7 +946,7 @@ function legalBlocks({ data, t }: Context): Block[] {
     { kind: 'heading', text: w.heading },
     { kind: 'subheading', text: w.rightHeading },
     { kind: 'paragraph', text: w.right },
-    { kind: 'paragraph', text: w.how({ contact, support: site.supportEmail }) },
+    { kind: 'paragraph', text: w.how({ contact, support: site.supportEmail, online: data.withdrawalUrl }) },
     { kind: 'subheading', text: w.consequencesHeading },
     { kind: 'paragraph', text: w.consequences },
     { kind: 'subheading', text: w.expiryHeading },

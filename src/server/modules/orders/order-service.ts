@@ -194,6 +194,7 @@ export function createOrderService(deps: OrderServiceDeps) {
       statusUrl: statusUrl(deps.publicUrl, deps.appSecret, order.id),
       termsUrl: `${deps.publicUrl}/agb${language === 'de' ? '' : `?lang=${language}`}`,
       privacyUrl: `${deps.publicUrl}/datenschutz${language === 'de' ? '' : `?lang=${language}`}`,
+      withdrawalUrl: `${deps.publicUrl}/widerruf${language === 'de' ? '' : `?lang=${language}`}`,
       site: deps.site,
     };
   }

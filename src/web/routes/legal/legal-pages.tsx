@@ -506,7 +506,12 @@ export function TermsPage() {
         <P k="legal.terms.s12.intro" />
         <div className="legal__withdrawal">
           <Sub title={t('legal.terms.s12.right.heading')}>
-            <Paragraphs base="legal.terms.s12.right" count={3} vars={{ contact: operatorLine(site) }} slots={{ email: supportMail }} />
+            <Paragraphs
+              base="legal.terms.s12.right"
+              count={4}
+              vars={{ contact: operatorLine(site) }}
+              slots={{ email: supportMail, online: <Link to="/widerruf">{t('withdrawal.footerLink')}</Link> }}
+            />
           </Sub>
           <Sub title={t('legal.terms.s12.consequences.heading')}>
             <Paragraphs base="legal.terms.s12.consequences" count={2} />
