@@ -17,6 +17,7 @@ const PUBLIC_ROUTES = [
   '/datenschutz',
   '/agb',
   '/barrierefreiheit',
+  '/widerruf',
   '/order/gender',
   '/order/upload',
   '/offline',

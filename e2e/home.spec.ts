@@ -82,7 +82,7 @@ test('every public page renders without console errors (CSP, hydration)', async 
     if (message.type() === 'error' && !(page.url().includes('/admin') && message.text().includes('401'))) problems.push(`${page.url()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`${page.url()}: ${error.message}`));
-  for (const path of ['/', '/bewerbungsfotos-erstellen', '/linkedin-profilbild-erstellen', '/ki-bewerbungsfotos-test', '/tracking', '/kontakt', '/impressum', '/datenschutz', '/agb', '/barrierefreiheit', '/order/gender', '/admin/orders']) {
+  for (const path of ['/', '/bewerbungsfotos-erstellen', '/linkedin-profilbild-erstellen', '/ki-bewerbungsfotos-test', '/tracking', '/kontakt', '/impressum', '/datenschutz', '/agb', '/barrierefreiheit', '/widerruf', '/order/gender', '/admin/orders']) {
     await open(page, path);
     await expect(page.locator('h1').first()).toBeVisible();
   }

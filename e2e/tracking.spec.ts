@@ -54,3 +54,20 @@ test('after 5 failed searches the form is locked with "Rate Limited"', async ({ 
   await page.locator('html[data-hydrated="true"]').waitFor();
   await expect(page.getByTestId('track-submit')).toHaveText('Rate Limited');
 });
+
+test("a paid order's invoice downloads from tracking as a PDF with its number", async ({ page, request }) => {
+  const email = uniqueEmail('invoice');
+  const order = await seedPaidOrder(request, email);
+  await open(page, `/tracking?order_id=${order.orderId}&email=${encodeURIComponent(email)}`);
+  await expect(page.getByTestId('status-banner')).toHaveAttribute('data-status', 'paid');
+  const link = page.getByTestId('invoice-download');
+  await expect(link).toHaveCount(1);
+  await expect(link).toContainText(/Rechnung RE-\d{4}-\d{6}/);
+  const number = /RE-\d{4}-\d{6}/.exec((await link.textContent()) ?? '')![0];
+  const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+  expect(download.suggestedFilename()).toBe(`Rechnung-${number}.pdf`);
+  const file = await download.path();
+  const bytes = (await import('node:fs')).readFileSync(file);
+  expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  expect(bytes.length).toBeGreaterThan(1000);
+});

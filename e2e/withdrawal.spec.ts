@@ -1,0 +1,48 @@
+import { devices, expect, test } from '@playwright/test';
+import { open, outbox, seedPaidOrder, uniqueEmail } from './helpers.js';
+
+// The "Vertrag widerrufen" function (§ 356a BGB) must work without login on a phone.
+test.use({ viewport: devices['Pixel 7'].viewport, isMobile: true, hasTouch: true });
+
+test('at phone width: from the footer to the form, a clear error, then the receipt on screen and by mail', async ({ page, request }) => {
+  // Its own address, so the form's rate limit is this journey's alone.
+  await page.setExtraHTTPHeaders({ 'x-forwarded-for': '203.0.113.88' });
+  const email = uniqueEmail('withdraw');
+  const order = await seedPaidOrder(request, email);
+  await open(page, '/');
+  await page.getByRole('contentinfo').getByRole('link', { name: 'Vertrag widerrufen' }).click();
+  await page.waitForURL('**/widerruf');
+  await page.locator('html[data-hydrated="true"]').waitFor();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Vertrag widerrufen');
+
+  // Nothing fits sideways on a phone.
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+
+  await page.getByTestId('withdrawal-name').fill('Erika Mustermann');
+  await page.getByTestId('withdrawal-reference').fill(order.orderNumber.toLowerCase());
+  await page.getByTestId('withdrawal-email').fill('not-an-address');
+  await page.getByTestId('withdrawal-submit').click();
+  await expect(page.getByText('Bitte geben Sie eine gültige E-Mail-Adresse ein.')).toBeVisible();
+  await expect(page.getByTestId('withdrawal-email')).toHaveAttribute('aria-invalid', 'true');
+
+  await page.getByTestId('withdrawal-email').fill(email.toUpperCase());
+  await page.getByTestId('withdrawal-submit').click();
+  const receipt = page.getByTestId('withdrawal-receipt');
+  await expect(receipt).toBeVisible();
+  await expect(receipt.getByRole('heading', { level: 1 })).toHaveText('Ihr Widerruf ist eingegangen');
+  await expect(receipt).toContainText(/Eingegangen am \d{1,2}\. \S+ \d{4} um \d{2}:\d{2} Uhr\./);
+  await expect(receipt).toContainText('erstatten Ihnen die Zahlung');
+
+  // The receipt by mail, with date and time; staff were told as well.
+  await expect.poll(async () => (await outbox(request, email)).map((m) => m.template)).toContain('withdrawal-receipt');
+  const mail = (await outbox(request, email)).find((m) => m.template === 'withdrawal-receipt')!;
+  expect(mail.text).toContain(order.orderNumber);
+  expect(mail.text).toMatch(/\d{2}:\d{2}/);
+
+  // The order's history shows it on the status page, which links the function too.
+  await open(page, `/tracking?order_id=${order.orderId}&email=${encodeURIComponent(email)}`);
+  await page.getByTestId('to-status-page').click();
+  await expect(page.getByTestId('history')).toContainText('Widerruf');
+  await expect(page.getByTestId('status-withdrawal')).toHaveAttribute('href', `/widerruf?order=${order.orderNumber}`);
+});
