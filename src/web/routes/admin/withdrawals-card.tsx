@@ -56,9 +56,11 @@ export function WithdrawalsCard() {
               <span className="admin-list__meta">
                 {w.orderId ? <Link to={`/admin/orders/${w.orderId}`}>{w.orderReference}</Link> : w.orderReference} · <a href={`mailto:${w.email}`}>{w.email}</a>
               </span>
-              <button type="button" className="button button--secondary button--small" disabled={busy} onClick={() => void handled(w.id)}>
-                Erledigt
-              </button>
+              <span className="admin-list__actions">
+                <button type="button" className="button button--secondary button--small" disabled={busy} onClick={() => void handled(w.id)}>
+                  Erledigt
+                </button>
+              </span>
             </li>
           ))}
         </ul>
