@@ -222,7 +222,8 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
     };
   }
 
-  function signedEvent(type: SandboxEventType, row: Row, at: Date): SignedSandboxEvent {
+  /** A Stripe-shaped event around `object`, signed with the sandbox's webhook secret. */
+  function signed(type: string, object: object, at: Date): SignedSandboxEvent {
     const event = {
       id: `evt_sandbox_${hex(12)}`,
       object: 'event',
@@ -232,38 +233,28 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
       pending_webhooks: 1,
       request: { id: null, idempotency_key: null },
       type,
-      data: { object: stripeSession(row) },
+      data: { object },
     };
     const body = JSON.stringify(event);
     return { body, signature: signStripePayload(body, webhookSecret, at) };
   }
 
+  function signedEvent(type: SandboxEventType, row: Row, at: Date): SignedSandboxEvent {
+    return signed(type, stripeSession(row), at);
+  }
+
   function signedRefundEvent(refund: Parameters<SandboxPaymentProvider['refundEvent']>[0], at: Date): SignedSandboxEvent {
-    const event = {
-      id: `evt_sandbox_${hex(12)}`,
-      object: 'event',
-      api_version: null,
+    return signed(refund.outcome === 'succeeded' ? 'refund.updated' : 'refund.failed', {
+      id: refund.id,
+      object: 'refund',
+      amount: refund.amountCents,
+      currency: 'eur',
+      status: refund.outcome,
+      failure_reason: refund.outcome === 'failed' ? 'expired_or_canceled_card' : null,
+      metadata: { order_id: refund.orderId, refund_id: refund.refundId },
+      payment_intent: refund.paymentIntentId,
       created: seconds(at),
-      livemode: false,
-      pending_webhooks: 1,
-      request: { id: null, idempotency_key: null },
-      type: refund.outcome === 'succeeded' ? 'refund.updated' : 'refund.failed',
-      data: {
-        object: {
-          id: refund.id,
-          object: 'refund',
-          amount: refund.amountCents,
-          currency: 'eur',
-          status: refund.outcome,
-          failure_reason: refund.outcome === 'failed' ? 'expired_or_canceled_card' : null,
-          metadata: { order_id: refund.orderId, refund_id: refund.refundId },
-          payment_intent: refund.paymentIntentId,
-          created: seconds(at),
-        },
-      },
-    };
-    const body = JSON.stringify(event);
-    return { body, signature: signStripePayload(body, webhookSecret, at) };
+    }, at);
   }
 
   function toSandboxSession(row: Row): SandboxSession {

@@ -103,21 +103,26 @@ export async function startTestStripeServer(): Promise<TestStripeServer> {
     const url = new URL(recorded.path, 'http://stand-in');
     const expire = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(url.pathname);
     const one = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname);
-    if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
-      const key = req.headers['idempotency-key'];
+    // Like Stripe: a POST with an idempotency key seen before gets the first answer again.
+    const key = req.headers['idempotency-key'];
+    const created = (make: () => object) => {
       const replay = typeof key === 'string' ? replays.get(key) : undefined;
       if (replay) {
         res.writeHead(200, { 'content-type': 'application/json', 'idempotent-replayed': 'true' });
         res.end(replay);
         return;
       }
-      const session = createSession(recorded.form);
-      sessions.set(session.id, session);
-      const body = JSON.stringify(session);
+      const body = JSON.stringify(make());
       if (typeof key === 'string') replays.set(key, body);
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(body);
-      return;
+    };
+    if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
+      return created(() => {
+        const session = createSession(recorded.form);
+        sessions.set(session.id, session);
+        return session;
+      });
     }
     if (req.method === 'POST' && expire) {
       const id = decodeURIComponent(expire[1] ?? '');
@@ -134,15 +139,8 @@ export async function startTestStripeServer(): Promise<TestStripeServer> {
       return json(res, session);
     }
     if (req.method === 'POST' && url.pathname === '/v1/refunds') {
-      const key = req.headers['idempotency-key'];
-      const replay = typeof key === 'string' ? replays.get(key) : undefined;
-      if (replay) {
-        res.writeHead(200, { 'content-type': 'application/json', 'idempotent-replayed': 'true' });
-        res.end(replay);
-        return;
-      }
       const form = recorded.form;
-      const refund = {
+      return created(() => ({
         id: `re_standin_${replays.size + sessions.size + 1}`,
         object: 'refund',
         amount: Number(form.get('amount')),
@@ -150,12 +148,7 @@ export async function startTestStripeServer(): Promise<TestStripeServer> {
         payment_intent: form.get('payment_intent'),
         status: 'pending',
         metadata: { order_id: form.get('metadata[order_id]'), refund_id: form.get('metadata[refund_id]') },
-      };
-      const body = JSON.stringify(refund);
-      if (typeof key === 'string') replays.set(key, body);
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(body);
-      return;
+      }));
     }
     if (req.method === 'GET' && one) {
       const id = decodeURIComponent(one[1] ?? '');
