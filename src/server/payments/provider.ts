@@ -36,6 +36,8 @@ export type SessionState = {
   paymentStatus: PaymentStatus;
   orderId: string | null;
   amountTotal: number | null;
+  /** The payment once the session is paid: what a refund refers to. */
+  paymentIntentId: string | null;
 };
 
 export const PAYMENT_EVENT_TYPES = [
@@ -80,6 +82,19 @@ export interface PaymentEvent {
   payload: unknown;
 }
 
+/**
+ * The provider turned a request down for good (an invalid request, a refused card or payment): nothing was
+ * done, and the same request again will be refused again. Any other error leaves it open whether the
+ * provider acted (a timeout, a 5xx), so the caller must not treat it as "nothing happened".
+ */
+export class ProviderRefusedError extends Error {
+  readonly code = 'providerRefused';
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProviderRefusedError';
+  }
+}
+
 /** The webhook cannot be trusted or read: answer 400 and do nothing else. */
 export class WebhookSignatureError extends Error {
   readonly code = 'webhookSignatureInvalid';
@@ -99,7 +114,9 @@ export interface PaymentProvider {
   verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): PaymentEvent;
   /**
    * Asks the provider to pay money back. The answer is only the provider's receipt of the request:
-   * a refund counts once its event (refund.created / refund.updated) says it succeeded.
+   * a refund counts once its event (refund.created / refund.updated) says it succeeded. Asking again with
+   * the same refund id returns the refund made the first time, however much later. Throws
+   * ProviderRefusedError when the provider refused; any other error leaves the outcome open.
    */
   createRefund(input: CreateRefundInput): Promise<{ id: string; status: RefundInfo['status'] }>;
 }

@@ -84,7 +84,7 @@ describe.each(testDatabases())('sandbox payment provider on $name', (testDb) => 
       status: 'open',
       paymentStatus: 'unpaid',
     });
-    expect(await provider.retrieveSession(session.id)).toEqual({ status: 'open', paymentStatus: 'unpaid', orderId: order.id, amountTotal: 3782 });
+    expect(await provider.retrieveSession(session.id)).toEqual({ status: 'open', paymentStatus: 'unpaid', orderId: order.id, amountTotal: 3782, paymentIntentId: null });
   });
 
   test('the same idempotency key answers with the same session; reusing it for another order is refused', async () => {
@@ -122,7 +122,7 @@ describe.each(testDatabases())('sandbox payment provider on $name', (testDb) => 
       livemode: false,
       data: { object: { object: 'checkout.session', status: 'complete', client_reference_id: order.id, metadata: { order_id: order.id, order_number: order.orderNumber } } },
     });
-    expect(await provider.retrieveSession(session.id)).toMatchObject({ status: 'complete', paymentStatus: 'paid' });
+    expect(await provider.retrieveSession(session.id)).toMatchObject({ status: 'complete', paymentStatus: 'paid', paymentIntentId: expect.stringMatching(/^pi_sandbox_/) });
     expect((await provider.getSession(session.id))?.state).toBe('paid');
   });
 

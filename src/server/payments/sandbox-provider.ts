@@ -10,6 +10,7 @@ import {
   assertValidCheckoutInput,
   CHECKOUT_SESSION_PLACEHOLDER,
   CHECKOUT_SESSION_TTL_SECONDS,
+  ProviderRefusedError,
   toProviderAmount,
   type CheckoutLineItem,
   type PaymentProvider,
@@ -194,6 +195,11 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
     }
   }
 
+  // Stripe creates the PaymentIntent when the customer confirms; an id derived from the session keeps it stable.
+  function paymentIntentOf(row: Row): string | null {
+    return row.status === 'complete' ? `pi_sandbox_${row.id.slice(-24)}` : null;
+  }
+
   /** The session as Stripe would put it into an event's data.object. */
   function stripeSession(row: Row) {
     const complete = row.status === 'complete';
@@ -210,8 +216,7 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
       customer_email: row.customerEmail,
       customer_details: complete ? { email: row.customerEmail } : null,
       metadata: publicMetadata(row),
-      // Stripe creates the PaymentIntent when the customer confirms; an id derived from the session keeps it stable.
-      payment_intent: complete ? `pi_sandbox_${row.id.slice(-24)}` : null,
+      payment_intent: paymentIntentOf(row),
       locale: row.locale,
       success_url: row.successUrl,
       cancel_url: row.cancelUrl,
@@ -327,6 +332,7 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
         paymentStatus: row.paymentStatus === 'paid' ? 'paid' : 'unpaid',
         orderId: metadataOf(row).order_id || row.clientReferenceId || null,
         amountTotal: row.amountTotal,
+        paymentIntentId: paymentIntentOf(row),
       };
     },
 
@@ -344,7 +350,7 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
     },
 
     async createRefund(input) {
-      if (!input.paymentIntentId.startsWith('pi_sandbox_')) throw new Error('the sandbox refunds only its own payments');
+      if (!input.paymentIntentId.startsWith('pi_sandbox_')) throw new ProviderRefusedError('the sandbox refunds only its own payments');
       toProviderAmount(input.amountCents);
       // Like Stripe, the request is only received here; the outcome comes as an event (see refundEvent).
       return { id: `re_sandbox_${createHash('sha256').update(input.refundId).digest('hex').slice(0, 24)}`, status: 'pending' as const };

@@ -2,7 +2,7 @@
 // requests, and the test reads what arrived on the wire.
 import Stripe from 'stripe';
 import { expect, onTestFinished, test } from 'vitest';
-import type { CreateCheckoutInput } from './provider.js';
+import { ProviderRefusedError, type CreateCheckoutInput } from './provider.js';
 import { createStripeProvider } from './stripe-provider.js';
 import { startTestStripeServer } from './test-stripe-server.js';
 
@@ -98,13 +98,13 @@ test('the same idempotency key answers with the same session', async () => {
   expect(server.sessions.size).toBe(1);
 });
 
-test('retrieveSession maps status, payment status, order id and amount', async () => {
+test('retrieveSession maps status, payment status, order id, amount and the payment', async () => {
   const { server, provider } = await harness();
   const { id } = await provider.createCheckoutSession(input());
-  expect(await provider.retrieveSession(id)).toEqual({ status: 'open', paymentStatus: 'unpaid', orderId: ORDER_ID, amountTotal: 3782 });
+  expect(await provider.retrieveSession(id)).toEqual({ status: 'open', paymentStatus: 'unpaid', orderId: ORDER_ID, amountTotal: 3782, paymentIntentId: null });
   const session = server.sessions.get(id)!;
-  Object.assign(session, { status: 'complete', payment_status: 'paid' });
-  expect(await provider.retrieveSession(id)).toEqual({ status: 'complete', paymentStatus: 'paid', orderId: ORDER_ID, amountTotal: 3782 });
+  Object.assign(session, { status: 'complete', payment_status: 'paid', payment_intent: 'pi_standin_1' });
+  expect(await provider.retrieveSession(id)).toEqual({ status: 'complete', paymentStatus: 'paid', orderId: ORDER_ID, amountTotal: 3782, paymentIntentId: 'pi_standin_1' });
   expect(server.requests.at(-1)).toMatchObject({ method: 'GET', path: `/v1/checkout/sessions/${id}` });
 });
 
@@ -172,4 +172,25 @@ test('a refund is asked for with the payment, the amount, our ids as metadata an
   expect(request.form.get('metadata[refund_id]')).toBe(input.refundId);
   expect(request.headers['idempotency-key']).toBe(`refund-${input.refundId}`);
   await expect(provider.createRefund({ ...input, amountCents: -1 })).rejects.toThrow();
+});
+
+test('a refund asked for again after Stripe forgot the idempotency key is found by our id, not made twice', async () => {
+  const { server, provider } = await harness();
+  const input = { orderId: ORDER_ID, refundId: '0b3e6a1d-2c4f-4a5b-8c6d-7e8f9a0b1c2d', paymentIntentId: 'pi_456', amountCents: 990 };
+  const first = await provider.createRefund(input);
+  server.requests.length = 0;
+  // Another idempotency key would make a second refund; the lookup by metadata comes first.
+  expect(await provider.createRefund(input)).toEqual(first);
+  expect(server.requests.map((r) => `${r.method} ${r.path.split('?')[0]}`)).toEqual(['GET /v1/refunds']);
+  expect(server.refunds).toHaveLength(1);
+});
+
+test('a refund Stripe refuses is a refusal; an outage is not (it may have acted)', async () => {
+  const { server, provider } = await harness();
+  const input = { orderId: ORDER_ID, refundId: '1c4f7b2e-3d5a-4b6c-9d7e-8f9a0b1c2d3e', paymentIntentId: 'pi_already_refunded', amountCents: 990 };
+  await expect(provider.createRefund(input)).rejects.toBeInstanceOf(ProviderRefusedError);
+  server.failNext(10);
+  const outage = provider.createRefund({ ...input, paymentIntentId: 'pi_789' });
+  await expect(outage).rejects.toThrow();
+  await expect(outage).rejects.not.toBeInstanceOf(ProviderRefusedError);
 });

@@ -4,6 +4,7 @@ import Stripe from 'stripe';
 import {
   assertValidCheckoutInput,
   CHECKOUT_SESSION_TTL_SECONDS,
+  ProviderRefusedError,
   toProviderAmount,
   type CheckoutSession,
   type CreateCheckoutInput,
@@ -41,6 +42,7 @@ function sessionState(session: Stripe.Checkout.Session): SessionState {
     paymentStatus: oneOf(PAYMENT_STATUSES, session.payment_status, 'payment status'),
     orderId: session.metadata?.order_id || session.client_reference_id || null,
     amountTotal: session.amount_total,
+    paymentIntentId: typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? null),
   };
 }
 
@@ -109,11 +111,23 @@ export function createStripeProvider(options: StripeProviderOptions): StripePaym
     },
 
     async createRefund(input) {
-      const refund = await stripe.refunds.create(
-        { payment_intent: input.paymentIntentId, amount: toProviderAmount(input.amountCents), metadata: { order_id: input.orderId, refund_id: input.refundId } },
-        { idempotencyKey: `refund-${input.refundId}` },
-      );
-      return { id: refund.id, status: (refund.status ?? 'pending') as 'pending' };
+      const amount = toProviderAmount(input.amountCents);
+      const answer = (refund: Stripe.Refund) => ({ id: refund.id, status: (refund.status ?? 'pending') as 'pending' });
+      try {
+        // Asked before (a retry after a timeout)? Stripe forgets idempotency keys after 24 hours; our id in
+        // the refund's metadata stays, so look for it first.
+        const earlier = await stripe.refunds.list({ payment_intent: input.paymentIntentId, limit: 100 });
+        const made = earlier.data.find((refund) => refund.metadata?.refund_id === input.refundId);
+        if (made) return answer(made);
+        const refund = await stripe.refunds.create(
+          { payment_intent: input.paymentIntentId, amount, metadata: { order_id: input.orderId, refund_id: input.refundId } },
+          { idempotencyKey: `refund-${input.refundId}` },
+        );
+        return answer(refund);
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeInvalidRequestError || error instanceof Stripe.errors.StripeCardError) throw new ProviderRefusedError(error.message);
+        throw error;
+      }
     },
   };
 }

@@ -1,5 +1,5 @@
 // A local stand-in for the slice of the Stripe API the shop uses (Checkout Sessions: create, retrieve,
-// expire; refunds: create), on a random port. It records every request the SDK sends and answers with Stripe-shaped
+// expire; refunds: create, list), on a random port. It records every request the SDK sends and answers with Stripe-shaped
 // JSON, including Stripe's error format and idempotent replays. Test-only; nothing in the app imports it.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -31,6 +31,8 @@ export interface TestStripeServer {
   apiBase: { host: string; port: number; protocol: 'http' };
   requests: RecordedRequest[];
   sessions: Map<string, StandInSession>;
+  /** Refunds made, in order. */
+  refunds: { id: string; payment_intent: string | null; amount: number; metadata: Record<string, string | null>; [key: string]: unknown }[];
   /** The next `count` requests answer 503 with `Stripe-Should-Retry: true`. */
   failNext(count: number): void;
   stop(): Promise<void>;
@@ -59,6 +61,7 @@ export async function startTestStripeServer(): Promise<TestStripeServer> {
   const requests: RecordedRequest[] = [];
   const sessions = new Map<string, StandInSession>();
   const replays = new Map<string, string>();
+  const refunds: TestStripeServer['refunds'] = [];
   let failures = 0;
   let counter = 0;
 
@@ -140,15 +143,30 @@ export async function startTestStripeServer(): Promise<TestStripeServer> {
     }
     if (req.method === 'POST' && url.pathname === '/v1/refunds') {
       const form = recorded.form;
-      return created(() => ({
-        id: `re_standin_${replays.size + sessions.size + 1}`,
-        object: 'refund',
-        amount: Number(form.get('amount')),
-        currency: 'eur',
-        payment_intent: form.get('payment_intent'),
-        status: 'pending',
-        metadata: { order_id: form.get('metadata[order_id]'), refund_id: form.get('metadata[refund_id]') },
-      }));
+      if (form.get('payment_intent') === 'pi_already_refunded') {
+        return stripeError(res, 400, { type: 'invalid_request_error', code: 'charge_already_refunded', message: 'Charge ch_standin has already been refunded.' });
+      }
+      const amount = Number(form.get('amount'));
+      if (!Number.isSafeInteger(amount) || amount < 1) {
+        return stripeError(res, 400, { type: 'invalid_request_error', code: 'parameter_invalid_integer', param: 'amount', message: 'Invalid positive integer' });
+      }
+      return created(() => {
+        const refund = {
+          id: `re_standin_${refunds.length + 1}`,
+          object: 'refund',
+          amount,
+          currency: 'eur',
+          payment_intent: form.get('payment_intent'),
+          status: 'pending',
+          metadata: { order_id: form.get('metadata[order_id]'), refund_id: form.get('metadata[refund_id]') },
+        };
+        refunds.push(refund);
+        return refund;
+      });
+    }
+    if (req.method === 'GET' && url.pathname === '/v1/refunds') {
+      const paymentIntent = url.searchParams.get('payment_intent');
+      return json(res, { object: 'list', url: '/v1/refunds', has_more: false, data: refunds.filter((r) => !paymentIntent || r.payment_intent === paymentIntent).reverse() });
     }
     if (req.method === 'GET' && one) {
       const id = decodeURIComponent(one[1] ?? '');
@@ -177,6 +195,7 @@ export async function startTestStripeServer(): Promise<TestStripeServer> {
     apiBase: { host: '127.0.0.1', port, protocol: 'http' },
     requests,
     sessions,
+    refunds,
     failNext(count) {
       failures = count;
     },

@@ -259,7 +259,14 @@ export function createOrderService(deps: OrderServiceDeps) {
       const repo = createOrderRepository(tx);
       const order = await repo.lock(orderId);
       if (!order) return { outcome: 'unknownOrder' as const };
-      if (order.paymentStatus === 'paid' || order.paymentStatus === 'refunded') return { outcome: 'alreadyPaid' as const };
+      if (order.paymentStatus === 'paid' || order.paymentStatus === 'refunded') {
+        // Paid first through the success page's look at the provider: the webhook brings the payment's id,
+        // which refunds need.
+        if (!order.providerPaymentId && event.paymentIntentId && (!event.sessionId || event.sessionId === order.providerSessionId)) {
+          await repo.update(orderId, { providerPaymentId: event.paymentIntentId });
+        }
+        return { outcome: 'alreadyPaid' as const };
+      }
       // Money for an order that was never placed (no prices stored) is not a purchase we can deliver.
       if (order.totalCents === null || !order.orderedAt) return { outcome: 'notCheckedOut' as const };
       // A session replaced by a newer checkout cannot be paid (it was expired first); if it is, staff must refund it.
@@ -655,7 +662,7 @@ export function createOrderService(deps: OrderServiceDeps) {
             paymentStatus: 'paid',
             amountTotal: state.amountTotal,
             currency: 'eur',
-            paymentIntentId: null,
+            paymentIntentId: state.paymentIntentId,
             refund: null,
             payload: state,
           });

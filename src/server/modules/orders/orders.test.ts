@@ -393,6 +393,8 @@ describe.each(testDatabases())('order flow on $name', (testDb) => {
     await sandbox().simulate(sessionId, 'pay');
     const refreshed = await t.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/confirmation/refresh?session_id=${sessionId}` });
     expect(refreshed.json().paymentStatus).toBe('paid');
+    // With the payment's id, which a refund needs later.
+    expect((await orderRow(order.orderId)).providerPaymentId).toMatch(/^pi_sandbox_/);
     const other = await readyOrder(BASIC, 3);
     const { sessionId: unpaidSession } = (await checkout(other)).json();
     const notPaid = await t.app.inject({ method: 'POST', url: `/api/orders/${other.orderId}/confirmation/refresh?session_id=${unpaidSession}` });

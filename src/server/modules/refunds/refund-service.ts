@@ -15,7 +15,7 @@ import { auditLog, invoices, refunds } from '../../db/schema.js';
 import { AppError, conflict, notFound, unprocessable } from '../../http/errors.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { renderSimpleMail } from '../../mail/simple-mail.js';
-import type { PaymentEvent, PaymentProvider } from '../../payments/provider.js';
+import { ProviderRefusedError, type PaymentEvent, type PaymentProvider } from '../../payments/provider.js';
 import { invoiceUrl, type InvoiceService } from '../invoices/invoice-service.js';
 import { createOrderRepository, type OrderRow } from '../orders/order-repository.js';
 
@@ -61,6 +61,31 @@ export function createRefundService(deps: RefundDeps) {
     if (!sent.ok) deps.log.error({ orderId: order.id, refundId: refund.id, error: sent.error }, 'refund mail failed');
   }
 
+  /**
+   * Sends a stored request to the provider. A refusal marks it failed (nothing was paid back, the amount is
+   * free again). Any other error (timeout, outage) leaves it requested: the provider may have acted, so the
+   * amount stays reserved and staff send the same request again, which the provider answers with the refund
+   * made the first time, never a second one.
+   */
+  async function send(refund: RefundRow, paymentIntentId: string): Promise<RefundRow> {
+    try {
+      const answer = await deps.payments.createRefund({ orderId: refund.orderId, refundId: refund.id, paymentIntentId, amountCents: refund.amountCents });
+      const [updated] = await db.update(refunds).set({ providerRefundId: answer.id }).where(eq(refunds.id, refund.id)).returning();
+      return updated!;
+    } catch (error) {
+      if (error instanceof ProviderRefusedError) {
+        deps.log.warn({ orderId: refund.orderId, refundId: refund.id, err: error }, 'refund refused by the payment provider');
+        await db
+          .update(refunds)
+          .set({ status: 'failed', failureReason: error.message.slice(0, 500) })
+          .where(and(eq(refunds.id, refund.id), eq(refunds.status, 'requested')));
+        throw new AppError(502, 'refundFailed');
+      }
+      deps.log.error({ orderId: refund.orderId, refundId: refund.id, err: error }, 'refund request: no answer from the payment provider; it stays requested');
+      throw new AppError(502, 'refundUncertain');
+    }
+  }
+
   return {
     async forOrder(orderId: string): Promise<RefundRow[]> {
       return db.select().from(refunds).where(eq(refunds.orderId, orderId)).orderBy(desc(refunds.requestedAt));
@@ -87,15 +112,18 @@ export function createRefundService(deps: RefundDeps) {
         await tx.insert(auditLog).values({ actorType: 'staff', staffUserId: staffId, action: 'refund.request', orderId, details: { refundId: row!.id, amountCents: input.amountCents, reason: input.reason }, createdAt: deps.now() });
         return { row: row!, paymentIntentId: order.providerPaymentId };
       });
-      try {
-        const answer = await deps.payments.createRefund({ orderId, refundId: refund.row.id, paymentIntentId: refund.paymentIntentId, amountCents: input.amountCents });
-        const [updated] = await db.update(refunds).set({ providerRefundId: answer.id }).where(eq(refunds.id, refund.row.id)).returning();
-        return updated!;
-      } catch (error) {
-        deps.log.error({ orderId, refundId: refund.row.id, err: error }, 'refund request refused by the payment provider');
-        await db.update(refunds).set({ status: 'failed', failureReason: (error as Error).message.slice(0, 500) }).where(eq(refunds.id, refund.row.id));
-        throw new AppError(502, 'refundFailed');
-      }
+      return send(refund.row, refund.paymentIntentId);
+    },
+
+    /** Staff: sends a request again that never reached the provider's answer (timeout, outage, crash). */
+    async retry(orderId: string, refundId: string, staffId: string): Promise<RefundRow> {
+      const [refund] = await db.select().from(refunds).where(and(eq(refunds.id, refundId), eq(refunds.orderId, orderId)));
+      if (!refund) throw notFound('notFound');
+      if (refund.status !== 'requested' || refund.providerRefundId) throw conflict('refundAlreadySent');
+      const order = await createOrderRepository(db).find(orderId);
+      if (!order?.providerPaymentId) throw conflict('notRefundable');
+      await db.insert(auditLog).values({ actorType: 'staff', staffUserId: staffId, action: 'refund.retry', orderId, details: { refundId }, createdAt: deps.now() });
+      return send(refund, order.providerPaymentId);
     },
 
     /** A verified refund event (refund.created / refund.updated / refund.failed); the same event twice changes nothing. */
@@ -113,8 +141,18 @@ export function createRefundService(deps: RefundDeps) {
         const order = await repo.lock(known.orderId);
         const [refund] = await tx.select().from(refunds).where(eq(refunds.id, known.id)).for('update');
         if (!order || !refund) return { result: 'unknownRefund' as const };
+        const failed = info.status === 'failed' || info.status === 'canceled';
+        if (refund.status === 'succeeded' && failed) {
+          // A refund can fail after it succeeded (the card was closed): the money did not go back after all.
+          const refundedCents = Math.max(0, order.refundedCents - refund.amountCents);
+          await tx.update(refunds).set({ status: 'failed', failureReason: info.failureReason ?? info.status }).where(eq(refunds.id, refund.id));
+          await repo.update(order.id, { refundedCents, ...(order.paymentStatus === 'refunded' ? { paymentStatus: 'paid' } : {}) });
+          await repo.addHistory(order.id, { event: 'refund_failed', actorType: 'system', actorId: `${deps.payments.name}:${event.id}`, note: info.failureReason ?? info.status });
+          await tx.insert(auditLog).values({ actorType: 'system', action: 'refund.reversed', orderId: order.id, details: { refundId: refund.id, amountCents: refund.amountCents, reason: info.failureReason ?? info.status }, createdAt: deps.now() });
+          return { result: 'refundReversed' as const };
+        }
         if (refund.status === 'succeeded') return { result: 'alreadyRefunded' as const };
-        if (info.status === 'failed' || info.status === 'canceled') {
+        if (failed) {
           await tx.update(refunds).set({ status: 'failed', failureReason: info.failureReason ?? info.status, providerRefundId: info.id }).where(eq(refunds.id, refund.id));
           await repo.addHistory(order.id, { event: 'refund_failed', actorType: 'system', actorId: `${deps.payments.name}:${event.id}`, note: info.failureReason ?? info.status });
           return { result: 'refundFailed' as const };
@@ -123,6 +161,11 @@ export function createRefundService(deps: RefundDeps) {
         const at = deps.now();
         const [confirmed] = await tx.update(refunds).set({ status: 'succeeded', confirmedAt: at, providerRefundId: info.id }).where(eq(refunds.id, refund.id)).returning();
         const refundedCents = order.refundedCents + refund.amountCents;
+        if (order.totalCents !== null && refundedCents > order.totalCents) {
+          // The provider paid back more than the order cost in total: record the truth and raise the alarm.
+          deps.log.error({ orderId: order.id, refundId: refund.id, refundedCents, totalCents: order.totalCents }, 'refunds exceed the amount paid');
+          await tx.insert(auditLog).values({ actorType: 'system', action: 'refund.exceedsTotal', orderId: order.id, details: { refundId: refund.id, refundedCents, totalCents: order.totalCents }, createdAt: deps.now() });
+        }
         const full = order.totalCents !== null && refundedCents >= order.totalCents && canChangePayment(order.paymentStatus as PaymentStatus, 'refunded');
         const updated = await repo.update(order.id, { refundedCents, ...(full ? { paymentStatus: 'refunded' } : {}) });
         await repo.addHistory(order.id, { event: 'refund_confirmed', actorType: 'system', actorId: `${deps.payments.name}:${event.id}`, note: `${refund.amountCents}` });
@@ -130,6 +173,9 @@ export function createRefundService(deps: RefundDeps) {
         return { result: 'refunded' as const, order: updated, refund: confirmed! };
       });
       if (outcome.result === 'amountMismatch') deps.log.error({ refundId: known.id, eventAmount: info.amount }, 'refund event amount does not match the request');
+      if (outcome.result === 'refundReversed') {
+        deps.log.error({ refundId: known.id, orderId: known.orderId }, 'a confirmed refund failed afterwards: the money is not back; its cancellation invoice needs a correction');
+      }
       if (outcome.result === 'refunded') {
         await deps.invoices.storeMissing(outcome.order.id).catch((error: unknown) => deps.log.error({ err: error }, 'cancellation invoice PDF not stored yet'));
         await sendRefundMail(outcome.order, outcome.refund);

@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.js';
 import { invoices, orderHistory, orders, outgoingMail, refunds } from '../../db/schema.js';
+import { ProviderRefusedError, type PaymentProvider } from '../../payments/provider.js';
 import type { SandboxPaymentProvider } from '../../payments/sandbox-provider.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
@@ -95,5 +96,74 @@ describe.each(testDatabases())('refunds on $name', (testDb) => {
     const view = await t.app.inject({ method: 'POST', url: '/api/tracking', payload: { orderId: (await orderRow(order.orderId)).orderNumber, email: order.email }, remoteAddress: '10.91.1.1' });
     expect(view.json().order.invoices.map((i: { kind: string }) => i.kind)).toEqual(['invoice', 'cancellation']);
     expect((await t.app.inject({ method: 'POST', url: `/api/admin/orders/${order.orderId}/refunds`, payload: { amountCents: 1 } })).statusCode).toBe(401);
+  });
+  /** Lets the provider answer `createRefund` differently for one call. */
+  const providerAnswersOnce = (answer: PaymentProvider['createRefund']) => {
+    const provider = t.app.payments as { createRefund: PaymentProvider['createRefund'] };
+    const original = provider.createRefund;
+    provider.createRefund = async (input) => {
+      provider.createRefund = original;
+      return answer(input);
+    };
+  };
+
+  test('no answer from the provider: the refund stays requested and reserved; sent again it is the same refund, once', async () => {
+    const order = await placeOrder(t.app);
+    await payOrder(t.app, order);
+    const total = (await orderRow(order.orderId)).totalCents!;
+    providerAnswersOnce(async () => {
+      throw new Error('socket hang up');
+    });
+    const lost = await admin('POST', `/api/admin/orders/${order.orderId}/refunds`, { amountCents: total });
+    expect(lost.statusCode).toBe(502);
+    expect(lost.json().error.code).toBe('refundUncertain');
+    const [pending] = await db.db.select().from(refunds).where(eq(refunds.orderId, order.orderId));
+    expect(pending).toMatchObject({ status: 'requested', providerRefundId: null });
+    // The provider may have acted: the amount is not free for another request.
+    expect((await admin('POST', `/api/admin/orders/${order.orderId}/refunds`, { amountCents: 1 })).json().error.code).toBe('refundTooLarge');
+
+    const sent = await admin('POST', `/api/admin/orders/${order.orderId}/refunds/${pending!.id}/retry`);
+    expect(sent.statusCode).toBe(200);
+    expect(sent.json()).toMatchObject({ id: pending!.id, status: 'requested', providerRefundId: expect.stringMatching(/^re_sandbox_/) });
+    expect((await admin('POST', `/api/admin/orders/${order.orderId}/refunds/${pending!.id}/retry`)).json().error.code).toBe('refundAlreadySent');
+    expect(await db.db.select().from(refunds).where(eq(refunds.orderId, order.orderId))).toHaveLength(1);
+    expect((await admin('POST', `/api/admin/orders/${order.orderId}/refunds/${pending!.id}/sandbox/succeeded`)).json()).toMatchObject({ status: 'succeeded' });
+    expect(await orderRow(order.orderId)).toMatchObject({ paymentStatus: 'refunded', refundedCents: total });
+  });
+
+  test('a refusal frees the amount at once; a refund that fails after it succeeded is taken back', async () => {
+    const order = await placeOrder(t.app);
+    await payOrder(t.app, order);
+    const total = (await orderRow(order.orderId)).totalCents!;
+    providerAnswersOnce(async () => {
+      throw new ProviderRefusedError('Charge has already been refunded.');
+    });
+    const refused = await admin('POST', `/api/admin/orders/${order.orderId}/refunds`, { amountCents: total });
+    expect(refused.json().error.code).toBe('refundFailed');
+    const [failed] = await db.db.select().from(refunds).where(eq(refunds.orderId, order.orderId));
+    expect(failed).toMatchObject({ status: 'failed', failureReason: 'Charge has already been refunded.' });
+
+    const again = (await admin('POST', `/api/admin/orders/${order.orderId}/refunds`, { amountCents: total })).json();
+    const row = await orderRow(order.orderId);
+    const event = (outcome: 'succeeded' | 'failed') =>
+      (t.app.payments as SandboxPaymentProvider).refundEvent({ id: again.providerRefundId, orderId: order.orderId, refundId: again.id, amountCents: total, paymentIntentId: row.providerPaymentId!, outcome });
+    expect((await deliver(event('succeeded'))).json()).toMatchObject({ outcome: 'refunded' });
+    expect(await orderRow(order.orderId)).toMatchObject({ paymentStatus: 'refunded', refundedCents: total });
+    expect((await deliver(event('failed'))).json()).toMatchObject({ outcome: 'refundReversed' });
+    expect(await orderRow(order.orderId)).toMatchObject({ paymentStatus: 'paid', refundedCents: 0 });
+    const history = await db.db.select().from(orderHistory).where(eq(orderHistory.orderId, order.orderId));
+    expect(history.map((h) => h.event).filter((e) => e.startsWith('refund_'))).toEqual(['refund_requested', 'refund_requested', 'refund_confirmed', 'refund_failed']);
+  });
+
+  test('a payment first seen through the success page gets its payment id from the late webhook, so it can be refunded', async () => {
+    const order = await placeOrder(t.app);
+    const [placed] = await db.db.select().from(orders).where(eq(orders.id, order.orderId));
+    const paid = await (t.app.payments as SandboxPaymentProvider).simulate(placed!.providerSessionId!, 'pay');
+    // As an order paid before the success page knew payment ids: paid, without one.
+    await db.db.update(orders).set({ paymentStatus: 'paid', status: 'paid', paidAt: new Date(), providerPaymentId: null }).where(eq(orders.id, order.orderId));
+    expect((await admin('POST', `/api/admin/orders/${order.orderId}/refunds`, { amountCents: 100 })).json().error.code).toBe('notRefundable');
+    for (const event of paid!.events) expect((await deliver(event)).json()).toMatchObject({ outcome: 'alreadyPaid' });
+    expect((await orderRow(order.orderId)).providerPaymentId).toMatch(/^pi_sandbox_/);
+    expect((await admin('POST', `/api/admin/orders/${order.orderId}/refunds`, { amountCents: 100 })).statusCode).toBe(201);
   });
 });

@@ -68,6 +68,13 @@ export const refundRoutes: FastifyPluginAsync<{ refunds: RefundService }> = asyn
     },
   );
 
+  // The same request again, after the provider gave no answer (timeout, outage): never a second refund.
+  api.post(
+    '/api/admin/orders/:id/refunds/:refundId/retry',
+    { schema: { params: z.object({ id: z.uuid({ error: 'notFound' }), refundId: z.uuid({ error: 'notFound' }) }).strict() } },
+    async (request) => refundView(await refunds.retry(request.params.id, request.params.refundId, staffOf(request).id)),
+  );
+
   if (app.payments.name === 'sandbox') {
     const sandbox = app.payments as SandboxPaymentProvider;
     // Staff (guarded route) answer as the provider would: the refund went through, or it failed.

@@ -9,12 +9,20 @@ import { toApiError, useStaff } from './staff-session.js';
 import { useAdminQuery } from './use-admin-query.js';
 
 interface RefundState {
-  refunds: { id: string; amountCents: number; reason: string | null; status: 'requested' | 'succeeded' | 'failed'; requestedAt: string; confirmedAt: string | null; failureReason: string | null }[];
+  refunds: { id: string; amountCents: number; reason: string | null; status: 'requested' | 'succeeded' | 'failed'; providerRefundId: string | null; requestedAt: string; confirmedAt: string | null; failureReason: string | null }[];
   invoices: { id: string; number: string; kind: 'invoice' | 'cancellation'; issuedAt: string; grossCents: number }[];
   sandbox: boolean;
 }
 
 const STATUS = { requested: { label: 'Angefordert – wartet auf den Zahlungsanbieter', tone: 'yellow' }, succeeded: { label: 'Erstattet', tone: 'green' }, failed: { label: 'Fehlgeschlagen', tone: 'red' } } as const;
+
+const REFUND_ERRORS: Record<string, string> = {
+  refundTooLarge: 'Mehr als bezahlt (abzüglich offener Erstattungen) kann nicht erstattet werden.',
+  refundFailed: 'Der Zahlungsanbieter hat die Erstattung abgelehnt.',
+  refundUncertain: 'Der Zahlungsanbieter hat nicht geantwortet. Die Erstattung bleibt angefordert; bitte mit „Erneut senden“ wiederholen – es wird nie doppelt erstattet.',
+  refundAlreadySent: 'Diese Erstattung liegt dem Zahlungsanbieter bereits vor.',
+  notRefundable: 'Diese Bestellung kann nicht erstattet werden (nicht bezahlt oder keine Zahlung beim Anbieter bekannt).',
+};
 
 function parseEuro(value: string): number | null {
   const match = /^\s*(\d{1,6})(?:[,.](\d{1,2}))?\s*(?:€)?\s*$/.exec(value);
@@ -46,7 +54,7 @@ export function RefundCard({ detail, onChange }: { detail: AdminOrderDetail; onC
       return true;
     } catch (caught) {
       const code = toApiError(caught).code;
-      setError(code === 'refundTooLarge' ? 'Mehr als bezahlt (abzüglich offener Erstattungen) kann nicht erstattet werden.' : code === 'refundFailed' ? 'Der Zahlungsanbieter hat die Erstattung abgelehnt.' : failure);
+      setError(REFUND_ERRORS[code] ?? failure);
       return false;
     } finally {
       setBusy(false);
@@ -103,7 +111,15 @@ export function RefundCard({ detail, onChange }: { detail: AdminOrderDetail; onC
                     </span>
                   </span>
                   {refund.failureReason && <span className="admin-job__error">Grund: {refund.failureReason}</span>}
-                  {state.sandbox && refund.status === 'requested' && (
+                  {refund.status === 'requested' && !refund.providerRefundId && (
+                    <span className="admin-actions">
+                      <span className="admin-muted">Noch ohne Antwort des Zahlungsanbieters</span>
+                      <button type="button" className="button button--secondary button--small" disabled={busy} onClick={() => void act(`/api/admin/orders/${detail.order.id}/refunds/${refund.id}/retry`, {}, 'Fehler beim erneuten Senden')} data-testid="refund-retry">
+                        Erneut senden
+                      </button>
+                    </span>
+                  )}
+                  {state.sandbox && refund.status === 'requested' && refund.providerRefundId && (
                     <span className="admin-actions">
                       <span className="admin-muted">Sandbox (Test): Antwort des Zahlungsanbieters</span>
                       <button type="button" className="button button--secondary button--small" disabled={busy} onClick={() => void act(`/api/admin/orders/${detail.order.id}/refunds/${refund.id}/sandbox/succeeded`, {}, 'Fehler')} data-testid="sandbox-refund-succeeded">
