@@ -39,4 +39,11 @@ test('billing details are optional, trimmed, limited and free of control charact
   expect(checkoutSchema.parse({ ...base, billingName: '  Erika  ', billingAddress: 'Weg 1\n10115 Berlin' })).toMatchObject({ billingName: 'Erika', billingAddress: 'Weg 1\n10115 Berlin' });
   expect(checkoutSchema.safeParse({ ...base, billingName: 'x'.repeat(121) }).error?.issues[0]?.message).toBe('inputTooLong');
   expect(checkoutSchema.safeParse({ ...base, billingName: 'Erika\u0007' }).error?.issues[0]?.message).toBe('invalidText');
+  // Every name the invoice font prints is welcome; what it cannot print is refused with its own message.
+  for (const name of ['Łukasz Żółć', 'Ayşe Yılmaz', 'Ζωή Παπαδοπούλου', 'Ольга Иванова', 'Nguyễn Văn Anh', "O'Brien-Müller & Co. (GbR) – №1 · 5 €"]) {
+    expect(checkoutSchema.safeParse({ ...base, billingName: name }).success, name).toBe(true);
+  }
+  for (const name of ['李小龍', 'Erika 😀', 'ｆｕｌｌ']) {
+    expect(checkoutSchema.safeParse({ ...base, billingName: name }).error?.issues[0]?.message, name).toBe('billingCharacters');
+  }
 });

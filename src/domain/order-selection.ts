@@ -35,6 +35,12 @@ export const draftCreateSchema = z
 
 export const BILLING_LIMITS = { name: 120, address: 300 } as const;
 
+/**
+ * What the invoice font (DejaVu Sans) prints: Latin, Greek and Cyrillic letters with their accents, digits,
+ * the usual punctuation, line breaks. Anything else (CJK, emoji) would print as empty boxes on the invoice.
+ */
+const PRINTABLE_ON_INVOICE = /^[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Mn}\u0020-\u0040\u005B-\u0060\u007B-\u007E\u00A0-\u00BF\u00D7\u00F7\u2010-\u2027\u2030-\u203A\u20AC\u2116\n]*$/u;
+
 /** Trimmed text of at most `max` characters; empty counts as not given. No control characters (they would break the PDF). */
 function optionalText(max: number) {
   return z
@@ -42,9 +48,13 @@ function optionalText(max: number) {
     .trim()
     .max(max, { error: 'inputTooLong' })
     .refine((value) => ![...value].some((char) => (char < ' ' && char !== '\n') || char === '\u007f'), { error: 'invalidText' })
+    .refine((value) => PRINTABLE_ON_INVOICE.test(value) && !/[\uFF00-\uFFEF]/.test(value), { error: 'billingCharacters' })
     .optional()
     .transform((value) => (value ? value : null));
 }
+
+/** The optional billing fields, also checked in the browser before the order button. */
+export const billingFields = { billingName: optionalText(BILLING_LIMITS.name), billingAddress: optionalText(BILLING_LIMITS.address) };
 
 export const checkoutSchema = z
   .object({
@@ -54,8 +64,7 @@ export const checkoutSchema = z
     waiverAccepted: z.literal(true, { error: 'waiverRequired' }),
     waiverTextVersion: z.literal(WAIVER_TEXT_VERSION, { error: 'waiverOutdated' }),
     // Optional, for the invoice (application photos are tax-deductible): a name and a postal address.
-    billingName: optionalText(BILLING_LIMITS.name),
-    billingAddress: optionalText(BILLING_LIMITS.address),
+    ...billingFields,
   })
   .strict();
 

@@ -1,11 +1,23 @@
-// The invoice as a PDF (A4, pdf-lib with the standard Helvetica, which covers German and Spanish text and
-// the euro sign). Everything printed comes from the invoice row, never from today's settings.
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+// The invoice as a PDF (A4, pdf-lib). The font is DejaVu Sans, embedded as a subset: unlike the standard
+// Helvetica it prints every Latin, Greek and Cyrillic name (Łukasz, Yılmaz, Ζωή, Ольга). Everything printed
+// comes from the invoice row, never from today's settings.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import fontkit from '@pdf-lib/fontkit';
+import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import type { Language } from '../../../domain/catalog.js';
 import type { InvoiceKind, InvoiceLine, InvoiceParty, InvoiceSeller } from '../../../domain/invoice.js';
 import { formatDate, formatMoney } from '../../../domain/money.js';
 import { ALL_MESSAGES } from '../../../web/i18n/all-messages.js';
 import { translate } from '../../../web/i18n/messages.js';
+import { PROJECT_ROOT } from '../../paths.js';
+
+const FONTS_DIR = path.join(PROJECT_ROOT, 'src/server/modules/invoices/fonts');
+let fonts: Promise<{ regular: Buffer; bold: Buffer }> | null = null;
+function fontFiles() {
+  fonts ??= Promise.all([readFile(path.join(FONTS_DIR, 'DejaVuSans.ttf')), readFile(path.join(FONTS_DIR, 'DejaVuSans-Bold.ttf'))]).then(([regular, bold]) => ({ regular, bold }));
+  return fonts;
+}
 
 export interface PrintableInvoice {
   number: string;
@@ -54,8 +66,10 @@ export async function renderInvoicePdf(invoice: PrintableInvoice): Promise<Buffe
   const t = (key: string, vars?: Record<string, string | number>) => translate(messages, `invoice.${key}`, vars);
   const date = (value: Date | string) => formatDate(value, invoice.language);
   const doc = await PDFDocument.create();
-  const regular = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  doc.registerFontkit(fontkit);
+  const files = await fontFiles();
+  const regular = await doc.embedFont(files.regular, { subset: true });
+  const bold = await doc.embedFont(files.bold, { subset: true });
   const title = invoice.kind === 'invoice' ? t('title') : t('cancellationTitle');
   doc.setTitle(`${title} ${invoice.number}`);
   doc.setAuthor(invoice.seller.legalName);
@@ -86,13 +100,16 @@ export async function renderInvoicePdf(invoice: PrintableInvoice): Promise<Buffe
   ];
   const top = y;
   sellerLines.forEach((line, index) => {
-    text(line, { font: index === 0 ? bold : regular, size: index === 0 ? 11 : 9.5 });
-    nextLine(index === 0 ? 11 : 9.5, 3);
+    const [font, size] = index === 0 ? [bold, 11] : [regular, 9.5];
+    for (const part of wrap(line, font, size, width * 0.48)) {
+      text(part, { font, size });
+      nextLine(size, 3);
+    }
   });
   const afterSeller = y;
   y = top;
   for (const [label, value] of facts) {
-    text(label, { x: MARGIN + width * 0.55, size: 9.5, color: SOFT });
+    text(label, { x: MARGIN + width * 0.52, size: 9.5, color: SOFT });
     text(value, { right: MARGIN + width, size: 9.5, font: bold });
     nextLine(9.5, 4);
   }
@@ -102,8 +119,10 @@ export async function renderInvoicePdf(invoice: PrintableInvoice): Promise<Buffe
   nextLine(9, 4);
   const customerLines = [invoice.customer.name, ...(invoice.customer.address ? invoice.customer.address.split(/\n|,\s*/) : []), invoice.customer.email].filter((v): v is string => Boolean(v));
   for (const line of customerLines) {
-    text(line, { size: 10.5 });
-    nextLine(10.5, 3);
+    for (const part of wrap(line, regular, 10.5, width * 0.6)) {
+      text(part, { size: 10.5 });
+      nextLine(10.5, 3);
+    }
   }
   y -= 24;
 
@@ -121,8 +140,9 @@ export async function renderInvoicePdf(invoice: PrintableInvoice): Promise<Buffe
   text(t('position'), { size: 9, font: bold, color: SOFT });
   text(t('description'), { x: descriptionX, size: 9, font: bold, color: SOFT });
   text(t('amount'), { right: amountRight, size: 9, font: bold, color: SOFT });
-  nextLine(9, 6);
-  page.drawLine({ start: { x: MARGIN, y: y + 8 }, end: { x: MARGIN + width, y: y + 8 }, thickness: 0.6, color: SOFT });
+  y -= 6;
+  page.drawLine({ start: { x: MARGIN, y }, end: { x: MARGIN + width, y }, thickness: 0.6, color: SOFT });
+  y -= 15;
   invoice.lines.forEach((line, index) => {
     text(String(index + 1), { size: 10 });
     text(formatMoney(line.grossCents), { right: amountRight, size: 10 });
@@ -155,14 +175,24 @@ export async function renderInvoicePdf(invoice: PrintableInvoice): Promise<Buffe
   }
 
   // Footer: the seller's tax and register details.
-  y = MARGIN;
   const footer = [
     invoice.seller.legalName,
     invoice.seller.vatId ? t('vatId', { value: invoice.seller.vatId }) : null,
     invoice.seller.taxNumber ? t('taxNumber', { value: invoice.seller.taxNumber }) : null,
     invoice.seller.registerEntry ? t('register', { value: invoice.seller.registerEntry }) : null,
   ].filter((v): v is string => Boolean(v));
+  // Whole entries per line, so none is split.
+  const footerLines: string[] = [];
+  for (const entry of footer) {
+    const last = footerLines.at(-1);
+    if (last !== undefined && regular.widthOfTextAtSize(`${last} · ${entry}`, 8) <= width) footerLines[footerLines.length - 1] = `${last} · ${entry}`;
+    else footerLines.push(entry);
+  }
+  y = MARGIN + (footerLines.length - 1) * 11;
   page.drawLine({ start: { x: MARGIN, y: y + 14 }, end: { x: MARGIN + width, y: y + 14 }, thickness: 0.4, color: SOFT });
-  text(footer.join(' · '), { size: 8, color: SOFT });
+  for (const line of footerLines) {
+    text(line, { size: 8, color: SOFT });
+    nextLine(8, 3);
+  }
   return Buffer.from(await doc.save());
 }

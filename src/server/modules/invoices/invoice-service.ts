@@ -4,7 +4,7 @@
 // confirmed refund. PDFs are kept under invoices/, apart from the photos, 8 years after those are deleted.
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { EXTRAS, PACKAGES, type ExtraKey, type Language, type PackageKey } from '../../../domain/catalog.js';
+import { deliveryHours, EXTRAS, PACKAGES, type ExtraKey, type Language, type PackageKey } from '../../../domain/catalog.js';
 import { invoiceNumber, splitGross, type InvoiceKind, type InvoiceLine, type InvoiceParty, type InvoiceSeller } from '../../../domain/invoice.js';
 import { berlinDay } from '../../../domain/money.js';
 import type { SiteInfo } from '../../../domain/site.js';
@@ -25,6 +25,14 @@ export function invoiceUrl(publicUrl: string, secret: string, orderId: string, i
   return `${publicUrl}/api/orders/${orderId}/invoices/${invoiceId}?token=${statusToken(secret, orderId)}`;
 }
 export const INVOICE_RETENTION_YEARS = 8;
+
+/**
+ * The statutory end for an invoice issued at `at`: 8 full calendar years after the year of issue
+ * (§ 147 (3), (4) AO, § 14b (1) UStG), that is 1 January of the 9th year after it, midnight in Germany.
+ */
+export function statutoryRetentionEnd(at: Date): Date {
+  return new Date(Date.UTC(yearOf(at) + INVOICE_RETENTION_YEARS + 1, 0, 1) - 3600 * 1000);
+}
 
 /** The next number of the year, inside the caller's transaction (the counter row stays locked until it ends). */
 async function nextSequence(tx: Executor, year: number): Promise<number> {
@@ -107,7 +115,9 @@ export function createInvoiceService(deps: InvoiceServiceDeps) {
         refundId: values.refundId ?? null,
         language: values.order.language,
         issuedAt: values.at,
-        serviceDate: berlinDay(values.order.paidAt ?? values.at),
+        // Invoiced on payment, before the work: the service is due by the package's delivery time.
+        serviceDate: berlinDay(new Date((values.order.paidAt ?? values.at).getTime() + deliveryHours(values.order.package as PackageKey, extrasOf(values.order)) * 3600 * 1000)),
+        retainUntil: statutoryRetentionEnd(values.at),
         seller: sellerOf(deps.site),
         customer: customerOf(values.order),
         lines: values.lines,

@@ -71,7 +71,8 @@ describe.each(testDatabases())('invoices on $name', (testDb) => {
       '80331 München',
       'Rechnungsdatum',
       '23. November 2026',
-      'Leistungsdatum',
+      // Invoiced on payment: the service is due by the delivery time (express: the same day).
+      'Leistung bis',
       row!.orderNumber,
       'Pro Paket: 10 KI-Bewerbungsfotos in 300 DPI, Stil Professionell',
       'Extra Varianten',
@@ -93,6 +94,15 @@ describe.each(testDatabases())('invoices on $name', (testDb) => {
     // The status view lists it with its link.
     const view = await t.app.inject({ method: 'POST', url: '/api/tracking', payload: { orderId: row!.orderNumber, email: order.email }, remoteAddress: '10.90.1.1' });
     expect(view.json().order.invoices).toEqual([expect.objectContaining({ number: invoice!.number, kind: 'invoice', grossCents: 5290, url: expect.stringContaining(`/invoices/${invoice!.id}?token=`) })]);
+  });
+
+  test('names in any Latin, Greek or Cyrillic script and long address lines are printed whole', async () => {
+    const address = 'Ayşe Yılmaz c/o Ζωή Παπαδοπούλου und Ольга Иванова, Hinterhaus, 3. Obergeschoss links, Apartment 14b\nul. Żółkiewskiego 12\n00-001 Warszawa';
+    const order = await placeOrder(t.app, { billing: { billingName: 'Łukasz Żółć', billingAddress: address } });
+    await payOrder(t.app, order);
+    const [invoice] = await invoicesOf(order.orderId);
+    const text = (await pdfText((await t.app.invoices.file(order.orderId, invoice!.id)).buffer)).replace(/\s+/g, ' ');
+    for (const part of ['Łukasz Żółć', 'Ayşe Yılmaz', 'Ζωή Παπαδοπούλου', 'Ольга Иванова', 'Apartment 14b', 'ul. Żółkiewskiego 12', '00-001 Warszawa']) expect(text, part).toContain(part);
   });
 
   test('in English the invoice speaks English; without billing details the e-mail address is the recipient', async () => {
@@ -119,17 +129,23 @@ describe.each(testDatabases())('invoices on $name', (testDb) => {
     for (const order of placed) expect(await invoicesOf(order.orderId)).toHaveLength(1);
   });
 
-  test('invoices outlive the photos by 8 years, apart from them', async () => {
+  test('invoices are kept apart from the photos: 8 years after them and at least to the end of the 8th year after issue', async () => {
     const order = await placeOrder(t.app);
     await payOrder(t.app, order);
     const [invoice] = await invoicesOf(order.orderId);
+    // From issue: the statutory period runs from the end of the calendar year (§ 147 (4) AO, § 14b UStG).
+    expect(invoice!.retainUntil).toEqual(new Date('2034-12-31T23:00:00Z'));
     await t.app.invoices.file(order.orderId, invoice!.id);
     const deleted = await t.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/delete-photos`, payload: { confirm: true }, headers: { 'x-status-token': statusToken(t.config.appSecret, order.orderId) } });
     expect(deleted.statusCode).toBe(200);
     const [kept] = await invoicesOf(order.orderId);
-    expect(kept!.retainUntil?.getUTCFullYear()).toBe(2034);
+    // 8 years after the photos (2034-11-23) would be earlier than the statutory end: the later one counts.
+    expect(kept!.retainUntil).toEqual(new Date('2034-12-31T23:00:00Z'));
     expect(await t.app.storage.exists(kept!.storageKey!)).toBe(true);
     clock = new Date('2034-12-01T00:00:00Z');
+    await t.app.retention.run();
+    expect(await invoicesOf(order.orderId)).toHaveLength(1);
+    clock = new Date('2035-01-02T00:00:00Z');
     await t.app.retention.run();
     expect(await invoicesOf(order.orderId)).toEqual([]);
     expect(await t.app.storage.exists(kept!.storageKey!)).toBe(false);

@@ -1,5 +1,5 @@
 // Deleting an order's photos: files and rows, and a record of what went (decisions.md section 6).
-import { and, eq, isNull, lt } from 'drizzle-orm';
+import { eq, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { auditLog, generatedImages, invoices, orderUploads, orders } from '../../db/schema.js';
 import type { Storage } from '../../storage/storage.js';
@@ -44,10 +44,14 @@ export async function purgeOrderPhotos(
     } else {
       const repo = createOrderRepository(tx);
       await repo.update(orderId, { photosDeletedAt: now, photosDeleteAfter: null });
-      // The invoices stay: 8 years from now (§ 147 AO), apart from the photos.
+      // The invoices stay, apart from the photos: 8 years from now, or longer where the statutory period
+      // set at issue ends later.
       const until = new Date(now);
       until.setUTCFullYear(until.getUTCFullYear() + INVOICE_RETENTION_YEARS);
-      await tx.update(invoices).set({ retainUntil: until }).where(and(eq(invoices.orderId, orderId), isNull(invoices.retainUntil)));
+      await tx
+        .update(invoices)
+        .set({ retainUntil: sql`greatest(${invoices.retainUntil}, ${until.toISOString()}::timestamptz)` })
+        .where(eq(invoices.orderId, orderId));
       await repo.addHistory(orderId, {
         event: options.actorType === 'customer' ? 'photos_deleted_by_customer' : 'photos_deleted',
         actorType: options.actorType,

@@ -5,7 +5,7 @@ import { completeSelection, WAIVER_TEXT_VERSION } from '../../../domain/order-se
 import { formatMoney } from '../../../domain/money.js';
 import { priceOrder } from '../../../domain/pricing.js';
 import { emailSchema } from '../../../domain/validation.js';
-import { BILLING_LIMITS } from '../../../domain/order-selection.js';
+import { BILLING_LIMITS, billingFields } from '../../../domain/order-selection.js';
 import { useAppData } from '../../app-data.js';
 import { DetailRows, packageFeatures } from '../../components/details.js';
 import { PageLink } from '../../components/page-link.js';
@@ -35,6 +35,8 @@ export function SummaryStep() {
   const [waiver, setWaiver] = useState(false);
   const [waiverError, setWaiverError] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [billingErrors, setBillingErrors] = useState<{ billingName?: string; billingAddress?: string }>({});
+  const billingBox = useRef<HTMLDetailsElement>(null);
   const [submitting, setSubmitting] = useState(false);
   const emailInput = useRef<HTMLInputElement>(null);
   const waiverInput = useRef<HTMLInputElement>(null);
@@ -88,6 +90,17 @@ export function SummaryStep() {
     if (!waiver) {
       setWaiverError(true);
       waiverInput.current?.focus();
+      return;
+    }
+    const billingProblems: { billingName?: string; billingAddress?: string } = {};
+    for (const field of ['billingName', 'billingAddress'] as const) {
+      const checked = billingFields[field].safeParse(state[field]);
+      if (!checked.success) billingProblems[field] = checked.error.issues[0]?.message ?? 'invalidText';
+    }
+    setBillingErrors(billingProblems);
+    if (billingProblems.billingName || billingProblems.billingAddress) {
+      if (billingBox.current) billingBox.current.open = true;
+      document.getElementById(billingProblems.billingName ? 'billing-name' : 'billing-address')?.focus();
       return;
     }
     const complete = completeSelection({ ...selection, extras });
@@ -180,7 +193,7 @@ export function SummaryStep() {
             )}
           </div>
 
-          <details className="billing" open={Boolean(state.billingName || state.billingAddress)}>
+          <details ref={billingBox} className="billing" open={Boolean(state.billingName || state.billingAddress)}>
             <summary className="billing__summary">{t('order.summary.billing.title')}</summary>
             <p className="field__hint">{t('order.summary.billing.hint')}</p>
             <div className="field">
@@ -190,9 +203,19 @@ export function SummaryStep() {
                 autoComplete="name"
                 maxLength={BILLING_LIMITS.name}
                 value={state.billingName}
-                onChange={(e) => update({ billingName: e.target.value })}
+                onChange={(e) => {
+                  update({ billingName: e.target.value });
+                  setBillingErrors((b) => ({ ...b, billingName: undefined }));
+                }}
+                aria-invalid={billingErrors.billingName ? true : undefined}
+                aria-describedby={billingErrors.billingName ? 'billing-name-error' : undefined}
                 data-testid="billing-name"
               />
+              {billingErrors.billingName && (
+                <p id="billing-name-error" className="field__error" role="alert">
+                  {t(`errors.${billingErrors.billingName}`)}
+                </p>
+              )}
             </div>
             <div className="field">
               <label htmlFor="billing-address">{t('order.summary.billing.address')}</label>
@@ -202,9 +225,19 @@ export function SummaryStep() {
                 rows={3}
                 maxLength={BILLING_LIMITS.address}
                 value={state.billingAddress}
-                onChange={(e) => update({ billingAddress: e.target.value })}
+                onChange={(e) => {
+                  update({ billingAddress: e.target.value });
+                  setBillingErrors((b) => ({ ...b, billingAddress: undefined }));
+                }}
+                aria-invalid={billingErrors.billingAddress ? true : undefined}
+                aria-describedby={billingErrors.billingAddress ? 'billing-address-error' : undefined}
                 data-testid="billing-address"
               />
+              {billingErrors.billingAddress && (
+                <p id="billing-address-error" className="field__error" role="alert">
+                  {t(`errors.${billingErrors.billingAddress}`)}
+                </p>
+              )}
             </div>
           </details>
 
