@@ -489,7 +489,7 @@ export const withdrawals = pgTable(
   },
   (t) => [
     index('withdrawals_status_idx').on(t.status, t.createdAt),
-    check('withdrawals_outcome_check', sql`${t.outcome} in ('withdrawn','expired','unmatched')`),
+    check('withdrawals_outcome_check', sql`${t.outcome} in ('withdrawn','expired','late','unpaid','unmatched')`),
     check('withdrawals_status_check', sql`${t.status} in ('new','handled')`),
   ],
 );

@@ -3,6 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { LANGUAGES } from '../../../domain/catalog.js';
+import { normalizeOrderNumber } from '../../../domain/order-number.js';
 import { fieldErrors, withdrawalFormSchema } from '../../../domain/validation.js';
 import { AppError } from '../../http/errors.js';
 import { createRateLimiter } from '../../http/rate-limit.js';
@@ -11,6 +12,12 @@ import type { WithdrawalService } from './withdrawal-service.js';
 
 /** A declaration is rare; a flood from one address is not one. */
 export const WITHDRAWAL_LIMIT = { attempts: 10, windowMs: 15 * 60 * 1000 } as const;
+/**
+ * Per order reference and per e-mail address, from any network address: the receipt tells whether a
+ * reference and an address belong together, so guessing is held to tracking's pace; and nobody can
+ * make the shop mail one address again and again.
+ */
+export const WITHDRAWAL_TARGET_LIMIT = { attempts: 5, windowMs: 15 * 60 * 1000 } as const;
 
 const bodySchema = z.object({ name: z.unknown(), reference: z.unknown(), email: z.unknown(), language: z.enum(LANGUAGES).default('de') }).strict();
 
@@ -24,8 +31,12 @@ export const withdrawalRoutes: FastifyPluginAsync<{ withdrawals: WithdrawalServi
     const { language, ...fields } = body.data;
     const form = withdrawalFormSchema.safeParse(fields);
     if (!form.success) return reply.status(400).send({ error: { code: 'validationFailed', requestId: request.id, fields: fieldErrors(form.error) } });
-    const hit = await limiter.hit(`withdrawal:ip:${request.ip}`, WITHDRAWAL_LIMIT.attempts, WITHDRAWAL_LIMIT.windowMs);
-    if (!hit.allowed) throw new AppError(429, 'rateLimited');
+    const hits = [
+      await limiter.hit(`withdrawal:ip:${request.ip}`, WITHDRAWAL_LIMIT.attempts, WITHDRAWAL_LIMIT.windowMs),
+      await limiter.hit(`withdrawal:ref:${normalizeOrderNumber(form.data.reference.trim())}`, WITHDRAWAL_TARGET_LIMIT.attempts, WITHDRAWAL_TARGET_LIMIT.windowMs),
+      await limiter.hit(`withdrawal:email:${form.data.email}`, WITHDRAWAL_TARGET_LIMIT.attempts, WITHDRAWAL_TARGET_LIMIT.windowMs),
+    ];
+    if (hits.some((hit) => !hit.allowed)) throw new AppError(429, 'rateLimited');
     return reply.status(201).send(await withdrawals.declare(form.data, language));
   });
 

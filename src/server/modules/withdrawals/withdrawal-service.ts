@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Language } from '../../../domain/catalog.js';
-import { formatDate, SHOP_TIME_ZONE } from '../../../domain/money.js';
+import { berlinDay, formatDate, SHOP_TIME_ZONE } from '../../../domain/money.js';
 import { ORDER_ID_SHAPE, type WithdrawalForm } from '../../../domain/validation.js';
 import { normalizeOrderNumber } from '../../../domain/order-number.js';
 import type { SiteInfo } from '../../../domain/site.js';
@@ -19,7 +19,19 @@ import type { Mailer } from '../../mail/mailer.js';
 import { renderSimpleMail } from '../../mail/simple-mail.js';
 import { createOrderRepository, type OrderRow } from '../orders/order-repository.js';
 
-export type WithdrawalOutcome = 'withdrawn' | 'expired' | 'unmatched';
+export type WithdrawalOutcome = 'withdrawn' | 'expired' | 'late' | 'unpaid' | 'unmatched';
+
+/** The withdrawal period: 14 days from the contract (§ 355 (2) BGB). */
+export const WITHDRAWAL_PERIOD_DAYS = 14;
+
+/**
+ * The last day to withdraw (Berlin calendar day, YYYY-MM-DD): the day of the order is not counted
+ * (§ 187 (1) BGB) and the period ends with the 14th day after it (§ 188 (1) BGB).
+ */
+export function withdrawalDeadline(orderedAt: Date): string {
+  const [year, month, day] = berlinDay(orderedAt).split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, day + WITHDRAWAL_PERIOD_DAYS)).toISOString().slice(0, 10);
+}
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 
 export interface WithdrawalDeps {
@@ -31,9 +43,15 @@ export interface WithdrawalDeps {
   log: FastifyBaseLogger;
 }
 
-/** The right has expired when the order is fully performed and the customer asked for the early start. */
-export function withdrawalOutcome(order: Pick<OrderRow, 'status' | 'waiverAcceptedAt'> | null): WithdrawalOutcome {
-  if (!order) return 'unmatched';
+/**
+ * What a declaration means for its order: nothing paid (nothing to refund); sent after the period; the
+ * right expired because the service was fully performed after the customer asked for the early start
+ * (§ 356 (4) BGB); or withdrawn, and staff refund.
+ */
+export function withdrawalOutcome(order: Pick<OrderRow, 'status' | 'paymentStatus' | 'waiverAcceptedAt' | 'orderedAt'> | null, at: Date): WithdrawalOutcome {
+  if (!order || !order.orderedAt) return 'unmatched';
+  if (order.paymentStatus !== 'paid' && order.paymentStatus !== 'refunded') return 'unpaid';
+  if (berlinDay(at) > withdrawalDeadline(order.orderedAt)) return 'late';
   return order.status === 'completed' && order.waiverAcceptedAt ? 'expired' : 'withdrawn';
 }
 
@@ -55,10 +73,10 @@ export function createWithdrawalService(deps: WithdrawalDeps) {
   }
 
   return {
-    async declare(form: WithdrawalForm, language: Language): Promise<{ id: string; receivedAt: string; outcome: WithdrawalOutcome; orderNumber: string | null }> {
+    async declare(form: WithdrawalForm, language: Language): Promise<{ id: string; receivedAt: string; outcome: WithdrawalOutcome; orderNumber: string | null; deadline: string | null }> {
       const order = await findOrder(form.reference, form.email);
-      const outcome = withdrawalOutcome(order);
       const at = deps.now();
+      const outcome = withdrawalOutcome(order, at);
       const id = randomUUID();
       await db.transaction(async (tx) => {
         await tx.insert(withdrawals).values({ id, orderId: order?.id ?? null, name: form.name, orderReference: form.reference, email: form.email, language, outcome, createdAt: at });
@@ -84,7 +102,7 @@ export function createWithdrawalService(deps: WithdrawalDeps) {
               [t('mail.statement'), t('statement')],
             ],
           },
-          { kind: 'paragraph', text: t(`outcome.${outcome}`) },
+          { kind: 'paragraph', text: t(`outcome.${outcome}`, { deadline: order?.orderedAt ? formatDate(withdrawalDeadline(order.orderedAt), language) : '' }) },
           { kind: 'paragraph', text: t('refundMail.signOff', { site: deps.site.name }) },
         ],
       });
@@ -103,7 +121,7 @@ export function createWithdrawalService(deps: WithdrawalDeps) {
         dedupeKey: `withdrawal-staff:${id}`,
       });
       if (!note.ok) deps.log.error({ withdrawalId: id, error: note.error }, 'withdrawal staff mail failed');
-      return { id, receivedAt: at.toISOString(), outcome, orderNumber: order?.orderNumber ?? null };
+      return { id, receivedAt: at.toISOString(), outcome, orderNumber: order?.orderNumber ?? null, deadline: order?.orderedAt ? withdrawalDeadline(order.orderedAt) : null };
     },
 
     async list(status: 'new' | 'all'): Promise<WithdrawalRow[]> {

@@ -6,7 +6,15 @@ import { orderHistory, orders, outgoingMail, withdrawals } from '../../db/schema
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
 import { payOrder, placeOrder, setOrder } from '../../test/seed.js';
-import { WITHDRAWAL_LIMIT } from './routes.js';
+import { WITHDRAWAL_LIMIT, WITHDRAWAL_TARGET_LIMIT } from './routes.js';
+import { withdrawalDeadline } from './withdrawal-service.js';
+
+test('the withdrawal period ends with the 14th day after the order, counted in German calendar days', () => {
+  expect(withdrawalDeadline(new Date('2026-11-23T13:05:00Z'))).toBe('2026-12-07');
+  // 00:30 on 1 December in Berlin is still 30 November in UTC.
+  expect(withdrawalDeadline(new Date('2026-11-30T23:30:00Z'))).toBe('2026-12-15');
+  expect(withdrawalDeadline(new Date('2026-12-20T10:00:00Z'))).toBe('2027-01-03');
+});
 
 const STAFF = { email: 'recht@example.de', password: 'ein-langes-passwort-7' };
 
@@ -81,7 +89,39 @@ describe.each(testDatabases())('withdrawals on $name', (testDb) => {
     expect(invalid.statusCode).toBe(400);
     expect(invalid.json().error.fields).toEqual({ name: 'nameRequired', reference: 'referenceRequired', email: 'emailInvalid' });
     expect((await declare({ name: 'A', reference: 'B', email: 'a@b.de', extra: 1 })).statusCode).toBe(400);
-    for (let i = 0; i < WITHDRAWAL_LIMIT.attempts; i++) await declare({ name: 'Flut', reference: 'x', email: `f${i}@example.de` }, '10.95.7.7');
-    expect((await declare({ name: 'Flut', reference: 'x', email: 'g@example.de' }, '10.95.7.7')).statusCode).toBe(429);
+    for (let i = 0; i < WITHDRAWAL_LIMIT.attempts; i++) await declare({ name: 'Flut', reference: `x${i}`, email: `f${i}@example.de` }, '10.95.7.7');
+    expect((await declare({ name: 'Flut', reference: 'y', email: 'g@example.de' }, '10.95.7.7')).statusCode).toBe(429);
+  });
+
+  test('one order number or one address is limited from any network address: no guessing, no mail flood', async () => {
+    const order = await placeOrder(t.app);
+    await payOrder(t.app, order);
+    for (let i = 0; i < WITHDRAWAL_TARGET_LIMIT.attempts; i++) {
+      expect((await declare({ name: 'Rater', reference: order.orderNumber, email: `rate${i}@example.de` }, `10.96.0.${i + 1}`)).json().outcome).toBe('unmatched');
+    }
+    const guessed = await declare({ name: 'Rater', reference: order.orderNumber.toLowerCase(), email: order.email }, '10.96.1.1');
+    expect(guessed.statusCode).toBe(429);
+    expect(guessed.json().error.code).toBe('rateLimited');
+    for (let i = 0; i < WITHDRAWAL_TARGET_LIMIT.attempts; i++) await declare({ name: 'Spam', reference: `BF-SPAM000${i}`, email: 'opfer@example.de' }, `10.96.2.${i + 1}`);
+    expect((await declare({ name: 'Spam', reference: 'BF-SPAM0009', email: 'OPFER@example.de' }, '10.96.3.1')).statusCode).toBe(429);
+    expect(await mailsTo('opfer@example.de', 'withdrawal-receipt')).toHaveLength(WITHDRAWAL_TARGET_LIMIT.attempts);
+  });
+
+  test('after the 14 days the receipt says the period has ended (with its date); an unpaid order has nothing to refund', async () => {
+    const late = await placeOrder(t.app);
+    await payOrder(t.app, late);
+    await setOrder(t.app, late.orderId, { orderedAt: new Date('2026-11-08T09:00:00Z') });
+    const answer = await declare({ name: 'Spät', reference: late.orderNumber, email: late.email, language: 'de' }, '10.97.0.1');
+    expect(answer.json()).toMatchObject({ outcome: 'late', deadline: '2026-11-22' });
+    const [lateMail] = await mailsTo(late.email, 'withdrawal-receipt');
+    expect(lateMail!.text).toContain('am 22. November 2026 abgelaufen');
+
+    const unpaid = await placeOrder(t.app, { language: 'es' });
+    const answerUnpaid = await declare({ name: 'Sin pago', reference: unpaid.orderNumber, email: unpaid.email, language: 'es' }, '10.97.0.2');
+    expect(answerUnpaid.json().outcome).toBe('unpaid');
+    const [unpaidMail] = await mailsTo(unpaid.email, 'withdrawal-receipt');
+    expect(unpaidMail!.text).toContain('no hay nada que reembolsar');
+    const stored = await db.db.select().from(withdrawals).where(eq(withdrawals.orderId, unpaid.orderId));
+    expect(stored.map((w) => w.outcome)).toEqual(['unpaid']);
   });
 });

@@ -13,13 +13,15 @@ interface AdminWithdrawal {
   name: string;
   orderReference: string;
   email: string;
-  outcome: 'withdrawn' | 'expired' | 'unmatched';
+  outcome: 'withdrawn' | 'expired' | 'late' | 'unpaid' | 'unmatched';
   createdAt: string;
 }
 
 const OUTCOMES = {
   withdrawn: { label: 'Widerruf – erstatten', tone: 'red' },
   expired: { label: 'Recht erloschen (vollständig erbracht)', tone: 'grey' },
+  late: { label: 'Nach Ablauf der Frist', tone: 'grey' },
+  unpaid: { label: 'Nicht bezahlt – nicht ausführen', tone: 'yellow' },
   unmatched: { label: 'Keiner Bestellung zugeordnet', tone: 'yellow' },
 } as const;
 

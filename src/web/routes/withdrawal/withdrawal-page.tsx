@@ -11,8 +11,9 @@ type Field = 'name' | 'reference' | 'email';
 
 interface Receipt {
   receivedAt: string;
-  outcome: 'withdrawn' | 'expired' | 'unmatched';
+  outcome: 'withdrawn' | 'expired' | 'late' | 'unpaid' | 'unmatched';
   orderNumber: string | null;
+  deadline: string | null;
   email: string;
 }
 
@@ -65,7 +66,7 @@ export function WithdrawalPage() {
             <strong>{t('withdrawal.receiptReceived', { date: formatDate(at, language), time })}</strong>
           </p>
           <p className="withdrawal-receipt__statement">{t('withdrawal.statement')}</p>
-          <p>{t(`withdrawal.outcome.${receipt.outcome}`)}</p>
+          <p>{t(`withdrawal.outcome.${receipt.outcome}`, { deadline: receipt.deadline ? formatDate(receipt.deadline, language) : '' })}</p>
           <p>{t('withdrawal.receiptMailed', { email: receipt.email })}</p>
           <button type="button" className="button button--secondary" onClick={() => setReceipt(null)}>
             {t('withdrawal.another')}
@@ -89,7 +90,7 @@ export function WithdrawalPage() {
       />
       {errors[name] ? (
         <p id={`withdrawal-${name}-error`} className="field__error" role="alert">
-          {t(`withdrawal.errors.${errors[name] === 'inputTooLong' ? 'failed' : errors[name]}`)}
+          {t(`withdrawal.errors.${errors[name]}`)}
         </p>
       ) : (
         hint && (
