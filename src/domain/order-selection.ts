@@ -39,12 +39,14 @@ export const BILLING_LIMITS = { name: 120, address: 300 } as const;
  * What the invoice font (DejaVu Sans) prints: Latin, Greek and Cyrillic letters with their accents, digits,
  * the usual punctuation, line breaks. Anything else (CJK, emoji) would print as empty boxes on the invoice.
  */
-const PRINTABLE_ON_INVOICE = /^[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Mn}\u0020-\u0040\u005B-\u0060\u007B-\u007E\u00A0-\u00BF\u00D7\u00F7\u2010-\u2027\u2030-\u203A\u20AC\u2116\n]*$/u;
+const PRINTABLE_ON_INVOICE = /^[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\u0300-\u036F\u02B9-\u02BF\u0020-\u0040\u005B-\u0060\u007B-\u007E\u00A0-\u00BF\u00D7\u00F7\u2010-\u2027\u2030-\u203A\u20AC\u2116\n]*$/u;
 
 /** Trimmed text of at most `max` characters; empty counts as not given. No control characters (they would break the PDF). */
 function optionalText(max: number) {
   return z
     .string()
+    // Pasted text brings odd spaces and invisible characters: plain spaces, nothing invisible.
+    .overwrite((value) => value.replace(/[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g, ' ').replace(/[\u200B-\u200D\u2060\uFEFF]/g, ''))
     .trim()
     .max(max, { error: 'inputTooLong' })
     .refine((value) => ![...value].some((char) => (char < ' ' && char !== '\n') || char === '\u007f'), { error: 'invalidText' })

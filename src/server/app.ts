@@ -240,6 +240,8 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     onRefundEvent: (event) => refunds.applyEvent(event),
     onPaid: async (tx, order) => {
       await invoices.issueForPaidOrder(tx, order);
+      // Paid after it was cancelled (withdrawn before paying): the money goes back, the work is not done.
+      if (order.status === 'cancelled') return;
       if (order.productionMode === 'studio') await studio.enqueueFirstDrafts(tx, order.id);
       if (order.productionMode === 'generator' && generatorService.configured) await generatorService.enqueueFirst(tx, order.id);
     },
@@ -279,7 +281,7 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
   await app.register(studioRoutes, { studio, generator: generatorService });
   await app.register(refundRoutes, { refunds });
   await app.register(withdrawalRoutes, {
-    withdrawals: createWithdrawalService({ db: db.db, mailer, site: config.site, supportEmail: config.mail.supportEmail, now, log: app.log }),
+    withdrawals: createWithdrawalService({ db: db.db, payments, mailer, site: config.site, supportEmail: config.mail.supportEmail, now, log: app.log }),
   });
   await app.register(generatorService.webhookRoutes);
 

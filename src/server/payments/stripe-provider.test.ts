@@ -183,6 +183,10 @@ test('a refund asked for again after Stripe forgot the idempotency key is found 
   expect(await provider.createRefund(input)).toEqual(first);
   expect(server.requests.map((r) => `${r.method} ${r.path.split('?')[0]}`)).toEqual(['GET /v1/refunds']);
   expect(server.refunds).toHaveLength(1);
+  // One that failed meanwhile is a refusal: the amount is free again, and nothing new is made.
+  Object.assign(server.refunds[0]!, { status: 'failed', failure_reason: 'expired_or_canceled_card' });
+  await expect(provider.createRefund(input)).rejects.toBeInstanceOf(ProviderRefusedError);
+  expect(server.refunds).toHaveLength(1);
 });
 
 test('a refund Stripe refuses is a refusal; an outage is not (it may have acted)', async () => {

@@ -118,6 +118,7 @@ export function createStripeProvider(options: StripeProviderOptions): StripePaym
         // the refund's metadata stays, so look for it first.
         const earlier = await stripe.refunds.list({ payment_intent: input.paymentIntentId, limit: 100 });
         const made = earlier.data.find((refund) => refund.metadata?.refund_id === input.refundId);
+        if (made && (made.status === 'failed' || made.status === 'canceled')) throw new ProviderRefusedError(`refund ${made.id} ${made.status}: ${made.failure_reason ?? ''}`.trim());
         if (made) return answer(made);
         const refund = await stripe.refunds.create(
           { payment_intent: input.paymentIntentId, amount, metadata: { order_id: input.orderId, refund_id: input.refundId } },

@@ -15,7 +15,13 @@ import { PROJECT_ROOT } from '../../paths.js';
 const FONTS_DIR = path.join(PROJECT_ROOT, 'src/server/modules/invoices/fonts');
 let fonts: Promise<{ regular: Buffer; bold: Buffer }> | null = null;
 function fontFiles() {
-  fonts ??= Promise.all([readFile(path.join(FONTS_DIR, 'DejaVuSans.ttf')), readFile(path.join(FONTS_DIR, 'DejaVuSans-Bold.ttf'))]).then(([regular, bold]) => ({ regular, bold }));
+  fonts ??= Promise.all([readFile(path.join(FONTS_DIR, 'DejaVuSans.ttf')), readFile(path.join(FONTS_DIR, 'DejaVuSans-Bold.ttf'))]).then(
+    ([regular, bold]) => ({ regular, bold }),
+    (error: unknown) => {
+      fonts = null; // tried again next time
+      throw error;
+    },
+  );
   return fonts;
 }
 

@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Campaign } from '../../../domain/campaign.js';
 import { PACKAGES, UPLOAD_LIMITS, deliveryHours, requiredResultCount, type Language } from '../../../domain/catalog.js';
+import { formatMoney } from '../../../domain/money.js';
 import { orderNumberFromBytes } from '../../../domain/order-number.js';
 import { canChangePayment, canTransition, type OrderStatus, type PaymentStatus } from '../../../domain/order-state.js';
 import {
@@ -302,7 +303,21 @@ export function createOrderService(deps: OrderServiceDeps) {
     if (result.outcome === 'paid' && result.order?.photosDeletedAt) {
       log.error({ orderId }, 'payment arrived for an order whose photos were already deleted; the customer must upload again');
     }
-    if (result.outcome === 'paid' && result.order) {
+    if (result.outcome === 'paid' && result.order?.status === 'cancelled') {
+      // The customer withdrew (or staff cancelled) before the money arrived: staff refund it.
+      log.error({ orderId }, 'payment arrived for a cancelled order; it must be refunded');
+      const note = await mailer.sendEmail({
+        to: deps.site.supportEmail,
+        subject: `Zahlung für stornierte Bestellung ${result.order.orderNumber} – bitte erstatten`,
+        text: `Für die stornierte Bestellung ${result.order.orderNumber} ist eine Zahlung eingegangen (${formatMoney(result.order.totalCents ?? 0)}). Bitte in der Bestellung erstatten.\n`,
+        html: `<p>Für die stornierte Bestellung <strong>${result.order.orderNumber}</strong> ist eine Zahlung eingegangen (${formatMoney(result.order.totalCents ?? 0)}). Bitte in der Bestellung erstatten.</p>`,
+        template: 'paid-after-cancel-staff',
+        language: 'de',
+        orderId,
+        dedupeKey: `paid-after-cancel:${orderId}`,
+      });
+      if (!note.ok) log.error({ orderId, error: note.error }, 'staff mail about a payment for a cancelled order failed');
+    } else if (result.outcome === 'paid' && result.order) {
       const photoCount = await orders.uploadCount(orderId);
       // A PDF that cannot be made now is made on its first download; the mail must not wait for it.
       const invoiceUrl = await (deps.invoiceLink?.(result.order) ?? Promise.resolve(null)).catch((error: unknown) => {

@@ -152,6 +152,8 @@ export function createRefundService(deps: RefundDeps) {
           return { result: 'refundReversed' as const };
         }
         if (refund.status === 'succeeded') return { result: 'alreadyRefunded' as const };
+        // Failed is final at the provider (a late, retried "succeeded" event must not count the money again).
+        if (refund.status === 'failed') return { result: 'alreadyFailed' as const };
         if (failed) {
           await tx.update(refunds).set({ status: 'failed', failureReason: info.failureReason ?? info.status, providerRefundId: info.id }).where(eq(refunds.id, refund.id));
           await repo.addHistory(order.id, { event: 'refund_failed', actorType: 'system', actorId: `${deps.payments.name}:${event.id}`, note: info.failureReason ?? info.status });

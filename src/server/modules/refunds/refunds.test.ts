@@ -151,6 +151,9 @@ describe.each(testDatabases())('refunds on $name', (testDb) => {
     expect(await orderRow(order.orderId)).toMatchObject({ paymentStatus: 'refunded', refundedCents: total });
     expect((await deliver(event('failed'))).json()).toMatchObject({ outcome: 'refundReversed' });
     expect(await orderRow(order.orderId)).toMatchObject({ paymentStatus: 'paid', refundedCents: 0 });
+    // Failed is final: a late "succeeded" (a new event id) does not count the money again.
+    expect((await deliver(event('succeeded'))).json()).toMatchObject({ outcome: 'alreadyFailed' });
+    expect(await orderRow(order.orderId)).toMatchObject({ paymentStatus: 'paid', refundedCents: 0 });
     const history = await db.db.select().from(orderHistory).where(eq(orderHistory.orderId, order.orderId));
     expect(history.map((h) => h.event).filter((e) => e.startsWith('refund_'))).toEqual(['refund_requested', 'refund_requested', 'refund_confirmed', 'refund_failed']);
   });

@@ -31,13 +31,15 @@ export const withdrawalRoutes: FastifyPluginAsync<{ withdrawals: WithdrawalServi
     const { language, ...fields } = body.data;
     const form = withdrawalFormSchema.safeParse(fields);
     if (!form.success) return reply.status(400).send({ error: { code: 'validationFailed', requestId: request.id, fields: fieldErrors(form.error) } });
-    const hits = [
-      await limiter.hit(`withdrawal:ip:${request.ip}`, WITHDRAWAL_LIMIT.attempts, WITHDRAWAL_LIMIT.windowMs),
-      await limiter.hit(`withdrawal:ref:${normalizeOrderNumber(form.data.reference.trim())}`, WITHDRAWAL_TARGET_LIMIT.attempts, WITHDRAWAL_TARGET_LIMIT.windowMs),
+    const address = await limiter.hit(`withdrawal:ip:${request.ip}`, WITHDRAWAL_LIMIT.attempts, WITHDRAWAL_LIMIT.windowMs);
+    if (!address.allowed) throw new AppError(429, 'rateLimited');
+    // Many declarations for one order or one address, from anywhere: still stored (nobody can block a
+    // customer's withdrawal), but answered without a word about the order (see declare).
+    const targets = [
+      await limiter.hit(`withdrawal:ref:${normalizeOrderNumber(form.data.reference)}`, WITHDRAWAL_TARGET_LIMIT.attempts, WITHDRAWAL_TARGET_LIMIT.windowMs),
       await limiter.hit(`withdrawal:email:${form.data.email}`, WITHDRAWAL_TARGET_LIMIT.attempts, WITHDRAWAL_TARGET_LIMIT.windowMs),
     ];
-    if (hits.some((hit) => !hit.allowed)) throw new AppError(429, 'rateLimited');
-    return reply.status(201).send(await withdrawals.declare(form.data, language));
+    return reply.status(201).send(await withdrawals.declare(form.data, language, { limited: targets.some((hit) => !hit.allowed) }));
   });
 
   api.get('/api/admin/withdrawals', { schema: { querystring: z.object({ status: z.enum(['new', 'all']).default('new') }).strict() } }, async (request) => ({

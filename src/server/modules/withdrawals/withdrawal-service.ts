@@ -6,6 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Language } from '../../../domain/catalog.js';
+import { nextWorkingDay } from '../../../domain/german-holidays.js';
+import { canTransition, type OrderStatus } from '../../../domain/order-state.js';
 import { berlinDay, formatDate, SHOP_TIME_ZONE } from '../../../domain/money.js';
 import { ORDER_ID_SHAPE, type WithdrawalForm } from '../../../domain/validation.js';
 import { normalizeOrderNumber } from '../../../domain/order-number.js';
@@ -16,6 +18,7 @@ import type { Database } from '../../db/client.js';
 import { auditLog, orders, withdrawals } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
 import type { Mailer } from '../../mail/mailer.js';
+import type { PaymentProvider } from '../../payments/provider.js';
 import { renderSimpleMail } from '../../mail/simple-mail.js';
 import { createOrderRepository, type OrderRow } from '../orders/order-repository.js';
 
@@ -26,16 +29,19 @@ export const WITHDRAWAL_PERIOD_DAYS = 14;
 
 /**
  * The last day to withdraw (Berlin calendar day, YYYY-MM-DD): the day of the order is not counted
- * (§ 187 (1) BGB) and the period ends with the 14th day after it (§ 188 (1) BGB).
+ * (§ 187 (1) BGB), the period ends with the 14th day after it (§ 188 (1) BGB), or with the next working
+ * day when that is a Saturday, Sunday or public holiday (§ 193 BGB).
  */
 export function withdrawalDeadline(orderedAt: Date): string {
   const [year, month, day] = berlinDay(orderedAt).split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(year, month - 1, day + WITHDRAWAL_PERIOD_DAYS)).toISOString().slice(0, 10);
+  return nextWorkingDay(new Date(Date.UTC(year, month - 1, day + WITHDRAWAL_PERIOD_DAYS)).toISOString().slice(0, 10));
 }
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 
 export interface WithdrawalDeps {
   db: Database;
+  /** To close an unpaid order's payment page, so it can no longer be paid. */
+  payments: Pick<PaymentProvider, 'expireSession'>;
   mailer: Mailer;
   site: SiteInfo;
   supportEmail: string;
@@ -73,16 +79,42 @@ export function createWithdrawalService(deps: WithdrawalDeps) {
   }
 
   return {
-    async declare(form: WithdrawalForm, language: Language): Promise<{ id: string; receivedAt: string; outcome: WithdrawalOutcome; orderNumber: string | null; deadline: string | null }> {
+    /**
+     * Stores a declaration and confirms it. `limited`: the reference or the address has had many
+     * declarations lately. The declaration still counts and is stored, but the answer on screen says
+     * nothing about the order, and only an order's own address gets mail, so it cannot be used to guess
+     * or to flood a mailbox.
+     */
+    async declare(
+      form: WithdrawalForm,
+      language: Language,
+      options: { limited?: boolean } = {},
+    ): Promise<{ id: string; receivedAt: string; outcome: WithdrawalOutcome | 'received'; orderNumber: string | null; deadline: string | null }> {
       const order = await findOrder(form.reference, form.email);
       const at = deps.now();
       const outcome = withdrawalOutcome(order, at);
       const id = randomUUID();
       await db.transaction(async (tx) => {
         await tx.insert(withdrawals).values({ id, orderId: order?.id ?? null, name: form.name, orderReference: form.reference, email: form.email, language, outcome, createdAt: at });
-        if (order) await createOrderRepository(tx).addHistory(order.id, { event: 'withdrawal_received', actorType: 'customer', note: outcome });
-        await tx.insert(auditLog).values({ actorType: 'customer', action: 'withdrawal.declared', orderId: order?.id ?? null, details: { withdrawalId: id, outcome }, createdAt: at });
+        if (order) {
+          const repo = createOrderRepository(tx);
+          await repo.addHistory(order.id, { event: 'withdrawal_received', actorType: 'customer', note: outcome });
+          // Withdrawn before paying: the order is not carried out.
+          const locked = outcome === 'unpaid' ? await repo.lock(order.id) : null;
+          if (locked && canTransition(locked.status as OrderStatus, 'cancelled', 'system')) {
+            await repo.update(order.id, { status: 'cancelled' });
+            await repo.addHistory(order.id, { event: 'status_changed', fromStatus: locked.status, toStatus: 'cancelled', actorType: 'customer', note: 'withdrawal' });
+          }
+        }
+        await tx.insert(auditLog).values({ actorType: 'customer', action: 'withdrawal.declared', orderId: order?.id ?? null, details: { withdrawalId: id, outcome, limited: Boolean(options.limited) }, createdAt: at });
       });
+      // ... and its payment page is closed, so it cannot be paid any more. A payment already under way
+      // (a SEPA debit) may still arrive: the shop then holds it for staff to refund (see order-service).
+      if (outcome === 'unpaid' && order?.providerSessionId) {
+        await deps.payments.expireSession(order.providerSessionId).catch((error: unknown) => deps.log.warn({ orderId: order.id, err: error }, 'could not close the payment page of a withdrawn order'));
+      }
+      const result = { id, receivedAt: at.toISOString(), outcome, orderNumber: order?.orderNumber ?? null, deadline: order?.orderedAt ? withdrawalDeadline(order.orderedAt) : null };
+      if (options.limited && !order) return { ...result, outcome: 'received', orderNumber: null, deadline: null };
 
       const t = (key: string, vars?: Record<string, string | number>) => translate(ALL_MESSAGES[language], `withdrawal.${key}`, vars);
       const receivedAt = `${formatDate(at, language)}, ${timeOf(at, language)}`;
@@ -121,7 +153,7 @@ export function createWithdrawalService(deps: WithdrawalDeps) {
         dedupeKey: `withdrawal-staff:${id}`,
       });
       if (!note.ok) deps.log.error({ withdrawalId: id, error: note.error }, 'withdrawal staff mail failed');
-      return { id, receivedAt: at.toISOString(), outcome, orderNumber: order?.orderNumber ?? null, deadline: order?.orderedAt ? withdrawalDeadline(order.orderedAt) : null };
+      return options.limited ? { ...result, outcome: 'received', orderNumber: null, deadline: null } : result;
     },
 
     async list(status: 'new' | 'all'): Promise<WithdrawalRow[]> {

@@ -2,7 +2,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.js';
-import { orderHistory, orders, outgoingMail, withdrawals } from '../../db/schema.js';
+import { jobs, orderHistory, orders, outgoingMail, withdrawals } from '../../db/schema.js';
+import type { SandboxPaymentProvider } from '../../payments/sandbox-provider.js';
+import { WEBHOOK_PATH } from '../payments/routes.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
 import { payOrder, placeOrder, setOrder } from '../../test/seed.js';
@@ -13,7 +15,10 @@ test('the withdrawal period ends with the 14th day after the order, counted in G
   expect(withdrawalDeadline(new Date('2026-11-23T13:05:00Z'))).toBe('2026-12-07');
   // 00:30 on 1 December in Berlin is still 30 November in UTC.
   expect(withdrawalDeadline(new Date('2026-11-30T23:30:00Z'))).toBe('2026-12-15');
-  expect(withdrawalDeadline(new Date('2026-12-20T10:00:00Z'))).toBe('2027-01-03');
+  // The 14th day is Sunday 3 January: the period runs to Monday (§ 193 BGB).
+  expect(withdrawalDeadline(new Date('2026-12-20T10:00:00Z'))).toBe('2027-01-04');
+  // The 14th day is Christmas Day (Friday): Monday 28 December.
+  expect(withdrawalDeadline(new Date('2026-12-11T10:00:00Z'))).toBe('2026-12-28');
 });
 
 const STAFF = { email: 'recht@example.de', password: 'ein-langes-passwort-7' };
@@ -99,29 +104,51 @@ describe.each(testDatabases())('withdrawals on $name', (testDb) => {
     for (let i = 0; i < WITHDRAWAL_TARGET_LIMIT.attempts; i++) {
       expect((await declare({ name: 'Rater', reference: order.orderNumber, email: `rate${i}@example.de` }, `10.96.0.${i + 1}`)).json().outcome).toBe('unmatched');
     }
+    // Past the limit the answer says nothing about the order, but the declaration counts: nobody can block
+    // a customer's withdrawal by sending declarations for their order first.
     const guessed = await declare({ name: 'Rater', reference: order.orderNumber.toLowerCase(), email: order.email }, '10.96.1.1');
-    expect(guessed.statusCode).toBe(429);
-    expect(guessed.json().error.code).toBe('rateLimited');
+    expect(guessed.statusCode).toBe(201);
+    expect(guessed.json()).toMatchObject({ outcome: 'received', orderNumber: null, deadline: null });
+    const [stored] = await db.db.select().from(withdrawals).where(eq(withdrawals.orderId, order.orderId));
+    expect(stored).toMatchObject({ outcome: 'withdrawn', email: order.email });
+    expect(await mailsTo(order.email, 'withdrawal-receipt')).toHaveLength(1);
+    // An address that belongs to no order gets no more than the limit of mails.
     for (let i = 0; i < WITHDRAWAL_TARGET_LIMIT.attempts; i++) await declare({ name: 'Spam', reference: `BF-SPAM000${i}`, email: 'opfer@example.de' }, `10.96.2.${i + 1}`);
-    expect((await declare({ name: 'Spam', reference: 'BF-SPAM0009', email: 'OPFER@example.de' }, '10.96.3.1')).statusCode).toBe(429);
+    const flood = await declare({ name: 'Spam', reference: 'BF-SPAM0009', email: 'OPFER@example.de' }, '10.96.3.1');
+    expect(flood.json()).toMatchObject({ outcome: 'received' });
     expect(await mailsTo('opfer@example.de', 'withdrawal-receipt')).toHaveLength(WITHDRAWAL_TARGET_LIMIT.attempts);
   });
 
   test('after the 14 days the receipt says the period has ended (with its date); an unpaid order has nothing to refund', async () => {
     const late = await placeOrder(t.app);
     await payOrder(t.app, late);
-    await setOrder(t.app, late.orderId, { orderedAt: new Date('2026-11-08T09:00:00Z') });
+    await setOrder(t.app, late.orderId, { orderedAt: new Date('2026-11-05T09:00:00Z') });
     const answer = await declare({ name: 'Spät', reference: late.orderNumber, email: late.email, language: 'de' }, '10.97.0.1');
-    expect(answer.json()).toMatchObject({ outcome: 'late', deadline: '2026-11-22' });
+    expect(answer.json()).toMatchObject({ outcome: 'late', deadline: '2026-11-19' });
     const [lateMail] = await mailsTo(late.email, 'withdrawal-receipt');
-    expect(lateMail!.text).toContain('am 22. November 2026 abgelaufen');
+    expect(lateMail!.text).toContain('am 19. November 2026 abgelaufen');
 
     const unpaid = await placeOrder(t.app, { language: 'es' });
+    const [placed] = await db.db.select().from(orders).where(eq(orders.id, unpaid.orderId));
+    // A payment already under way (a SEPA debit) whose success arrives after the withdrawal.
+    const underWay = await (t.app.payments as SandboxPaymentProvider).simulate(placed!.providerSessionId!, 'pay');
     const answerUnpaid = await declare({ name: 'Sin pago', reference: unpaid.orderNumber, email: unpaid.email, language: 'es' }, '10.97.0.2');
     expect(answerUnpaid.json().outcome).toBe('unpaid');
     const [unpaidMail] = await mailsTo(unpaid.email, 'withdrawal-receipt');
     expect(unpaidMail!.text).toContain('no hay nada que reembolsar');
     const stored = await db.db.select().from(withdrawals).where(eq(withdrawals.orderId, unpaid.orderId));
     expect(stored.map((w) => w.outcome)).toEqual(['unpaid']);
+    // The order is not carried out.
+    const [cancelled] = await db.db.select().from(orders).where(eq(orders.id, unpaid.orderId));
+    expect(cancelled!.status).toBe('cancelled');
+    // The late money is held for staff to refund: no production, no payment mail, staff told.
+    for (const event of underWay!.events) {
+      await t.app.inject({ method: 'POST', url: WEBHOOK_PATH, headers: { 'content-type': 'application/json', 'stripe-signature': event.signature }, payload: event.body });
+    }
+    const [paidLate] = await db.db.select().from(orders).where(eq(orders.id, unpaid.orderId));
+    expect(paidLate).toMatchObject({ status: 'cancelled', paymentStatus: 'paid' });
+    expect(await db.db.select().from(jobs).where(eq(jobs.orderId, unpaid.orderId))).toEqual([]);
+    expect(await mailsTo(unpaid.email, 'payment-confirmed')).toEqual([]);
+    expect(await mailsTo('hilfe@example.de', 'paid-after-cancel-staff')).toHaveLength(1);
   });
 });

@@ -49,14 +49,15 @@ export function RefundCard({ detail, onChange }: { detail: AdminOrderDetail; onC
     setError(null);
     try {
       await request(path, { method: 'POST', body });
-      query.reload();
-      onChange();
       return true;
     } catch (caught) {
       const code = toApiError(caught).code;
       setError(REFUND_ERRORS[code] ?? failure);
       return false;
     } finally {
+      // A failed request may have stored something too (a refund kept requested after no answer).
+      query.reload();
+      onChange();
       setBusy(false);
     }
   };

@@ -11,7 +11,7 @@ type Field = 'name' | 'reference' | 'email';
 
 interface Receipt {
   receivedAt: string;
-  outcome: 'withdrawn' | 'expired' | 'late' | 'unpaid' | 'unmatched';
+  outcome: 'withdrawn' | 'expired' | 'late' | 'unpaid' | 'unmatched' | 'received';
   orderNumber: string | null;
   deadline: string | null;
   email: string;
@@ -67,7 +67,7 @@ export function WithdrawalPage() {
           </p>
           <p className="withdrawal-receipt__statement">{t('withdrawal.statement')}</p>
           <p>{t(`withdrawal.outcome.${receipt.outcome}`, { deadline: receipt.deadline ? formatDate(receipt.deadline, language) : '' })}</p>
-          <p>{t('withdrawal.receiptMailed', { email: receipt.email })}</p>
+          {receipt.outcome !== 'received' && <p>{t('withdrawal.receiptMailed', { email: receipt.email })}</p>}
           <button type="button" className="button button--secondary" onClick={() => setReceipt(null)}>
             {t('withdrawal.another')}
           </button>
