@@ -54,6 +54,14 @@ test('a pro order with refinement and both extras is charged 52,90 €', async (
   await page.getByTestId('order-button').click();
   await expect(page.getByText('Bitte bestätigen Sie, dass wir sofort mit der Erstellung beginnen dürfen.')).toBeVisible();
   await page.getByTestId('waiver').check();
+  // Billing details for the invoice: what the invoice cannot print is named before anything is sent.
+  await page.getByText('Rechnungsangaben').click();
+  await page.getByTestId('billing-name').fill('Łukasz 李');
+  await page.getByTestId('order-button').click();
+  await expect(page.getByTestId('billing-name')).toBeFocused();
+  await expect(page.getByText('Bitte verwenden Sie lateinische, griechische oder kyrillische Schrift')).toBeVisible();
+  await page.getByTestId('billing-name').fill('Łukasz Żółć');
+  await page.getByTestId('billing-address').fill('ul. Żółkiewskiego 12\n00-001 Warszawa');
   await page.getByTestId('order-button').click();
 
   await expect(page.getByText('52,90 €').first()).toBeVisible();
