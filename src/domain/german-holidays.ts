@@ -1,6 +1,6 @@
-// Public holidays observed in all of Germany, for deadlines that move to the next working day (§ 193 BGB).
-// Regional holidays (e.g. Epiphany, Corpus Christi) differ by state and are not counted: a deadline that
-// falls on one ends later for customers there, never earlier than this.
+// Public holidays in Germany, for deadlines that move to the next working day (§ 193 BGB). Which state's
+// holidays apply depends on where the customer is, which we do not know: the holidays of every state count,
+// so a deadline is never earlier than the customer's own.
 
 /** Easter Sunday (Gregorian calendar), as a UTC date. */
 function easterSunday(year: number): Date {
@@ -45,13 +45,32 @@ export function nationwideHolidays(year: number): string[] {
   ];
 }
 
-/** A calendar day (YYYY-MM-DD) moved forward past Saturdays, Sundays and nationwide holidays (§ 193 BGB). */
+/** The holidays of single states (Epiphany, Women's Day, Corpus Christi, …), as YYYY-MM-DD. */
+export function regionalHolidays(year: number): string[] {
+  const easter = easterSunday(year);
+  const nov22 = new Date(Date.UTC(year, 10, 22));
+  // Buß- und Bettag (Saxony): the last Wednesday before 23 November.
+  const repentance = plusDays(nov22, -((nov22.getUTCDay() - 3 + 7) % 7));
+  return [
+    `${year}-01-06`, // Heilige Drei Könige
+    `${year}-03-08`, // Internationaler Frauentag
+    isoDay(plusDays(easter, 60)), // Fronleichnam
+    `${year}-08-15`, // Mariä Himmelfahrt
+    `${year}-09-20`, // Weltkindertag
+    `${year}-10-31`, // Reformationstag
+    `${year}-11-01`, // Allerheiligen
+    isoDay(repentance),
+  ];
+}
+
+/** A calendar day (YYYY-MM-DD) moved forward past Saturdays, Sundays and public holidays of any state (§ 193 BGB). */
 export function nextWorkingDay(day: string): string {
   let date = new Date(`${day}T00:00:00Z`);
   for (;;) {
     const weekday = date.getUTCDay();
     const iso = isoDay(date);
-    if (weekday !== 0 && weekday !== 6 && !nationwideHolidays(date.getUTCFullYear()).includes(iso)) return iso;
+    const year = date.getUTCFullYear();
+    if (weekday !== 0 && weekday !== 6 && !nationwideHolidays(year).includes(iso) && !regionalHolidays(year).includes(iso)) return iso;
     date = plusDays(date, 1);
   }
 }
