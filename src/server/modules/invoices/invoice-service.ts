@@ -169,7 +169,12 @@ export function createInvoiceService(deps: InvoiceServiceDeps) {
     async issueCancellation(tx: Executor, order: OrderRow, refund: { id: string; amountCents: number }): Promise<InvoiceRow> {
       const [existing] = await tx.select().from(invoices).where(eq(invoices.refundId, refund.id));
       if (existing) return existing;
-      const [original] = await tx.select().from(invoices).where(and(eq(invoices.orderId, order.id), eq(invoices.kind, 'invoice')));
+      const [original] = await tx
+        .select()
+        .from(invoices)
+        .where(and(eq(invoices.orderId, order.id), eq(invoices.kind, 'invoice')))
+        .orderBy(asc(invoices.year), asc(invoices.sequence))
+        .limit(1);
       const messages = ALL_MESSAGES[order.language as Language];
       return insert(tx, {
         order,
@@ -178,6 +183,25 @@ export function createInvoiceService(deps: InvoiceServiceDeps) {
         at: deps.now(),
         ...(original ? { correctsInvoiceId: original.id } : {}),
         refundId: refund.id,
+      });
+    },
+
+    /**
+     * In the transaction that takes back a refund which failed after it succeeded: an invoice over the
+     * amount again, correcting the cancellation invoice (the money stayed with us after all).
+     */
+    async issueReversal(tx: Executor, order: OrderRow, refundId: string): Promise<InvoiceRow | null> {
+      const [cancellation] = await tx.select().from(invoices).where(eq(invoices.refundId, refundId));
+      if (!cancellation) return null;
+      const [existing] = await tx.select().from(invoices).where(and(eq(invoices.correctsInvoiceId, cancellation.id), eq(invoices.kind, 'invoice')));
+      if (existing) return existing;
+      const messages = ALL_MESSAGES[order.language as Language];
+      return insert(tx, {
+        order,
+        kind: 'invoice',
+        lines: [{ description: translate(messages, 'invoice.reversalLine', { number: cancellation.number }), grossCents: -cancellation.grossCents }],
+        at: deps.now(),
+        correctsInvoiceId: cancellation.id,
       });
     },
 

@@ -148,8 +148,9 @@ export function createRefundService(deps: RefundDeps) {
           await tx.update(refunds).set({ status: 'failed', failureReason: info.failureReason ?? info.status }).where(eq(refunds.id, refund.id));
           await repo.update(order.id, { refundedCents, ...(order.paymentStatus === 'refunded' ? { paymentStatus: 'paid' } : {}) });
           await repo.addHistory(order.id, { event: 'refund_failed', actorType: 'system', actorId: `${deps.payments.name}:${event.id}`, note: info.failureReason ?? info.status });
-          await tx.insert(auditLog).values({ actorType: 'system', action: 'refund.reversed', orderId: order.id, details: { refundId: refund.id, amountCents: refund.amountCents, reason: info.failureReason ?? info.status }, createdAt: deps.now() });
-          return { result: 'refundReversed' as const };
+          const reversal = await deps.invoices.issueReversal(tx, order, refund.id);
+          await tx.insert(auditLog).values({ actorType: 'system', action: 'refund.reversed', orderId: order.id, details: { refundId: refund.id, amountCents: refund.amountCents, reason: info.failureReason ?? info.status, invoice: reversal?.number ?? null }, createdAt: deps.now() });
+          return { result: 'refundReversed' as const, order };
         }
         if (refund.status === 'succeeded') return { result: 'alreadyRefunded' as const };
         // Failed is final at the provider (a late, retried "succeeded" event must not count the money again).
@@ -176,7 +177,8 @@ export function createRefundService(deps: RefundDeps) {
       });
       if (outcome.result === 'amountMismatch') deps.log.error({ refundId: known.id, eventAmount: info.amount }, 'refund event amount does not match the request');
       if (outcome.result === 'refundReversed') {
-        deps.log.error({ refundId: known.id, orderId: known.orderId }, 'a confirmed refund failed afterwards: the money is not back; its cancellation invoice needs a correction');
+        deps.log.error({ refundId: known.id, orderId: known.orderId }, 'a confirmed refund failed afterwards: the money is not back; the cancellation invoice is corrected, tell the customer');
+        await deps.invoices.storeMissing(known.orderId).catch((error: unknown) => deps.log.error({ err: error }, 'correcting invoice PDF not stored yet'));
       }
       if (outcome.result === 'refunded') {
         await deps.invoices.storeMissing(outcome.order.id).catch((error: unknown) => deps.log.error({ err: error }, 'cancellation invoice PDF not stored yet'));

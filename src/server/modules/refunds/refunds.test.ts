@@ -151,6 +151,15 @@ describe.each(testDatabases())('refunds on $name', (testDb) => {
     expect(await orderRow(order.orderId)).toMatchObject({ paymentStatus: 'refunded', refundedCents: total });
     expect((await deliver(event('failed'))).json()).toMatchObject({ outcome: 'refundReversed' });
     expect(await orderRow(order.orderId)).toMatchObject({ paymentStatus: 'paid', refundedCents: 0 });
+    // The cancellation invoice is corrected by a new invoice over the amount, with its own number.
+    const issued = await db.db.select().from(invoices).where(eq(invoices.orderId, order.orderId));
+    const cancellation = issued.find((i) => i.kind === 'cancellation')!;
+    const reversal = issued.find((i) => i.correctsInvoiceId === cancellation.id)!;
+    expect(reversal).toMatchObject({ kind: 'invoice', grossCents: total, refundId: null });
+    expect(reversal.sequence).toBeGreaterThan(cancellation.sequence);
+    const reversalText = await pdfText((await t.app.invoices.file(order.orderId, reversal.id)).buffer);
+    expect(reversalText).toContain(`Aufhebung der Stornorechnung ${cancellation.number}`);
+    expect(reversalText).toContain(`Korrektur zur Rechnung ${cancellation.number}`);
     // Failed is final: a late "succeeded" (a new event id) does not count the money again.
     expect((await deliver(event('succeeded'))).json()).toMatchObject({ outcome: 'alreadyFailed' });
     expect(await orderRow(order.orderId)).toMatchObject({ paymentStatus: 'paid', refundedCents: 0 });
