@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
 import { invoiceNumber, splitGross } from './invoice.js';
+import { vatFromGross } from './pricing.js';
 
 test('invoice numbers are one padded sequence per year', () => {
   expect(invoiceNumber(2026, 1)).toBe('RE-2026-000001');
@@ -13,5 +14,8 @@ test('net and VAT always add up to the gross amount, also for refunds', () => {
   for (let gross = 1; gross < 20000; gross += 37) {
     const split = splitGross(gross, 19);
     expect(split.netCents + split.vatCents).toBe(gross);
+    // The same VAT as the order's price, and a refund of the same amount mirrors it exactly.
+    expect(split.vatCents).toBe(vatFromGross(gross, 19));
+    expect(splitGross(-gross, 19)).toEqual({ netCents: -split.netCents, vatCents: -split.vatCents, grossCents: -gross });
   }
 });

@@ -1,4 +1,5 @@
 // Invoice numbers and the split of a gross amount into net and VAT (prices include VAT, decisions.md 1).
+import { vatFromGross } from './pricing.js';
 
 export type InvoiceKind = 'invoice' | 'cancellation';
 
@@ -7,9 +8,12 @@ export function invoiceNumber(year: number, sequence: number): string {
   return `RE-${year}-${String(sequence).padStart(6, '0')}`;
 }
 
-/** VAT contained in a gross amount, rounded to the cent; net is the rest, so net + VAT = gross exactly. */
+/**
+ * VAT contained in a gross amount, rounded the way the order's price was (vatFromGross, so an invoice
+ * shows the VAT the order stored); net is the rest, so net + VAT = gross exactly.
+ */
 export function splitGross(grossCents: number, ratePercent: number): { netCents: number; vatCents: number; grossCents: number } {
-  const vatCents = Math.round((grossCents * ratePercent) / (100 + ratePercent));
+  const vatCents = vatFromGross(grossCents, ratePercent);
   return { netCents: grossCents - vatCents, vatCents, grossCents };
 }
 

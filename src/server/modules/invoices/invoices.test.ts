@@ -47,6 +47,7 @@ describe.each(testDatabases())('invoices on $name', (testDb) => {
     const [row] = await db.db.select().from(orders).where(eq(orders.id, order.orderId));
     expect(invoice!.grossCents).toBe(row!.totalCents);
     expect(invoice!.netCents + invoice!.vatCents).toBe(invoice!.grossCents);
+    expect({ net: invoice!.netCents, vat: invoice!.vatCents }).toEqual({ net: row!.netCents, vat: row!.vatCents });
 
     // The payment mail links it; the link works without any other proof, a wrong token does not.
     const [mail] = await db.db.select().from(outgoingMail).where(and(eq(outgoingMail.orderId, order.orderId), eq(outgoingMail.template, 'payment-confirmed')));
