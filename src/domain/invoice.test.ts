@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { invoiceNumber, splitGross } from './invoice.js';
+import { invoiceNumber, invoiceYear, retentionAfterPhotos, splitGross, statutoryRetentionEnd } from './invoice.js';
 import { vatFromGross } from './pricing.js';
 
 test('invoice numbers are one padded sequence per year', () => {
@@ -18,4 +18,12 @@ test('net and VAT always add up to the gross amount, also for refunds', () => {
     expect(split.vatCents).toBe(vatFromGross(gross, 19));
     expect(splitGross(-gross, 19)).toEqual({ netCents: -split.netCents, vatCents: -split.vatCents, grossCents: -gross });
   }
+});
+
+test('an invoice is kept to the end of the 8th calendar year after issue, counted in German time', () => {
+  expect(statutoryRetentionEnd(new Date('2026-02-10T12:00:00Z'))).toEqual(new Date('2034-12-31T23:00:00Z'));
+  // 00:30 on 1 January 2027 in Germany is an invoice of 2027.
+  expect(invoiceYear(new Date('2026-12-31T23:30:00Z'))).toBe(2027);
+  expect(statutoryRetentionEnd(new Date('2026-12-31T23:30:00Z'))).toEqual(new Date('2035-12-31T23:00:00Z'));
+  expect(retentionAfterPhotos(new Date('2026-03-01T00:00:00Z'))).toEqual(new Date('2034-03-01T00:00:00Z'));
 });

@@ -1,4 +1,5 @@
 // Invoice numbers and the split of a gross amount into net and VAT (prices include VAT, decisions.md 1).
+import { berlinDay } from './money.js';
 import { vatFromGross } from './pricing.js';
 
 export type InvoiceKind = 'invoice' | 'cancellation';
@@ -6,6 +7,30 @@ export type InvoiceKind = 'invoice' | 'cancellation';
 /** "RE-2026-000042": one gap-free sequence per year for invoices and cancellation invoices alike. */
 export function invoiceNumber(year: number, sequence: number): string {
   return `RE-${year}-${String(sequence).padStart(6, '0')}`;
+}
+
+/** The year an invoice belongs to: the calendar year in Germany when it is issued. */
+export function invoiceYear(at: Date): number {
+  return Number(berlinDay(at).slice(0, 4));
+}
+
+/** Invoices are kept 8 years (§ 147 (3) AO, § 14b (1) UStG as of 2025). */
+export const INVOICE_RETENTION_YEARS = 8;
+
+/**
+ * The statutory end for an invoice issued at `at`: 8 full calendar years after the year of issue (the
+ * period starts at the end of that year, § 147 (4) AO), that is 1 January of the 9th year after it,
+ * midnight in Germany.
+ */
+export function statutoryRetentionEnd(at: Date): Date {
+  return new Date(Date.UTC(invoiceYear(at) + INVOICE_RETENTION_YEARS + 1, 0, 1) - 3600 * 1000);
+}
+
+/** How long an invoice is kept once its order's photos are deleted: 8 years from then (or longer, see above). */
+export function retentionAfterPhotos(deletedAt: Date): Date {
+  const until = new Date(deletedAt);
+  until.setUTCFullYear(until.getUTCFullYear() + INVOICE_RETENTION_YEARS);
+  return until;
 }
 
 /**

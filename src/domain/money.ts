@@ -36,6 +36,11 @@ export function formatDate(date: Date | string, language: Language): string {
   );
 }
 
+/** Hours and minutes in the shop's time zone ("14:05"). */
+export function formatTime(date: Date | string, language: Language): string {
+  return new Intl.DateTimeFormat(LOCALES[language], { timeZone: SHOP_TIME_ZONE, hour: '2-digit', minute: '2-digit' }).format(new Date(date));
+}
+
 /** The calendar day in Germany (YYYY-MM-DD), where the shop, its staff and its tax office are. */
 export function berlinDay(at: Date): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: SHOP_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { deliveryHours, EXTRAS, PACKAGES, type ExtraKey, type Language, type PackageKey } from '../../../domain/catalog.js';
-import { invoiceNumber, splitGross, type InvoiceKind, type InvoiceLine, type InvoiceParty, type InvoiceSeller } from '../../../domain/invoice.js';
+import { invoiceNumber, invoiceYear, splitGross, statutoryRetentionEnd, type InvoiceKind, type InvoiceLine, type InvoiceParty, type InvoiceSeller } from '../../../domain/invoice.js';
 import { berlinDay } from '../../../domain/money.js';
 import type { SiteInfo } from '../../../domain/site.js';
 import { ALL_MESSAGES } from '../../../web/i18n/all-messages.js';
@@ -24,15 +24,6 @@ export type InvoiceRow = typeof invoices.$inferSelect;
 export function invoiceUrl(publicUrl: string, secret: string, orderId: string, invoiceId: string): string {
   return `${publicUrl}/api/orders/${orderId}/invoices/${invoiceId}?token=${statusToken(secret, orderId)}`;
 }
-export const INVOICE_RETENTION_YEARS = 8;
-
-/**
- * The statutory end for an invoice issued at `at`: 8 full calendar years after the year of issue
- * (§ 147 (3), (4) AO, § 14b (1) UStG), that is 1 January of the 9th year after it, midnight in Germany.
- */
-export function statutoryRetentionEnd(at: Date): Date {
-  return new Date(Date.UTC(yearOf(at) + INVOICE_RETENTION_YEARS + 1, 0, 1) - 3600 * 1000);
-}
 
 /** The next number of the year, inside the caller's transaction (the counter row stays locked until it ends). */
 async function nextSequence(tx: Executor, year: number): Promise<number> {
@@ -44,9 +35,6 @@ async function nextSequence(tx: Executor, year: number): Promise<number> {
   return row!.lastNumber;
 }
 
-function yearOf(at: Date): number {
-  return Number(berlinDay(at).slice(0, 4));
-}
 
 export function sellerOf(site: SiteInfo): InvoiceSeller {
   return {
@@ -98,7 +86,7 @@ export function createInvoiceService(deps: InvoiceServiceDeps) {
   const { db, storage } = deps;
 
   async function insert(tx: Executor, values: { order: OrderRow; kind: InvoiceKind; lines: InvoiceLine[]; at: Date; correctsInvoiceId?: string; refundId?: string }) {
-    const year = yearOf(values.at);
+    const year = invoiceYear(values.at);
     const sequence = await nextSequence(tx, year);
     const gross = values.lines.reduce((sum, line) => sum + line.grossCents, 0);
     const split = splitGross(gross, values.order.taxRatePercent);

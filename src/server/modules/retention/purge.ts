@@ -3,7 +3,7 @@ import { eq, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { auditLog, generatedImages, invoices, orderUploads, orders } from '../../db/schema.js';
 import type { Storage } from '../../storage/storage.js';
-import { INVOICE_RETENTION_YEARS } from '../invoices/invoice-service.js';
+import { retentionAfterPhotos } from '../../../domain/invoice.js';
 import { createOrderRepository } from '../orders/order-repository.js';
 
 export interface PurgeDeps {
@@ -46,8 +46,7 @@ export async function purgeOrderPhotos(
       await repo.update(orderId, { photosDeletedAt: now, photosDeleteAfter: null });
       // The invoices stay, apart from the photos: 8 years from now, or longer where the statutory period
       // set at issue ends later.
-      const until = new Date(now);
-      until.setUTCFullYear(until.getUTCFullYear() + INVOICE_RETENTION_YEARS);
+      const until = retentionAfterPhotos(now);
       await tx
         .update(invoices)
         .set({ retainUntil: sql`greatest(${invoices.retainUntil}, ${until.toISOString()}::timestamptz)` })

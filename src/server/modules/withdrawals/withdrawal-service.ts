@@ -6,9 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Language } from '../../../domain/catalog.js';
-import { nextWorkingDay } from '../../../domain/german-holidays.js';
 import { canTransition, type OrderStatus } from '../../../domain/order-state.js';
-import { berlinDay, formatDate, SHOP_TIME_ZONE } from '../../../domain/money.js';
+import { formatDate, formatTime } from '../../../domain/money.js';
+import { withdrawalDeadline, withdrawalOutcome, type WithdrawalOutcome } from '../../../domain/withdrawal.js';
 import { ORDER_ID_SHAPE, type WithdrawalForm } from '../../../domain/validation.js';
 import { normalizeOrderNumber } from '../../../domain/order-number.js';
 import type { SiteInfo } from '../../../domain/site.js';
@@ -22,20 +22,6 @@ import type { PaymentProvider } from '../../payments/provider.js';
 import { renderSimpleMail } from '../../mail/simple-mail.js';
 import { createOrderRepository, type OrderRow } from '../orders/order-repository.js';
 
-export type WithdrawalOutcome = 'withdrawn' | 'expired' | 'late' | 'unpaid' | 'unmatched';
-
-/** The withdrawal period: 14 days from the contract (§ 355 (2) BGB). */
-export const WITHDRAWAL_PERIOD_DAYS = 14;
-
-/**
- * The last day to withdraw (Berlin calendar day, YYYY-MM-DD): the day of the order is not counted
- * (§ 187 (1) BGB), the period ends with the 14th day after it (§ 188 (1) BGB), or with the next working
- * day when that is a Saturday, Sunday or public holiday (§ 193 BGB).
- */
-export function withdrawalDeadline(orderedAt: Date): string {
-  const [year, month, day] = berlinDay(orderedAt).split('-').map(Number) as [number, number, number];
-  return nextWorkingDay(new Date(Date.UTC(year, month - 1, day + WITHDRAWAL_PERIOD_DAYS)).toISOString().slice(0, 10));
-}
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 
 export interface WithdrawalDeps {
@@ -47,22 +33,6 @@ export interface WithdrawalDeps {
   supportEmail: string;
   now: () => Date;
   log: FastifyBaseLogger;
-}
-
-/**
- * What a declaration means for its order: nothing paid (nothing to refund); sent after the period; the
- * right expired because the service was fully performed after the customer asked for the early start
- * (§ 356 (4) BGB); or withdrawn, and staff refund.
- */
-export function withdrawalOutcome(order: Pick<OrderRow, 'status' | 'paymentStatus' | 'waiverAcceptedAt' | 'orderedAt'> | null, at: Date): WithdrawalOutcome {
-  if (!order || !order.orderedAt) return 'unmatched';
-  if (order.paymentStatus !== 'paid' && order.paymentStatus !== 'refunded') return 'unpaid';
-  if (berlinDay(at) > withdrawalDeadline(order.orderedAt)) return 'late';
-  return order.status === 'completed' && order.waiverAcceptedAt ? 'expired' : 'withdrawn';
-}
-
-function timeOf(at: Date, language: Language): string {
-  return new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : language === 'es' ? 'es-ES' : 'de-DE', { timeZone: SHOP_TIME_ZONE, hour: '2-digit', minute: '2-digit' }).format(at);
 }
 
 export function createWithdrawalService(deps: WithdrawalDeps) {
@@ -117,7 +87,7 @@ export function createWithdrawalService(deps: WithdrawalDeps) {
       if (options.limited && !order) return { ...result, outcome: 'received', orderNumber: null, deadline: null };
 
       const t = (key: string, vars?: Record<string, string | number>) => translate(ALL_MESSAGES[language], `withdrawal.${key}`, vars);
-      const receivedAt = `${formatDate(at, language)}, ${timeOf(at, language)}`;
+      const receivedAt = `${formatDate(at, language)}, ${formatTime(at, language)}`;
       const receipt = renderSimpleMail({
         language,
         subject: t('mail.subject'),

@@ -9,17 +9,6 @@ import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
 import { payOrder, placeOrder, setOrder } from '../../test/seed.js';
 import { WITHDRAWAL_LIMIT, WITHDRAWAL_TARGET_LIMIT } from './routes.js';
-import { withdrawalDeadline } from './withdrawal-service.js';
-
-test('the withdrawal period ends with the 14th day after the order, counted in German calendar days', () => {
-  expect(withdrawalDeadline(new Date('2026-11-23T13:05:00Z'))).toBe('2026-12-07');
-  // 00:30 on 1 December in Berlin is still 30 November in UTC.
-  expect(withdrawalDeadline(new Date('2026-11-30T23:30:00Z'))).toBe('2026-12-15');
-  // The 14th day is Sunday 3 January: the period runs to Monday (§ 193 BGB).
-  expect(withdrawalDeadline(new Date('2026-12-20T10:00:00Z'))).toBe('2027-01-04');
-  // The 14th day is Christmas Day (Friday): Monday 28 December.
-  expect(withdrawalDeadline(new Date('2026-12-11T10:00:00Z'))).toBe('2026-12-28');
-});
 
 const STAFF = { email: 'recht@example.de', password: 'ein-langes-passwort-7' };
 

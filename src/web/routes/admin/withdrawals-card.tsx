@@ -2,6 +2,7 @@
 // there) and mark it handled.
 import { useState } from 'react';
 import { Link } from 'react-router';
+import type { WithdrawalOutcome } from '../../../domain/withdrawal.js';
 import { Badge } from './admin-ui.js';
 import { formatDateTime } from './admin-format.js';
 import { useStaff } from './staff-session.js';
@@ -13,17 +14,17 @@ interface AdminWithdrawal {
   name: string;
   orderReference: string;
   email: string;
-  outcome: 'withdrawn' | 'expired' | 'late' | 'unpaid' | 'unmatched';
+  outcome: WithdrawalOutcome;
   createdAt: string;
 }
 
-const OUTCOMES = {
+const OUTCOMES: Record<WithdrawalOutcome, { label: string; tone: 'red' | 'grey' | 'yellow' }> = {
   withdrawn: { label: 'Widerruf – erstatten', tone: 'red' },
   expired: { label: 'Recht erloschen (vollständig erbracht)', tone: 'grey' },
   late: { label: 'Nach Ablauf der Frist', tone: 'grey' },
   unpaid: { label: 'Nicht bezahlt – nicht ausführen', tone: 'yellow' },
   unmatched: { label: 'Keiner Bestellung zugeordnet', tone: 'yellow' },
-} as const;
+};
 
 export function WithdrawalsCard() {
   const { request } = useStaff();

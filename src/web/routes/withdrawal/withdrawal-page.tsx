@@ -2,7 +2,8 @@
 // receipt with date and time. No login; the server checks the form again and keeps the declaration.
 import { useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
-import { formatDate } from '../../../domain/money.js';
+import { formatDate, formatTime } from '../../../domain/money.js';
+import type { WithdrawalOutcome } from '../../../domain/withdrawal.js';
 import { fieldErrors, WITHDRAWAL_LIMITS, withdrawalFormSchema } from '../../../domain/validation.js';
 import { ApiError, api } from '../../lib/api.js';
 import { useI18n } from '../../i18n/i18n.js';
@@ -11,7 +12,7 @@ type Field = 'name' | 'reference' | 'email';
 
 interface Receipt {
   receivedAt: string;
-  outcome: 'withdrawn' | 'expired' | 'late' | 'unpaid' | 'unmatched' | 'received';
+  outcome: WithdrawalOutcome | 'received';
   orderNumber: string | null;
   deadline: string | null;
   email: string;
@@ -55,7 +56,7 @@ export function WithdrawalPage() {
 
   if (receipt) {
     const at = new Date(receipt.receivedAt);
-    const time = new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : language === 'es' ? 'es-ES' : 'de-DE', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit' }).format(at);
+    const time = formatTime(at, language);
     return (
       <div className="page page--narrow">
         <section className="card withdrawal-receipt" aria-labelledby="withdrawal-receipt-title" data-testid="withdrawal-receipt">
