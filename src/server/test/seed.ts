@@ -44,12 +44,15 @@ export async function placeOrder(
   return { orderId: draft.orderId, orderNumber: draft.orderNumber, draftToken: draft.draftToken, email };
 }
 
+/** A signed provider event, sent to the webhook as the provider would; the answer says what it did. */
+export function deliverEvent(app: FastifyInstance, event: { body: string; signature: string }) {
+  return app.inject({ method: 'POST', url: WEBHOOK_PATH, headers: { 'content-type': 'application/json', 'stripe-signature': event.signature }, payload: event.body });
+}
+
 export async function payOrder(app: FastifyInstance, order: SeededOrder) {
   const [row] = await app.db.db.select().from(orders).where(eq(orders.id, order.orderId));
   const result = await (app.payments as SandboxPaymentProvider).simulate(row!.providerSessionId!, 'pay');
-  for (const event of result!.events) {
-    await app.inject({ method: 'POST', url: WEBHOOK_PATH, headers: { 'content-type': 'application/json', 'stripe-signature': event.signature }, payload: event.body });
-  }
+  for (const event of result!.events) await deliverEvent(app, event);
 }
 
 /** Stores result images under results/<order>/ as staff uploads will, with the given statuses. */

@@ -3,10 +3,10 @@ import type { DatabaseHandle } from '../../db/client.js';
 import { siteMetrics } from '../../db/schema.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
+import { signInStaff } from '../../test/staff.js';
 import { payOrder, placeOrder } from '../../test/seed.js';
 import { METRICS_LIMIT, pageViewName } from './routes.js';
 
-const STAFF = { email: 'zahlen@example.de', password: 'ein-langes-passwort-2' };
 
 test('page views count under the page, never an order id or a query', () => {
   expect(pageViewName('/')).toBe('/');
@@ -91,10 +91,8 @@ describe.each(testDatabases())('first-party counting on $name', (testDb) => {
   test('staff see the totals of the last days; visitors do not', async () => {
     clock = new Date('2026-11-25T12:00:00Z');
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/metrics' })).statusCode).toBe(401);
-    await t.app.auth.createStaff({ ...STAFF, name: 'Zahlen' });
-    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: STAFF, remoteAddress: '10.70.1.1' });
-    const cookie = String(login.headers['set-cookie']).split(';')[0]!;
-    const summary = (await t.app.inject({ method: 'GET', url: '/api/admin/metrics?days=7', headers: { cookie } })).json();
+    const staff = await signInStaff(t.app, '10.70.1.1');
+    const summary = (await staff.request('GET', '/api/admin/metrics?days=7')).json();
     expect(summary.since).toBe('2026-11-19');
     expect(summary.pageViews).toEqual([
       { path: '/', count: 2 },
@@ -103,7 +101,7 @@ describe.each(testDatabases())('first-party counting on $name', (testDb) => {
     expect(summary.pageViewsByDay).toEqual([{ day: '2026-11-22', count: 3 }]);
     expect(summary.events[0]).toEqual({ name: 'main_pricing_cta', detail: '', count: METRICS_LIMIT.hits });
     expect(summary.events).toContainEqual({ name: 'purchase', detail: 'basic', count: 1 });
-    const short = (await t.app.inject({ method: 'GET', url: '/api/admin/metrics?days=1', headers: { cookie } })).json();
+    const short = (await staff.request('GET', '/api/admin/metrics?days=1')).json();
     expect(short.pageViews).toEqual([]);
   });
 });

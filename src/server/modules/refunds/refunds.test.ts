@@ -7,34 +7,28 @@ import { ProviderRefusedError, type PaymentProvider } from '../../payments/provi
 import type { SandboxPaymentProvider } from '../../payments/sandbox-provider.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
+import { signInStaff, type StaffClient } from '../../test/staff.js';
 import { pdfText } from '../../test/pdf-text.js';
-import { payOrder, placeOrder } from '../../test/seed.js';
-import { WEBHOOK_PATH } from '../payments/routes.js';
+import { deliverEvent, payOrder, placeOrder } from '../../test/seed.js';
 
-const STAFF = { email: 'kasse@example.de', password: 'ein-langes-passwort-6' };
 
 describe.each(testDatabases())('refunds on $name', (testDb) => {
   let db: DatabaseHandle;
   let t: TestApp;
-  let cookie = '';
-  let csrf = '';
+  let staff: StaffClient;
   beforeAll(async () => {
     db = await testDb.open();
     t = await buildTestApp(db, { CAMPAIGN_PERCENT: '0', SITE_VAT_ID: 'DE123456789' });
-    await t.app.auth.createStaff({ ...STAFF, name: 'Kasse' });
-    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: STAFF, remoteAddress: '10.91.0.1' });
-    cookie = String(login.headers['set-cookie']).split(';')[0]!;
-    csrf = login.json().csrfToken;
+    staff = await signInStaff(t.app, '10.91.0.1');
   });
   afterAll(async () => {
     await t.close();
     await db.close();
   });
 
-  const admin = (method: 'GET' | 'POST', url: string, payload?: object) => t.app.inject({ method, url, payload, headers: { cookie, 'x-csrf-token': csrf } });
+  const admin = (method: 'GET' | 'POST', url: string, payload?: object) => staff.request(method, url, payload);
   const orderRow = async (id: string) => (await db.db.select().from(orders).where(eq(orders.id, id)))[0]!;
-  const deliver = (event: { body: string; signature: string }) =>
-    t.app.inject({ method: 'POST', url: WEBHOOK_PATH, headers: { 'content-type': 'application/json', 'stripe-signature': event.signature }, payload: event.body });
+  const deliver = (event: { body: string; signature: string }) => deliverEvent(t.app, event);
 
   test('a partial refund changes nothing until the provider confirms it; then a cancellation invoice and a mail, once', async () => {
     const order = await placeOrder(t.app);

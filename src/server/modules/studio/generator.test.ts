@@ -9,12 +9,12 @@ import { startTestGeneratorServer, type TestGeneratorServer } from '../../genera
 import { signWebhook, verifyWebhook } from '../../generator/webhook-signature.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
+import { signInStaff, type StaffClient } from '../../test/staff.js';
 import { PORTRAIT } from '../../test/images.js';
 import { payOrder, placeOrder } from '../../test/seed.js';
 import { GENERATOR_QUEUE, GENERATOR_WEBHOOK_PATH } from './generator-service.js';
 
 const SECRET = `whsec_${Buffer.from('generator-webhook-secret-0123456789').toString('base64')}`;
-const STAFF = { email: 'generator@example.de', password: 'ein-langes-passwort-4' };
 const PRO = { gender: 'male', style: 'professional', package: 'pro', location: 'office', outfit: 'business', extras: [] };
 
 test('webhook signatures: Standard Webhooks format, checked against the secret and the clock', () => {
@@ -32,8 +32,7 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
   let db: DatabaseHandle;
   let t: TestApp;
   let stand: TestGeneratorServer;
-  let cookie = '';
-  let csrf = '';
+  let staff: StaffClient;
 
   beforeAll(async () => {
     db = await testDb.open();
@@ -43,10 +42,7 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
       { CAMPAIGN_PERCENT: '0', GENERATOR_URL: stand.baseUrl, GENERATOR_TOKEN: stand.token, GENERATOR_MODEL: 'acme/headshots:1234', GENERATOR_WEBHOOK_SECRET: SECRET, GENERATOR_NAME: 'Acme Headshots Inc.' },
       { generatorPollMs: 20 },
     );
-    await t.app.auth.createStaff({ ...STAFF, name: 'Generator' });
-    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: STAFF, remoteAddress: '10.81.0.1' });
-    cookie = String(login.headers['set-cookie']).split(';')[0]!;
-    csrf = login.json().csrfToken;
+    staff = await signInStaff(t.app, '10.81.0.1');
   });
   afterAll(async () => {
     await t.close();
@@ -54,7 +50,7 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
     await stand.stop();
   });
 
-  const admin = (url: string, payload: object = {}) => t.app.inject({ method: 'POST', url, payload, headers: { cookie, 'x-csrf-token': csrf } });
+  const admin = (url: string, payload: object = {}) => staff.request('POST', url, payload);
   const external = (orderId: string) => db.db.select().from(generatedImages).where(and(eq(generatedImages.orderId, orderId), eq(generatedImages.generationType, 'external')));
 
   test('staff choose the generator: photos go out as short-lived links, outputs come back at once as drafts, the prediction is deleted', async () => {

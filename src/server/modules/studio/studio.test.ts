@@ -11,11 +11,11 @@ import { createStorage } from '../../storage/create-storage.js';
 import type { Storage } from '../../storage/storage.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
+import { signInStaff, type StaffClient } from '../../test/staff.js';
 import { payOrder, placeOrder } from '../../test/seed.js';
 import { STUDIO_QUEUE } from './studio-service.js';
 
 const PRO = { gender: 'female', style: 'professional', package: 'pro', location: 'office', outfit: 'business', extras: [] };
-const STAFF = { email: 'studio@example.de', password: 'ein-langes-passwort-3' };
 
 describe.each(testDatabases())('studio drafts on $name', (testDb) => {
   let db: DatabaseHandle;
@@ -24,8 +24,7 @@ describe.each(testDatabases())('studio drafts on $name', (testDb) => {
   let clock = new Date('2026-11-23T10:00:00Z');
   // A store whose writes can be made to fail once, right after a file was written (the worst moment).
   let failAfterWrite: number | null = null;
-  let cookie = '';
-  let csrf = '';
+  let staff: StaffClient;
 
   beforeAll(async () => {
     db = await testDb.open();
@@ -39,10 +38,7 @@ describe.each(testDatabases())('studio drafts on $name', (testDb) => {
       },
     });
     t = await buildTestApp(db, { CAMPAIGN_PERCENT: '0' }, { storage, now: () => clock });
-    await t.app.auth.createStaff({ ...STAFF, name: 'Studio' });
-    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: STAFF, remoteAddress: '10.80.0.1' });
-    cookie = String(login.headers['set-cookie']).split(';')[0]!;
-    csrf = login.json().csrfToken;
+    staff = await signInStaff(t.app, '10.80.0.1');
   });
   afterAll(async () => {
     await t.close();
@@ -50,7 +46,7 @@ describe.each(testDatabases())('studio drafts on $name', (testDb) => {
     await rm(filesDir, { recursive: true, force: true });
   });
 
-  const admin = (method: 'GET' | 'POST', url: string, payload?: object) => t.app.inject({ method, url, payload, headers: { cookie, 'x-csrf-token': csrf } });
+  const admin = (method: 'GET' | 'POST', url: string, payload?: object) => staff.request(method, url, payload);
   const drafts = async (orderId: string) =>
     db.db.select().from(generatedImages).where(and(eq(generatedImages.orderId, orderId), eq(generatedImages.generationType, 'studio')));
 

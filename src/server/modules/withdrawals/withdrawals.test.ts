@@ -4,13 +4,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.js';
 import { jobs, orderHistory, orders, outgoingMail, withdrawals } from '../../db/schema.js';
 import type { SandboxPaymentProvider } from '../../payments/sandbox-provider.js';
-import { WEBHOOK_PATH } from '../payments/routes.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
-import { payOrder, placeOrder, setOrder } from '../../test/seed.js';
+import { signInStaff } from '../../test/staff.js';
+import { deliverEvent, payOrder, placeOrder, setOrder } from '../../test/seed.js';
 import { WITHDRAWAL_LIMIT, WITHDRAWAL_TARGET_LIMIT } from './routes.js';
 
-const STAFF = { email: 'recht@example.de', password: 'ein-langes-passwort-7' };
 
 describe.each(testDatabases())('withdrawals on $name', (testDb) => {
   let db: DatabaseHandle;
@@ -19,7 +18,6 @@ describe.each(testDatabases())('withdrawals on $name', (testDb) => {
   beforeAll(async () => {
     db = await testDb.open();
     t = await buildTestApp(db, { SUPPORT_EMAIL: 'hilfe@example.de' }, { now: () => clock });
-    await t.app.auth.createStaff({ ...STAFF, name: 'Recht' });
   });
   afterAll(async () => {
     await t.close();
@@ -51,12 +49,11 @@ describe.each(testDatabases())('withdrawals on $name', (testDb) => {
     expect(staffMail!.subject).toBe(`Widerruf eingegangen: ${order.orderNumber}`);
 
     // Staff see it on the dashboard's list and mark it handled.
-    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: STAFF, remoteAddress: '10.95.9.1' });
-    const headers = { cookie: String(login.headers['set-cookie']).split(';')[0]!, 'x-csrf-token': login.json().csrfToken };
-    const list = (await t.app.inject({ method: 'GET', url: '/api/admin/withdrawals', headers })).json().withdrawals;
+    const staff = await signInStaff(t.app, '10.95.9.1');
+    const list = (await staff.request('GET', '/api/admin/withdrawals')).json().withdrawals;
     expect(list.map((w: { id: string }) => w.id)).toContain(stored!.id);
-    expect((await t.app.inject({ method: 'POST', url: `/api/admin/withdrawals/${stored!.id}/handled`, headers })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: '/api/admin/withdrawals', headers })).json().withdrawals.map((w: { id: string }) => w.id)).not.toContain(stored!.id);
+    expect((await staff.request('POST', `/api/admin/withdrawals/${stored!.id}/handled`)).statusCode).toBe(200);
+    expect((await staff.request('GET', '/api/admin/withdrawals')).json().withdrawals.map((w: { id: string }) => w.id)).not.toContain(stored!.id);
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/withdrawals' })).statusCode).toBe(401);
   });
 
@@ -132,7 +129,7 @@ describe.each(testDatabases())('withdrawals on $name', (testDb) => {
     expect(cancelled!.status).toBe('cancelled');
     // The late money is held for staff to refund: no production, no payment mail, staff told.
     for (const event of underWay!.events) {
-      await t.app.inject({ method: 'POST', url: WEBHOOK_PATH, headers: { 'content-type': 'application/json', 'stripe-signature': event.signature }, payload: event.body });
+      await deliverEvent(t.app, event);
     }
     const [paidLate] = await db.db.select().from(orders).where(eq(orders.id, unpaid.orderId));
     expect(paidLate).toMatchObject({ status: 'cancelled', paymentStatus: 'paid' });
