@@ -8,6 +8,15 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export type Actor = 'system' | 'staff' | 'customer';
 
+/** Who makes an order's pictures: the built-in studio, an external generator, or staff by hand. */
+export const PRODUCTION_MODES = ['studio', 'generator', 'manual'] as const;
+export type ProductionMode = (typeof PRODUCTION_MODES)[number];
+
+/** Pictures are made only for an order that is paid and neither completed nor cancelled. */
+export function isInProduction(order: { paymentStatus: string; status: string }): boolean {
+  return order.paymentStatus === 'paid' && order.status !== 'completed' && order.status !== 'cancelled';
+}
+
 interface Transition {
   from: OrderStatus;
   to: OrderStatus;

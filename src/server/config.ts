@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { PRODUCTION_MODES, type ProductionMode } from '../domain/order-state.js';
 import { z } from 'zod';
 import { validateCampaign, type Campaign } from '../domain/campaign.js';
 import { BASE_STYLES, LOCATIONS, PACKAGE_KEYS, type PackageKey } from '../domain/catalog.js';
@@ -82,7 +83,7 @@ const envSchema = z.object({
   GENERATOR_MODEL: optionalString,
   GENERATOR_WEBHOOK_SECRET: optionalString,
   GENERATOR_NAME: optionalString,
-  DEFAULT_PRODUCTION_MODE: z.enum(['studio', 'generator', 'manual'], { error: 'must be studio, generator or manual' }).default('studio'),
+  DEFAULT_PRODUCTION_MODE: z.enum(PRODUCTION_MODES, { error: 'must be studio, generator or manual' }).default('studio'),
   CAMPAIGN_PERCENT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(90).default(20),
   CAMPAIGN_PACKAGES: z.string().default('pro,premium'),
   CAMPAIGN_STARTS_AT: z.string().default('2026-11-01T00:00:00+01:00'),
@@ -131,7 +132,7 @@ export interface AppConfig {
   /** An external image generator (prediction API of the Replicate kind); null when not configured. */
   generator: { baseUrl: string; token: string; model: string; webhookSecret: string | null; name: string } | null;
   /** Who makes the pictures of a new order until staff choose otherwise. */
-  defaultProductionMode: 'studio' | 'generator' | 'manual';
+  defaultProductionMode: ProductionMode;
   /** Seeds the first staff account when none exists. */
   initialAdmin: { email: string; password: string } | null;
 }
@@ -301,6 +302,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const sisterSites = parseLinks('SISTER_SITES', env.SISTER_SITES, languageName, problems);
   const examples = loadExamples(env.EXAMPLES_FILE, problems);
   if (env.GENERATOR_URL && (!env.GENERATOR_TOKEN || !env.GENERATOR_MODEL)) problems.push('GENERATOR_TOKEN / GENERATOR_MODEL: required with GENERATOR_URL');
+  // Otherwise every paid order would wait for a generator that does not exist.
+  if (env.DEFAULT_PRODUCTION_MODE === 'generator' && !env.GENERATOR_URL) problems.push('DEFAULT_PRODUCTION_MODE: generator needs GENERATOR_URL');
   if (problems.length) throw new ConfigError(problems);
 
   const host = env.HOST ?? (production ? '0.0.0.0' : 'localhost');

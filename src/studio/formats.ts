@@ -1,5 +1,5 @@
-// The formats every studio draft comes in, at 300 DPI (decisions.md section 6).
-export const OUTPUT_DPI = 300;
+// The formats every studio draft comes in, at the shop's 300 DPI (decisions.md section 6).
+import { OUTPUT_DPI } from '../domain/catalog.js';
 
 const mmToPx = (mm: number) => Math.round((mm / 25.4) * OUTPUT_DPI);
 

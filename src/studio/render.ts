@@ -3,7 +3,8 @@
 import sharp from 'sharp';
 import type { BaseStyle } from '../domain/catalog.js';
 import { blurredOwnBackground, drawBackdrop, type BackdropKind } from './backdrops.js';
-import { OUTPUT_DPI, OUTPUT_FORMATS, type OutputFormatKey } from './formats.js';
+import { OUTPUT_DPI } from '../domain/catalog.js';
+import { OUTPUT_FORMATS, type OutputFormatKey } from './formats.js';
 import { frameFor, visibleArea } from './framing.js';
 import type { Inference } from './inference/client.js';
 import { SEGMENTATION_SIZE } from './inference/segmentation-size.js';

@@ -24,6 +24,8 @@ export interface TestGeneratorServer {
   /** Reads a prediction takes before it succeeds (or fails, see failNext). */
   readsToFinish: number;
   failNext: boolean;
+  /** Served instead of the PNG output when set (a provider sending something that is not a photo). */
+  outputFile: { body: Buffer; contentType: string } | null;
   stop(): Promise<void>;
 }
 
@@ -31,7 +33,7 @@ export async function startTestGeneratorServer(portrait: Buffer): Promise<TestGe
   const token = 'r8_test_token';
   const output = await sharp(portrait).resize(768, 960, { fit: 'cover' }).modulate({ hue: 30 }).png().toBuffer();
   let counter = 0;
-  const state = { token, predictions: new Map<string, StandInPrediction>(), fetched: [] as string[], readsToFinish: 2, failNext: false };
+  const state = { token, predictions: new Map<string, StandInPrediction>(), fetched: [] as string[], readsToFinish: 2, failNext: false, outputFile: null as TestGeneratorServer['outputFile'] };
 
   const view = (p: StandInPrediction) => ({
     id: p.id,
@@ -52,8 +54,9 @@ export async function startTestGeneratorServer(portrait: Buffer): Promise<TestGe
       const url = new URL(req.url ?? '/', base);
       if (url.pathname.startsWith('/files/')) {
         state.fetched.push(url.pathname.slice('/files/'.length));
-        res.writeHead(200, { 'content-type': 'image/png', 'content-length': output.length });
-        res.end(output);
+        const file = state.outputFile ?? { body: output, contentType: 'image/png' };
+        res.writeHead(200, { 'content-type': file.contentType, 'content-length': file.body.length });
+        res.end(file.body);
         return;
       }
       if (req.headers.authorization !== `Bearer ${state.token}`) return send(401, { detail: 'Invalid token' });

@@ -174,6 +174,12 @@ export function createJobQueue(db: Executor, now: () => Date) {
       return row ?? null;
     },
 
+    /** Whether a job of the order waits or runs. */
+    async activeFor(orderId: string): Promise<boolean> {
+      const [row] = await db.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.orderId, orderId), inArray(jobs.status, ['pending', 'running']))).limit(1);
+      return Boolean(row);
+    },
+
     async forOrder(orderId: string, limit = 20): Promise<JobRow[]> {
       return db.select().from(jobs).where(eq(jobs.orderId, orderId)).orderBy(desc(jobs.id)).limit(limit);
     },

@@ -7,7 +7,7 @@ import type { Campaign } from '../../../domain/campaign.js';
 import { PACKAGES, UPLOAD_LIMITS, deliveryHours, requiredResultCount, type Language } from '../../../domain/catalog.js';
 import { formatMoney } from '../../../domain/money.js';
 import { orderNumberFromBytes } from '../../../domain/order-number.js';
-import { canChangePayment, canTransition, type OrderStatus, type PaymentStatus } from '../../../domain/order-state.js';
+import { canChangePayment, canTransition, type OrderStatus, type PaymentStatus, type ProductionMode } from '../../../domain/order-state.js';
 import {
   PHOTO_CONSENT_VERSION,
   completeSelection,
@@ -53,7 +53,7 @@ export interface OrderServiceDeps {
   /** Refund events (refund.created / refund.updated / refund.failed), handled by the refund service. */
   onRefundEvent?: (event: PaymentEvent) => Promise<string>;
   /** Who makes the pictures of a new order (staff may change it per order). */
-  defaultProductionMode?: 'studio' | 'generator' | 'manual';
+  defaultProductionMode?: ProductionMode;
   now: () => Date;
   log: FastifyBaseLogger;
 }

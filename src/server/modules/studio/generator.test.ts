@@ -11,7 +11,7 @@ import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
 import { signInStaff, type StaffClient } from '../../test/staff.js';
 import { PORTRAIT } from '../../test/images.js';
-import { payOrder, placeOrder } from '../../test/seed.js';
+import { payOrder, placeOrder, setOrder } from '../../test/seed.js';
 import { GENERATOR_QUEUE, GENERATOR_WEBHOOK_PATH } from './generator-service.js';
 
 const SECRET = `whsec_${Buffer.from('generator-webhook-secret-0123456789').toString('base64')}`;
@@ -109,6 +109,26 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
     stand.readsToFinish = 2;
     expect(await external(order.orderId)).toHaveLength(3);
     expect(stand.predictions.get(predictionId!)!.deleted).toBe(true);
+  });
+
+  test('an output that is not a photo is refused by the upload checks; an order without photos is never sent', async () => {
+    const order = await placeOrder(t.app, { selection: { ...PRO, package: 'basic', location: null, outfit: null } });
+    await payOrder(t.app, order);
+    stand.outputFile = { body: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), contentType: 'image/png' };
+    const jobId = (await admin(`/api/admin/orders/${order.orderId}/studio/mode`, { mode: 'generator' })).json().jobId as number;
+    await t.app.jobRunner!.drain();
+    stand.outputFile = null;
+    expect((await t.app.jobs.find(jobId))!.lastError).toContain('is not an image we can use');
+    expect(await external(order.orderId)).toEqual([]);
+
+    // Photos deleted meanwhile: nothing goes to the provider (it would picture a stranger from the prompt).
+    const before = stand.predictions.size;
+    await setOrder(t.app, order.orderId, { photosDeletedAt: new Date() });
+    await db.db.update(jobs).set({ runAt: new Date(), status: 'pending' }).where(eq(jobs.id, jobId));
+    await db.db.update(jobs).set({ progress: null }).where(eq(jobs.id, jobId));
+    await t.app.jobRunner!.drain();
+    expect(stand.predictions.size).toBe(before);
+    expect(await external(order.orderId)).toEqual([]);
   });
 
   test('a failed prediction is tried again with a new one, after the backoff', async () => {

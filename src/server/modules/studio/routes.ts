@@ -3,7 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { auditLog } from '../../db/schema.js';
-import { conflict, notFound } from '../../http/errors.js';
+import { notFound } from '../../http/errors.js';
 import type { JobRow } from '../../jobs/queue.js';
 import type { ZodTypeProvider } from '../../http/zod-provider.js';
 import { staffOf } from '../auth/guard.js';
@@ -44,7 +44,7 @@ export const studioRoutes: FastifyPluginAsync<{ studio: StudioService; generator
   api.post('/api/admin/orders/:id/studio/mode', { schema: { params: orderParams, body: z.object({ mode: z.enum(PRODUCTION_MODES) }).strict() } }, async (request) => {
     // The generator starts its job at once for a paid order; the studio does when it has no drafts yet.
     const result =
-      request.body.mode === 'generator' ? await startGenerator(request.params.id) : await studio.setProductionMode(request.params.id, request.body.mode);
+      request.body.mode === 'generator' ? { jobId: await generator.choose(request.params.id) } : await studio.setProductionMode(request.params.id, request.body.mode);
     await audit(staffOf(request).id, 'studio.mode', request.params.id, { mode: request.body.mode });
     return result;
   });
@@ -58,17 +58,6 @@ export const studioRoutes: FastifyPluginAsync<{ studio: StudioService; generator
       return result;
     },
   );
-
-  async function startGenerator(orderId: string): Promise<{ jobId: number | null }> {
-    const order = await createOrderRepository(app.db.db).find(orderId);
-    if (!order) throw notFound('notFound');
-    if (!generator.configured) throw conflict('generatorNotConfigured');
-    if (order.paymentStatus !== 'paid' || order.status === 'completed' || order.status === 'cancelled') {
-      await studio.setProductionMode(orderId, 'generator');
-      return { jobId: null };
-    }
-    return { jobId: await generator.start(orderId) };
-  }
 
   api.post('/api/admin/orders/:id/generator/run', { schema: { params: orderParams } }, async (request) => {
     const jobId = await generator.start(request.params.id);

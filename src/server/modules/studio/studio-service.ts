@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { BaseStyle, Location, Outfit, PackageKey } from '../../../domain/catalog.js';
-import { canTransition, type OrderStatus } from '../../../domain/order-state.js';
+import { canTransition, isInProduction, type OrderStatus, type ProductionMode } from '../../../domain/order-state.js';
 import type { Inference } from '../../../studio/inference/client.js';
 import { planDrafts, type PlannedDraft } from '../../../studio/plan.js';
 import { assessPhoto, type QualityReport } from '../../../studio/quality-gate.js';
@@ -19,8 +19,7 @@ import { createOrderRepository, extrasOf, type OrderRow, type UploadRow } from '
 import { photoQualityView } from './photo-quality.js';
 
 export const STUDIO_QUEUE = 'studio.drafts';
-export const PRODUCTION_MODES = ['studio', 'generator', 'manual'] as const;
-export type ProductionMode = (typeof PRODUCTION_MODES)[number];
+export { PRODUCTION_MODES, type ProductionMode } from '../../../domain/order-state.js';
 
 interface DraftsPayload {
   orderId: string;
@@ -47,6 +46,11 @@ export async function markProductionStarted(db: Database, orderId: string, by: s
     await repo.update(orderId, { status: 'in_progress' });
     await repo.addHistory(orderId, { event: 'production_started', fromStatus: order.status, toStatus: 'in_progress', actorType: 'system', actorId: by, note: by });
   });
+}
+
+function isNewerFullRun(payload: unknown, generation: number): boolean {
+  const other = payload as Partial<DraftsPayload> | null;
+  return !other?.indices && typeof other?.generation === 'number' && other.generation > generation;
 }
 
 export function studioDraftKey(orderId: string, key: string): string {
@@ -80,9 +84,19 @@ export function createStudioService(deps: StudioDeps) {
   const makeDrafts: JobHandler = async (job, context) => {
     const payload = job.payload as unknown as DraftsPayload;
     const repo = createOrderRepository(db);
-    const order = await repo.find(payload.orderId);
-    // Nothing to do for an order that is gone, unpaid, finished, or made another way now.
-    if (!order || order.paymentStatus !== 'paid' || order.status === 'completed' || order.status === 'cancelled' || order.productionMode !== 'studio' || order.photosDeletedAt) return;
+    /**
+     * Asked before the run and before each draft: nothing more for an order that is gone, unpaid, finished,
+     * made another way now, or whose photos are deleted; and a full run that a newer full run replaced
+     * (staff regenerated all, or a dead job was retried late) stops, so two generations never mix.
+     */
+    const current = async (): Promise<OrderRow | null> => {
+      const order = await repo.find(payload.orderId);
+      if (!order || !isInProduction(order) || order.productionMode !== 'studio' || order.photosDeletedAt) return null;
+      if (!payload.indices && (await queue.forOrder(order.id, 100)).some((other) => other.queue === STUDIO_QUEUE && isNewerFullRun(other.payload, payload.generation))) return null;
+      return order;
+    };
+    const order = await current();
+    if (!order) return;
     const photos = new Map<string, Buffer>();
     // Only photos with a face can be framed; one the gate could not check at upload is checked now.
     const uploads: UploadRow[] = [];
@@ -105,6 +119,7 @@ export function createStudioService(deps: StudioDeps) {
     for (const draft of planned) {
       // Made by an earlier run of this job (that stopped halfway): made once, never twice.
       if (existing.has(draft.key)) continue;
+      if (!(await current())) return;
       const upload = uploads.find((u) => u.id === draft.photoId)!;
       if (!photos.has(upload.id)) photos.set(upload.id, await storage.getBuffer(upload.storageKey));
       const photo = photos.get(upload.id)!;
@@ -153,8 +168,11 @@ export function createStudioService(deps: StudioDeps) {
         const repo = createOrderRepository(tx);
         const order = await repo.lock(orderId);
         if (!order) throw notFound('notFound');
-        if (order.paymentStatus !== 'paid' || order.status === 'cancelled' || order.status === 'completed') throw conflict('orderLocked');
+        if (!isInProduction(order)) throw conflict('orderLocked');
         if (order.productionMode !== 'studio') throw conflict('notStudioMode');
+        const txQueue = createJobQueue(tx, now);
+        // One run at a time: drafts made while a run is under way would mix two generations.
+        if (await txQueue.activeFor(orderId)) throw conflict('jobRunning');
         const generation = order.studioGeneration + 1;
         await tx.update(orders).set({ studioGeneration: generation, updatedAt: now() }).where(eq(orders.id, orderId));
         let indices: number[] | undefined;
@@ -169,7 +187,6 @@ export function createStudioService(deps: StudioDeps) {
             .set({ status: 'deleted', updatedAt: now() })
             .where(and(eq(generatedImages.orderId, orderId), eq(generatedImages.generationType, 'studio'), eq(generatedImages.status, 'draft')));
         }
-        const txQueue = createJobQueue(tx, now);
         const jobId = await txQueue.enqueue({
           queue: STUDIO_QUEUE,
           payload: { orderId, generation, ...(indices ? { indices } : {}) },
@@ -187,7 +204,7 @@ export function createStudioService(deps: StudioDeps) {
         const order = await repo.lock(orderId);
         if (!order) throw notFound('notFound');
         await tx.update(orders).set({ productionMode: mode, updatedAt: now() }).where(eq(orders.id, orderId));
-        if (mode !== 'studio' || order.paymentStatus !== 'paid' || order.status === 'completed' || order.status === 'cancelled') return { jobId: null };
+        if (mode !== 'studio' || !isInProduction(order)) return { jobId: null };
         const [made] = await tx.select({ id: generatedImages.id }).from(generatedImages).where(and(eq(generatedImages.orderId, orderId), eq(generatedImages.generationType, 'studio'))).limit(1);
         if (made) return { jobId: null };
         // A new generation: whatever ran before for this order, these drafts are made afresh.

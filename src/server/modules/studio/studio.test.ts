@@ -120,6 +120,25 @@ describe.each(testDatabases())('studio drafts on $name', (testDb) => {
     expect((await admin('GET', `/api/admin/orders/${order.orderId}/studio`)).json().jobs[0]).toMatchObject({ status: 'done', progress: { done: 3, total: 3 } });
   });
 
+  test('one run at a time: no regenerating while a job waits; a full run replaced by a newer one adds nothing', async () => {
+    const order = await placeOrder(t.app, { selection: { ...PRO, package: 'basic', location: null, outfit: null } });
+    await payOrder(t.app, order);
+    // The first drafts' job still waits: the server refuses, whatever the browser shows.
+    const refused = await admin('POST', `/api/admin/orders/${order.orderId}/studio/regenerate`, {});
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.code).toBe('jobRunning');
+    expect((await admin('POST', `/api/admin/orders/${order.orderId}/studio/mode`, { mode: 'generator' })).json().error.code).toBe('generatorNotConfigured');
+    // The first job dies before it made anything; staff regenerate all; then the dead one is retried late.
+    const [first] = await t.app.jobs.forOrder(order.orderId);
+    await db.db.update(jobs).set({ status: 'dead' }).where(eq(jobs.id, first!.id));
+    expect((await admin('POST', `/api/admin/orders/${order.orderId}/studio/regenerate`, {})).statusCode).toBe(200);
+    await t.app.jobRunner!.drain();
+    expect((await admin('POST', `/api/admin/jobs/${first!.id}/retry`)).statusCode).toBe(200);
+    await t.app.jobRunner!.drain();
+    const made = (await drafts(order.orderId)).filter((d) => d.status === 'draft');
+    expect(made.map((d) => d.generationKey).sort()).toEqual(['studio:1:0', 'studio:1:1', 'studio:1:2']);
+  });
+
   test('orders made by hand get no drafts until staff switch them to the studio; dead jobs can be retried', async () => {
     const order = await placeOrder(t.app, { selection: { ...PRO, package: 'basic', location: null, outfit: null } });
     await admin('POST', `/api/admin/orders/${order.orderId}/studio/mode`, { mode: 'manual' });

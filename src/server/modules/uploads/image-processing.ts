@@ -103,6 +103,18 @@ export async function processResultImage(input: Buffer): Promise<ProcessResultIm
   };
 }
 
+/**
+ * An image from outside the shop (a generator's output): refused or accepted by the same checks as an
+ * upload (magic bytes, decoder agreement, size and pixel limits: no SVG, TIFF or HEIF reaches a decoder),
+ * then decoded once, within the decode slots, and encoded by `finish`.
+ */
+export async function processForeignImage(input: Buffer, finish: (image: Sharp) => Sharp): Promise<ProcessOutcome<Encoded>> {
+  const checked = await checkUpload(input);
+  if (!checked.ok) return checked;
+  const encoded = await reencode(input, finish);
+  return encoded ? { ok: true, image: encoded } : { ok: false, code: 'corruptImage' };
+}
+
 type Checked = { ok: true; format: SourceFormat; metadata: Metadata } | { ok: false; code: UploadRejection };
 
 /** Everything that can be decided without decoding pixels, cheapest first. */
@@ -128,7 +140,7 @@ async function checkUpload(input: Buffer): Promise<Checked> {
   return { ok: true, format: sniffed.format, metadata };
 }
 
-interface Encoded {
+export interface Encoded {
   buffer: Buffer;
   width: number;
   height: number;

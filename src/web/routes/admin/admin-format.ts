@@ -129,3 +129,11 @@ export function fileFacts(file: { fileSize: number | null; width: number | null;
 export function pluralOrders(n: number): string {
   return `${n.toLocaleString('de-DE')} ${n === 1 ? 'Bestellung' : 'Bestellungen'}`;
 }
+
+/** The server's refusals, for staff. */
+export const STUDIO_ERRORS: Record<string, string> = {
+  notStudioMode: 'Neu erstellen geht nur im Modus Studio.',
+  orderLocked: 'Die Bestellung ist nicht bezahlt oder schon abgeschlossen.',
+  jobRunning: 'Es läuft noch ein Auftrag für diese Bestellung. Bitte warten, bis er fertig ist.',
+  generatorNotConfigured: 'Kein externer Generator eingerichtet (GENERATOR_URL).',
+};

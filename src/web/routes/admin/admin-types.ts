@@ -1,4 +1,5 @@
 // Shapes of the staff API (/api/auth/*, /api/admin/*) as the back office reads them.
+import type { ProductionMode } from '../../../domain/order-state.js';
 
 export interface StaffUser {
   id: string;
@@ -94,7 +95,7 @@ export interface AdminJob {
 }
 
 export interface StudioState {
-  productionMode: 'studio' | 'generator' | 'manual';
+  productionMode: ProductionMode;
   generation: number;
   generatorConfigured: boolean;
   jobs: AdminJob[];

@@ -2,7 +2,7 @@
 import { useRef, useState, type ChangeEvent } from 'react';
 import type { AdminOrderDetail, AdminResult, AdminUpload, ResultStatus } from './admin-types.js';
 import { Badge, Lightbox, SafeImage, type LightboxItem } from './admin-ui.js';
-import { fileFacts, formatDateTime, outfitName, resultStatusLabel, resultStatusTone } from './admin-format.js';
+import { fileFacts, formatDateTime, outfitName, resultStatusLabel, resultStatusTone, STUDIO_ERRORS } from './admin-format.js';
 import { toApiError, useStaff } from './staff-session.js';
 
 const MAX_RESULT_BYTES = 10 * 1024 * 1024;
@@ -240,8 +240,8 @@ export function ResultsSection(props: { detail: AdminOrderDetail; onChange: (det
     try {
       await request(`/api/admin/orders/${detail.order.id}/studio/regenerate`, { method: 'POST', body: { draftId: result.id } });
       props.onReload();
-    } catch {
-      setError('Fehler beim Neu-Erstellen des Entwurfs');
+    } catch (caught) {
+      setError(STUDIO_ERRORS[toApiError(caught).code] ?? 'Fehler beim Neu-Erstellen des Entwurfs');
     } finally {
       setBusy(null);
     }

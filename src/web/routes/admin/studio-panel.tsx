@@ -1,9 +1,10 @@
 // Who makes an order's pictures, and the studio's jobs with their progress: regenerate all drafts, see a
 // job work, retry a dead one. Results appear in the images section when a job is done.
 import { useEffect, useRef, useState } from 'react';
+import { isInProduction } from '../../../domain/order-state.js';
 import type { AdminJob, AdminOrderDetail, StudioState } from './admin-types.js';
 import { Badge } from './admin-ui.js';
-import { formatDateTime } from './admin-format.js';
+import { formatDateTime, STUDIO_ERRORS } from './admin-format.js';
 import { toApiError, useStaff } from './staff-session.js';
 import { useAdminQuery } from './use-admin-query.js';
 
@@ -59,7 +60,7 @@ export function StudioPanel({ detail, onFinished }: { detail: AdminOrderDetail; 
       return true;
     } catch (caught) {
       const code = toApiError(caught).code;
-      setError(code === 'notStudioMode' ? 'Neu erstellen geht nur im Modus Studio.' : code === 'orderLocked' ? 'Die Bestellung ist nicht bezahlt oder schon abgeschlossen.' : failure);
+      setError(STUDIO_ERRORS[code] ?? failure);
       return false;
     } finally {
       setBusy(false);
@@ -70,7 +71,7 @@ export function StudioPanel({ detail, onFinished }: { detail: AdminOrderDetail; 
   const state = query.data;
   // The server's answer has caught up with the choice: it shows from there.
   if (chosenMode && state?.productionMode === chosenMode) setChosenMode(null);
-  const paid = detail.order.paymentStatus === 'paid' && detail.order.status !== 'completed' && detail.order.status !== 'cancelled';
+  const paid = isInProduction(detail.order);
   return (
     <section className="card admin-card" aria-labelledby="studio-title" data-testid="studio-panel">
       <h2 id="studio-title">Bilderstellung</h2>
