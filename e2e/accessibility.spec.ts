@@ -2,26 +2,13 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { expect, test, type Page } from '@playwright/test';
+import { PUBLIC_PAGES } from '../src/web/routes.js';
 import { CONSENT_BASE_URL, open } from './helpers.js';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-const PUBLIC_ROUTES = [
-  '/',
-  '/bewerbungsfotos-erstellen',
-  '/linkedin-profilbild-erstellen',
-  '/ki-bewerbungsfotos-test',
-  '/tracking',
-  '/kontakt',
-  '/impressum',
-  '/datenschutz',
-  '/agb',
-  '/barrierefreiheit',
-  '/widerruf',
-  '/order/gender',
-  '/order/upload',
-  '/offline',
-];
+// Every public page (a new one is checked without being listed here), and the wizard's first steps.
+const PUBLIC_ROUTES = [...PUBLIC_PAGES, '/order/gender', '/order/upload', '/offline'];
 
 const WIDTHS = [
   { name: 'phone', width: 390, height: 844 },

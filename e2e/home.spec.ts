@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { PUBLIC_PAGES } from '../src/web/routes.js';
 import { open } from './helpers.js';
 
 test('home shows the packages with list and campaign prices', async ({ page }) => {
@@ -82,7 +83,7 @@ test('every public page renders without console errors (CSP, hydration)', async 
     if (message.type() === 'error' && !(page.url().includes('/admin') && message.text().includes('401'))) problems.push(`${page.url()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`${page.url()}: ${error.message}`));
-  for (const path of ['/', '/bewerbungsfotos-erstellen', '/linkedin-profilbild-erstellen', '/ki-bewerbungsfotos-test', '/tracking', '/kontakt', '/impressum', '/datenschutz', '/agb', '/barrierefreiheit', '/widerruf', '/order/gender', '/admin/orders']) {
+  for (const path of [...PUBLIC_PAGES, '/order/gender', '/admin/orders']) {
     await open(page, path);
     await expect(page.locator('h1').first()).toBeVisible();
   }

@@ -121,6 +121,9 @@ export const UPLOAD_LIMITS = {
   maxPixels: 50_000_000,
 } as const;
 
+/** The upload size limit in whole megabytes, as texts quote it. */
+export const MAX_UPLOAD_MB = Math.round(UPLOAD_LIMITS.maxFileBytes / (1024 * 1024));
+
 export const RETENTION = {
   /** Uploads and results are deleted this many days after completion. */
   daysAfterCompletion: 30,

@@ -53,6 +53,9 @@ export interface ConsentServices {
   chat: ThirdPartyService | null;
 }
 
+/** The kinds of service that need consent: asked about in the banner, named in the privacy policy. */
+export const CONSENT_KINDS: readonly (keyof ConsentServices)[] = ['analytics', 'chat'];
+
 export interface ExampleImage {
   src: string;
   width: number;

@@ -1,7 +1,7 @@
 // The numbers marketing copy may quote, always from the catalogue: the texts cannot drift from what the
 // shop sells (decisions.md section 1). Guide texts use exactly these placeholders (see i18n.test.ts).
 import type { CatalogView } from '../domain/catalog-view.js';
-import { RETENTION, UPLOAD_LIMITS } from '../domain/catalog.js';
+import { deliveryHours, MAX_UPLOAD_MB, RETENTION, UPLOAD_LIMITS } from '../domain/catalog.js';
 import { formatMoney } from '../domain/money.js';
 import type { SiteInfo } from '../domain/site.js';
 
@@ -23,10 +23,10 @@ export function copyVars(catalog: CatalogView, site: SiteInfo): CopyVars {
     basicHours: pkg('basic').deliveryHours,
     proHours: pkg('pro').deliveryHours,
     premiumHours: pkg('premium').deliveryHours,
-    expressHours: extra('express_delivery').deliveryHours ?? pkg('basic').deliveryHours,
+    expressHours: deliveryHours('basic', ['express_delivery']),
     minPhotos: UPLOAD_LIMITS.minPhotos,
     maxPhotos: UPLOAD_LIMITS.maxPhotos,
-    maxMb: Math.round(UPLOAD_LIMITS.maxFileBytes / (1024 * 1024)),
+    maxMb: MAX_UPLOAD_MB,
     minPx: UPLOAD_LIMITS.minShortSidePx,
     dpi: catalog.dpi,
     retentionDays: RETENTION.daysAfterCompletion,

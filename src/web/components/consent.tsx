@@ -2,7 +2,7 @@
 // the operator, and load only after the visitor agrees. Rejecting takes one click, as accepting does; the
 // footer's cookie link opens the settings again. Without such services there is nothing to ask.
 import { createContext, useCallback, useContext, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { ConsentServices } from '../../domain/site.js';
+import { CONSENT_KINDS, type ConsentServices } from '../../domain/site.js';
 import { useAppData } from '../app-data.js';
 import { useI18n } from '../i18n/i18n.js';
 import { PageLink } from './page-link.js';
@@ -12,7 +12,7 @@ export const CONSENT_STORAGE_KEY = 'consent';
 const CONSENT_VERSION = 1;
 
 type Kind = keyof ConsentServices;
-const KINDS: readonly Kind[] = ['analytics', 'chat'];
+const KINDS = CONSENT_KINDS;
 export type ConsentChoice = Record<Kind, boolean>;
 
 interface Stored extends ConsentChoice {

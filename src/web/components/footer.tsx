@@ -45,11 +45,11 @@ export function Footer() {
           <ul className="footer__list">
             {examples.length > 0 && (
               <li>
-                <PageLink to="beforeAfter">{t('common.footer.beforeAfter')}</PageLink>
+                <PageLink to="beforeAfter">{t('common.nav.beforeAfter')}</PageLink>
               </li>
             )}
             <li>
-              <PageLink to="tracking">{t('common.footer.tracking')}</PageLink>
+              <PageLink to="tracking">{t('common.nav.tracking')}</PageLink>
             </li>
           </ul>
           <h2 className="footer__heading footer__heading--next">{t('common.footer.guides')}</h2>

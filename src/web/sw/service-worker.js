@@ -46,12 +46,21 @@ async function cacheFirst(request) {
   return response;
 }
 
+/**
+ * Only the language may be in a kept page's address: others carry what a visitor typed or was sent
+ * (an order number in /widerruf?order=, an e-mail address in /tracking?email=), which a page cache
+ * must not keep.
+ */
+function keepable(url) {
+  return [...url.searchParams.keys()].every((key) => key === 'lang');
+}
+
 /** Public pages: always fresh from the network; the last copy (or the offline page) when there is none. */
 async function networkFirst(request) {
   try {
     const response = await fetch(request);
     const html = (response.headers.get('content-type') || '').startsWith('text/html');
-    if (response.ok && response.type === 'basic' && html) {
+    if (response.ok && response.type === 'basic' && html && keepable(new URL(request.url))) {
       const copy = response.clone();
       caches.open(PAGE_CACHE).then((cache) => cache.put(request, copy));
     }

@@ -6,6 +6,7 @@ import { Fragment, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import {
   EXTRAS,
+  MAX_UPLOAD_MB,
   OUTPUT_DPI,
   PACKAGE_KEYS,
   PACKAGES,
@@ -15,7 +16,7 @@ import {
   type PackageKey,
 } from '../../../domain/catalog.js';
 import { formatDate, formatMoney } from '../../../domain/money.js';
-import type { SiteInfo } from '../../../domain/site.js';
+import { CONSENT_KINDS, type SiteInfo } from '../../../domain/site.js';
 import { useAppData } from '../../app-data.js';
 import { useI18n, useNamespace } from '../../i18n/i18n.js';
 
@@ -234,13 +235,13 @@ export function PrivacyPage() {
   useNamespace('legal');
   const { t } = useI18n();
   const { site, consent } = useAppData();
-  const consentServices = (['analytics', 'chat'] as const).filter((kind) => consent[kind]);
+  const consentServices = CONSENT_KINDS.filter((kind) => consent[kind]);
   const privacyMail = <Mail address={site.privacyEmail} />;
   const retention = { days: RETENTION.daysAfterCompletion, hours: RETENTION.unpaidDraftHours };
   const upload = {
     min: UPLOAD_LIMITS.minPhotos,
     max: UPLOAD_LIMITS.maxPhotos,
-    maxMb: Math.round(UPLOAD_LIMITS.maxFileBytes / (1024 * 1024)),
+    maxMb: MAX_UPLOAD_MB,
     minPx: UPLOAD_LIMITS.minShortSidePx,
   };
   return (
