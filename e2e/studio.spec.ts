@@ -25,9 +25,14 @@ test('staff switch a paid order to the studio, watch the drafts being made, rege
   await expect(page.getByTestId('original-quality').first()).toContainText('gut geeignet');
   await page.screenshot({ path: 'test-results/admin-studio.png', fullPage: true });
 
-  // One draft again: it is taken down and a new one is made for its slot.
+  // One draft again: it is taken down and a new one is made for its slot, by a new job.
+  const jobs = panel.getByTestId('studio-job');
+  const jobsBefore = await jobs.count();
+  const replaced = await drafts.nth(1).getAttribute('data-id');
   await drafts.nth(1).getByTestId('regenerate').click();
-  await expect(panel.getByTestId('studio-job').first()).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+  await expect(jobs).toHaveCount(jobsBefore + 1);
+  await expect(jobs.first()).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+  await expect(page.locator(`[data-testid="result-item"][data-id="${replaced}"]`)).toHaveCount(0);
   await expect(drafts).toHaveCount(3);
 
   // Publish two, reject one.
@@ -43,5 +48,6 @@ test('staff switch a paid order to the studio, watch the drafts being made, rege
   const customer = await page.context().browser()!.newPage();
   await open(customer, `/tracking?order_id=${order.orderId}&email=${encodeURIComponent(email)}`);
   await expect(customer.getByTestId('status-banner')).toHaveAttribute('data-status', 'in_progress');
+  await expect(customer.getByTestId('download-one')).toHaveCount(2);
   await customer.close();
 });

@@ -296,7 +296,7 @@ export function ResultsSection(props: { detail: AdminOrderDetail; onChange: (det
       ) : (
         <ul className="admin-images">
           {visible.map((result, index) => (
-            <li key={result.id} className={`admin-image admin-image--${result.status}`} data-testid="result-item" data-status={result.status}>
+            <li key={result.id} className={`admin-image admin-image--${result.status}`} data-testid="result-item" data-status={result.status} data-id={result.id}>
               <button type="button" className="admin-image__open" onClick={() => lightbox.open(index)} aria-label={`${result.fileName} vergrößern`}>
                 <SafeImage src={result.url} alt="" className="admin-image__img" width={200} height={250} />
               </button>
