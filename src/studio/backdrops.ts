@@ -1,10 +1,10 @@
-// Backdrops for the studio drafts, drawn (not photographed): a studio wall, an office out of focus, a
-// creative colour field, or the customer's own background blurred. Drawn small and enlarged, which gives
+// Backdrops for the studio drafts, drawn (not photographed): a studio wall, an office out of focus, or a
+// creative colour field. Drawn small and enlarged, which gives
 // the soft look of a background out of focus at no cost.
 import sharp from 'sharp';
 import type { Location } from '../domain/catalog.js';
 
-export type BackdropKind = Location | 'own';
+export type BackdropKind = Location;
 export const BACKDROP_VARIANTS = 5;
 
 interface Palette {
@@ -61,7 +61,7 @@ function creativeSvg(p: Palette, w: number, h: number, variant: number): string 
 }
 
 /** A backdrop of the given size as raw RGB. `variant` picks one of BACKDROP_VARIANTS looks. */
-export async function drawBackdrop(kind: Exclude<BackdropKind, 'own'>, variant: number, width: number, height: number): Promise<Buffer> {
+export async function drawBackdrop(kind: BackdropKind, variant: number, width: number, height: number): Promise<Buffer> {
   const v = ((variant % BACKDROP_VARIANTS) + BACKDROP_VARIANTS) % BACKDROP_VARIANTS;
   // Drawn at an eighth of the size: enlarging it is the blur.
   const w = Math.max(16, Math.round(width / 8));
@@ -69,17 +69,4 @@ export async function drawBackdrop(kind: Exclude<BackdropKind, 'own'>, variant: 
   const svg = kind === 'studio' ? studioSvg(STUDIO[v]!, w, h) : kind === 'office' ? officeSvg(OFFICE[v]!, w, h, v) : creativeSvg(CREATIVE[v]!, w, h, v);
   const small = await sharp(Buffer.from(svg)).blur(kind === 'studio' ? 0.3 : 1.6).removeAlpha().toBuffer();
   return sharp(small).resize(width, height, { fit: 'fill', kernel: 'cubic' }).removeAlpha().raw().toBuffer();
-}
-
-/** The photo's own background, heavily blurred (portrait-mode look), as raw RGB of the output size. */
-export async function blurredOwnBackground(frameRgb: Buffer, width: number, height: number): Promise<Buffer> {
-  const small = await sharp(frameRgb, { raw: { width, height, channels: 3 } })
-    .resize(Math.max(16, Math.round(width / 10)), Math.max(16, Math.round(height / 10)), { fit: 'fill' })
-    .blur(1.5)
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return sharp(small.data, { raw: { width: small.info.width, height: small.info.height, channels: 3 } })
-    .resize(width, height, { fit: 'fill', kernel: 'cubic' })
-    .raw()
-    .toBuffer();
 }

@@ -2,7 +2,7 @@
 // mildly balanced, placed on a backdrop, marked as AI-made, at 300 DPI. Callable without a server.
 import sharp from 'sharp';
 import type { BaseStyle } from '../domain/catalog.js';
-import { blurredOwnBackground, drawBackdrop, type BackdropKind } from './backdrops.js';
+import { drawBackdrop, type BackdropKind } from './backdrops.js';
 import { OUTPUT_DPI } from '../domain/catalog.js';
 import { OUTPUT_FORMATS, type OutputFormatKey } from './formats.js';
 import { frameFor, visibleArea } from './framing.js';
@@ -87,10 +87,7 @@ export async function renderDraft(input: { photo: Buffer; face: Box; spec: Draft
   if (input.spec.style === 'casual') person = person.modulate({ saturation: 1.03, brightness: 1.01 });
   const personRgba = await person.joinChannel(alpha, { raw: { width, height, channels: 1 } }).raw().toBuffer();
 
-  const backdrop =
-    input.spec.backdrop.kind === 'own'
-      ? await blurredOwnBackground(frameRgb, width, height)
-      : await drawBackdrop(input.spec.backdrop.kind, input.spec.backdrop.variant, width, height);
+  const backdrop = await drawBackdrop(input.spec.backdrop.kind, input.spec.backdrop.variant, width, height);
 
   const buffer = await sharp(backdrop, { raw: { width, height, channels: 3 } })
     .composite([{ input: personRgba, raw: { width, height, channels: 4 } }])
