@@ -6,7 +6,7 @@ import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.js';
-import { generatedImages, jobs, orderHistory, orders } from '../../db/schema.js';
+import { generatedImages, jobs, orderHistory, orderUploads, orders } from '../../db/schema.js';
 import { createStorage } from '../../storage/create-storage.js';
 import type { Storage } from '../../storage/storage.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
@@ -118,6 +118,16 @@ describe.each(testDatabases())('studio drafts on $name', (testDb) => {
     current = (await drafts(order.orderId)).filter((d) => d.status === 'draft');
     expect(current.map((d) => d.generationKey).sort()).toEqual(['studio:2:0', 'studio:2:1', 'studio:2:2']);
     expect((await admin('GET', `/api/admin/orders/${order.orderId}/studio`)).json().jobs[0]).toMatchObject({ status: 'done', progress: { done: 3, total: 3 } });
+  });
+
+  test('photos the gate could not check at upload are checked by the job before it frames them', async () => {
+    const order = await placeOrder(t.app, { selection: { ...PRO, package: 'basic', location: null, outfit: null } });
+    await db.db.update(orderUploads).set({ quality: null }).where(eq(orderUploads.orderId, order.orderId));
+    await payOrder(t.app, order);
+    await t.app.jobRunner!.drain();
+    expect((await drafts(order.orderId)).filter((d) => d.status === 'draft')).toHaveLength(3);
+    const uploads = await db.db.select().from(orderUploads).where(eq(orderUploads.orderId, order.orderId));
+    expect(uploads.map((u) => (u.quality as { face?: unknown } | null)?.face)).toEqual([expect.any(Object), expect.any(Object), expect.any(Object)]);
   });
 
   test('one run at a time: no regenerating while a job waits; a full run replaced by a newer one adds nothing', async () => {
