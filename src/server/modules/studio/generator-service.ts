@@ -17,7 +17,7 @@ import type { JobHandler } from '../../jobs/runner.js';
 import type { Storage } from '../../storage/storage.js';
 import { createOrderRepository, extrasOf, type OrderRow } from '../orders/order-repository.js';
 import { processForeignImage } from '../uploads/image-processing.js';
-import { markProductionStarted } from './studio-service.js';
+import { draftStorageKey, markProductionStarted } from './studio-service.js';
 
 export const GENERATOR_QUEUE = 'generator.predict';
 export const GENERATOR_WEBHOOK_PATH = '/api/generator/webhook';
@@ -81,7 +81,7 @@ export function createGeneratorService(deps: GeneratorDeps) {
       );
       if (!processed.ok) throw new GeneratorError(`output ${index} is not an image we can use: ${processed.code}`);
       const { buffer: data, width, height } = processed.image;
-      const storageKey = `results/${order.id}/external-${generation}-${index}.jpg`;
+      const storageKey = draftStorageKey(order.id, key);
       await storage.put(storageKey, data, { contentType: 'image/jpeg' });
       await db
         .insert(generatedImages)

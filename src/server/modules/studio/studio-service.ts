@@ -53,7 +53,8 @@ function isNewerFullRun(payload: unknown, generation: number): boolean {
   return !other?.indices && typeof other?.generation === 'number' && other.generation > generation;
 }
 
-export function studioDraftKey(orderId: string, key: string): string {
+/** Where a draft's file lives: its slot's key, so a second run overwrites instead of adding. */
+export function draftStorageKey(orderId: string, key: string): string {
   return `results/${orderId}/${key.replace(/:/g, '-')}.jpg`;
 }
 
@@ -127,7 +128,7 @@ export function createStudioService(deps: StudioDeps) {
       if (!face) throw new Error(`no face in photo ${upload.id}`);
       const rendered = await renderDraft({ photo, face, spec: draft.spec, inference });
       // The file's name follows from the slot: a second run overwrites, it never adds one.
-      const key = studioDraftKey(order.id, draft.key);
+      const key = draftStorageKey(order.id, draft.key);
       await storage.put(key, rendered.buffer, { contentType: 'image/jpeg' });
       await db
         .insert(generatedImages)
