@@ -29,6 +29,9 @@ const shared = {
   ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
 };
 
+/** The production build, started fresh for the run. */
+const shopProcess = { command: 'node dist/server/main.js', reuseExistingServer: false, timeout: 60_000, stdout: 'ignore', stderr: 'pipe' } as const;
+
 export default defineConfig({
   testDir: 'e2e',
   timeout: 30_000,
@@ -57,12 +60,8 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   webServer: [
     {
-      command: 'node dist/server/main.js',
+      ...shopProcess,
       url: `${baseURL}/api/health`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-      stdout: 'ignore',
-      stderr: 'pipe',
       env: {
         ...shared,
         PORT: String(port),
@@ -76,12 +75,8 @@ export default defineConfig({
     {
       // A second shop process on the same database, configured with the optional third-party services that
       // need consent (their hosts are answered by the tests themselves: nothing leaves this machine).
-      command: 'node dist/server/main.js',
+      ...shopProcess,
       url: `${consentBaseURL}/api/health`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-      stdout: 'ignore',
-      stderr: 'pipe',
       env: {
         ...shared,
         PORT: String(consentPort),
