@@ -9,6 +9,7 @@ import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppConfig } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/client.js';
+import { loggableError } from './db/errors.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { zodSerializerCompiler, zodValidatorCompiler } from './http/zod-provider.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
@@ -91,6 +92,24 @@ export interface AppOverrides {
   logger?: boolean;
 }
 
+/**
+ * Logs carry no personal data: errors without query parameters (db/errors.ts), requests without query
+ * values (status tokens, download signatures and e-mail addresses travel in query strings).
+ */
+export const logSerializers = {
+  err: loggableError,
+  req(request: { method: string; url: string; hostname?: string; ip?: string; socket?: { remotePort?: number } }) {
+    const [pathname, query] = request.url.split('?', 2) as [string, string | undefined];
+    const keys = query ? [...new URLSearchParams(query).keys()].map((key) => `${key.slice(0, 40)}=…`) : [];
+    return {
+      method: request.method,
+      url: keys.length ? `${pathname.slice(0, 300)}?${keys.join('&')}` : pathname.slice(0, 300),
+      host: request.hostname,
+      remoteAddress: request.ip,
+    };
+  },
+};
+
 export function contentSecurityPolicy(config: AppConfig): Record<string, string[]> {
   const imgSources = ["'self'", 'data:', 'blob:'];
   if (config.storage.driver === 's3') {
@@ -122,7 +141,7 @@ export function contentSecurityPolicy(config: AppConfig): Record<string, string[
 
 export async function buildApp(config: AppConfig, overrides: AppOverrides = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: overrides.logger === false ? false : { level: config.logLevel },
+    logger: overrides.logger === false ? false : { level: config.logLevel, serializers: logSerializers },
     genReqId: () => randomUUID(),
     // A client-sent id is not trusted: it would let anyone forge log correlation.
     requestIdHeader: false,
@@ -164,7 +183,13 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } },
   });
 
-  const db = overrides.db ?? (await openDatabase(config.database));
+  const db =
+    overrides.db ??
+    (await openDatabase(
+      config.database.kind === 'postgres'
+        ? { ...config.database, onConnectionError: (error) => app.log.warn({ err: error }, 'database connection lost; the pool replaces it') }
+        : config.database,
+    ));
   const storage = overrides.storage ?? createStorage(config.storage, { secret: config.appSecret, defaultTtlSeconds: config.signedUrlTtlSeconds });
   const mailer = overrides.mailer ?? createMailer({ db: db.db, smtpUrl: config.mail.smtpUrl, from: config.mail.from, logger: app.log });
   app.decorate('config', config);

@@ -24,11 +24,11 @@ export interface DatabaseHandle {
 }
 
 export type DatabaseOptions =
-  | { kind: 'postgres'; url: string; poolSize?: number }
+  | { kind: 'postgres'; url: string; poolSize?: number; onConnectionError?: (error: Error) => void }
   | { kind: 'pglite'; dataDir: string | null; loadDataDir?: Blob };
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  return options.kind === 'postgres' ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options.dataDir, options.loadDataDir);
+  return options.kind === 'postgres' ? openPostgres(options.url, options.poolSize ?? 10, options.onConnectionError) : openPglite(options.dataDir, options.loadDataDir);
 }
 
 async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<DatabaseHandle> {
@@ -54,10 +54,20 @@ async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<D
   };
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
-  // An idle client losing its connection must not crash the process.
-  pool.on('error', () => {});
+async function openPostgres(url: string, poolSize: number, onConnectionError?: (error: Error) => void): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    // While the server is away a request waits this long for a connection, then gets a clean 503.
+    connectionTimeoutMillis: 5_000,
+  });
+  // A connection that drops (a restart, a failover, pg_terminate_backend) must not crash the process: an idle
+  // client reports to the pool, a checked-out one (inside a transaction, between its queries) to itself.
+  // Its query under way, or its next one, fails with the connection error; the pool replaces it.
+  pool.on('error', (error) => onConnectionError?.(error));
+  pool.on('connect', (client) => {
+    client.on('error', (error) => onConnectionError?.(error));
+  });
   const db = drizzlePg(pool, { schema }) as unknown as Database;
   return {
     db,

@@ -1,6 +1,10 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import { AppError, type ErrorBody } from './errors.js';
+
+/** How long a client is told to wait when the database is away for a moment (a restart, a failover). */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
 import { zodFieldErrors } from './zod-provider.js';
 
 function send(reply: FastifyReply, request: FastifyRequest, status: number, body: Omit<ErrorBody['error'], 'requestId'>) {
@@ -25,6 +29,12 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (status >= 400 && status < 500) {
       // Malformed JSON and the like: say it was bad input, not what the parser thought.
       return send(reply, request, status, { code: status === 404 ? 'notFound' : 'badRequest' });
+    }
+    if (isDatabaseUnavailable(error)) {
+      // Nothing was decided: the transaction rolled back with its connection. The client may simply try again.
+      request.log.warn({ err: error }, 'database unavailable');
+      reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+      return send(reply, request, 503, { code: 'serviceUnavailable', details: { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS } });
     }
     request.log.error({ err: error }, 'unhandled error');
     return send(reply, request, 500, { code: 'internalError' });
