@@ -38,6 +38,7 @@ import { createInference, type Inference } from '../studio/inference/client.js';
 import { createReplicateGenerator } from './generator/replicate-generator.js';
 import type { ImageGenerator } from './generator/provider.js';
 import { createJobQueue, type JobQueue } from './jobs/queue.js';
+import { deferredMailHandler } from './mail/deferred-mail.js';
 import { createInvoiceService, invoiceUrl, type InvoiceService } from './modules/invoices/invoice-service.js';
 import { createRefundService } from './modules/refunds/refund-service.js';
 import { refundRoutes } from './modules/refunds/routes.js';
@@ -231,13 +232,6 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     log: app.log,
     ...(overrides.generatorPollMs ? { pollMs: overrides.generatorPollMs } : {}),
   });
-  const jobRunner = config.runJobs ? createJobRunner({ queue: jobQueue, handlers: { ...studio.handlers, ...generatorService.handlers }, log: app.log }) : null;
-  app.decorate('jobRunner', jobRunner);
-  if (jobRunner && overrides.startJobs !== false) {
-    app.addHook('onReady', async () => jobRunner.start());
-    // Before the onClose hooks close the database and the models: the job under way finishes first.
-    app.addHook('preClose', async () => jobRunner.stop());
-  }
 
   const auth = createAuthService({ db: db.db, now });
   app.decorate('auth', auth);
@@ -262,7 +256,8 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
       const [invoice] = (await invoices.forOrder(order.id)).filter((row) => row.kind === 'invoice');
       return invoice ? invoiceUrl(config.publicUrl, config.appSecret, order.id, invoice.id) : null;
     },
-    onRefundEvent: (event) => refunds.applyEvent(event),
+    onRefundEvent: (tx, event) => refunds.applyEvent(tx, event),
+    refundMailSenders: refunds.mailSenders,
     onPaid: async (tx, order) => {
       await invoices.issueForPaidOrder(tx, order);
       // Paid after it was cancelled (withdrawn before paying): the money goes back, the work is not done.
@@ -273,6 +268,19 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     now,
     log: app.log,
   });
+  const jobRunner = config.runJobs
+    ? createJobRunner({
+        queue: jobQueue,
+        handlers: { ...studio.handlers, ...generatorService.handlers, ...deferredMailHandler(orders.paymentEvents.mailSenders) },
+        log: app.log,
+      })
+    : null;
+  app.decorate('jobRunner', jobRunner);
+  if (jobRunner && overrides.startJobs !== false) {
+    app.addHook('onReady', async () => jobRunner.start());
+    // Before the onClose hooks close the database and the models: the job under way finishes first.
+    app.addHook('preClose', async () => jobRunner.stop());
+  }
   await app.register(orderRoutes, { service: orders });
   await app.register(paymentRoutes, { service: orders, provider: payments });
   const customerOrders = createCustomerOrderService({

@@ -1,13 +1,11 @@
 // The order flow on the server: drafts, uploads, selections, checkout and payment events.
 // Every price is computed here from the domain catalogue; the browser only chooses.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Campaign } from '../../../domain/campaign.js';
-import { PACKAGES, UPLOAD_LIMITS, deliveryHours, requiredResultCount, type Language } from '../../../domain/catalog.js';
-import { formatMoney } from '../../../domain/money.js';
+import { PACKAGES, UPLOAD_LIMITS, type Language } from '../../../domain/catalog.js';
 import { orderNumberFromBytes } from '../../../domain/order-number.js';
-import { canChangePayment, canTransition, type OrderStatus, type PaymentStatus, type ProductionMode } from '../../../domain/order-state.js';
+import type { ProductionMode } from '../../../domain/order-state.js';
 import {
   PHOTO_CONSENT_VERSION,
   completeSelection,
@@ -15,13 +13,12 @@ import {
   type CompleteSelection,
   type Selection,
 } from '../../../domain/order-selection.js';
-import { priceOrder, type PriceBreakdown } from '../../../domain/pricing.js';
+import { priceOrder } from '../../../domain/pricing.js';
 import type { UploadView } from '../../../domain/order-views.js';
 import type { SiteInfo } from '../../../domain/site.js';
 import { ALL_MESSAGES } from '../../../web/i18n/all-messages.js';
 import { translate } from '../../../web/i18n/messages.js';
 import type { Database, Executor } from '../../db/client.js';
-import { paymentEvents } from '../../db/schema.js';
 import { AppError, conflict, notFound, unprocessable } from '../../http/errors.js';
 import type { Mailer } from '../../mail/mailer.js';
 import type { PaymentEvent, PaymentProvider } from '../../payments/provider.js';
@@ -29,9 +26,11 @@ import type { Storage } from '../../storage/storage.js';
 import type { QualityReport } from '../../../studio/quality-gate.js';
 import { processCustomerPhoto } from '../uploads/image-processing.js';
 import { photoQualityView } from '../studio/photo-quality.js';
-import { createMetricsRepository } from '../metrics/metrics-repository.js';
-import { createOrderRepository, extrasOf, type OrderRow, type UploadRow } from './order-repository.js';
-import { renderOrderReceivedMail, renderPaymentConfirmedMail, renderPaymentFailedMail, type OrderMailData } from './order-mails.js';
+import { createOrderRepository, type OrderRow, type UploadRow } from './order-repository.js';
+import { renderOrderReceivedMail } from './order-mails.js';
+import { orderMailData, selectionOf } from './order-mail-data.js';
+import { createPaymentEventService, type EventEffect } from './payment-events.js';
+import type { DeferredMailSender } from '../../mail/deferred-mail.js';
 import { statusUrl } from './order-tokens.js';
 
 export interface OrderServiceDeps {
@@ -50,8 +49,10 @@ export interface OrderServiceDeps {
   onPaid?: (tx: Executor, order: OrderRow) => Promise<void>;
   /** After the payment's commit: the invoice's signed download link for the payment mail (null: none). */
   invoiceLink?: (order: OrderRow) => Promise<string | null>;
-  /** Refund events (refund.created / refund.updated / refund.failed), handled by the refund service. */
-  onRefundEvent?: (event: PaymentEvent) => Promise<string>;
+  /** Refund events (refund.created / refund.updated / refund.failed), applied by the refund service inside the event's transaction. */
+  onRefundEvent?: (tx: Executor, event: PaymentEvent) => Promise<EventEffect>;
+  /** Senders of the mails the refund events owe. */
+  refundMailSenders?: Record<string, DeferredMailSender>;
   /** Who makes the pictures of a new order (staff may change it per order). */
   defaultProductionMode?: ProductionMode;
   now: () => Date;
@@ -89,17 +90,6 @@ const CHECKOUT_CLAIM_SECONDS = 90;
 /** Sessions closer than this to their expiry are not handed out again. */
 const SESSION_REUSE_MARGIN_MS = 5 * 60 * 1000;
 
-function selectionOf(order: OrderRow): Selection {
-  return {
-    gender: (order.gender as Selection['gender']) ?? null,
-    style: (order.styleBase as Selection['style']) ?? null,
-    package: (order.package as Selection['package']) ?? null,
-    location: (order.refineLocation as Selection['location']) ?? null,
-    outfit: (order.refineOutfit as Selection['outfit']) ?? null,
-    extras: extrasOf(order),
-  };
-}
-
 function selectionColumns(selection: Selection) {
   return {
     gender: selection.gender,
@@ -125,6 +115,8 @@ function safeFileName(name: string | undefined): string {
 export function createOrderService(deps: OrderServiceDeps) {
   const { db, storage, mailer, payments, log } = deps;
   const orders = createOrderRepository(db);
+  const paymentEvents = createPaymentEventService(deps);
+  const mailContext = deps;
 
   async function uploadView(upload: UploadRow): Promise<UploadView> {
     const [url, thumbnailUrl] = await Promise.all([
@@ -155,77 +147,6 @@ export function createOrderService(deps: OrderServiceDeps) {
     };
   }
 
-  function mailData(order: OrderRow, price: PriceBreakdown, photoCount: number): OrderMailData {
-    const language = order.language as Language;
-    const selection = selectionOf(order);
-    return {
-      language,
-      orderNumber: order.orderNumber,
-      email: order.email ?? '',
-      package: price.package,
-      style: selection.style,
-      location: selection.location,
-      outfit: selection.outfit,
-      gender: selection.gender,
-      extras: price.extras,
-      photoCount,
-      prices: {
-        packageListCents: price.packageListCents,
-        discountPercent: price.discountPercent,
-        discountCents: price.discountCents,
-        packageCents: price.packageCents,
-        extras: price.lines.filter((l) => l.kind === 'extra').map((l) => ({ key: l.key as 'extra_variants' | 'express_delivery', cents: l.cents })),
-        netCents: price.netCents,
-        vatCents: price.vatCents,
-        vatRatePercent: price.vatRatePercent,
-        grossCents: price.grossCents,
-      },
-      deliveryHours: deliveryHours(price.package, price.extras),
-      resultCount: requiredResultCount(price.package, price.extras),
-      orderedAt: order.orderedAt ?? deps.now(),
-      paidAt: order.paidAt,
-      waiver:
-        order.waiverAcceptedAt && order.waiverTextVersion
-          ? {
-              acceptedAt: order.waiverAcceptedAt,
-              textVersion: order.waiverTextVersion,
-              text: translate(ALL_MESSAGES[language], 'order.summary.waiver'),
-            }
-          : null,
-      statusUrl: statusUrl(deps.publicUrl, deps.appSecret, order.id),
-      termsUrl: `${deps.publicUrl}/agb${language === 'de' ? '' : `?lang=${language}`}`,
-      privacyUrl: `${deps.publicUrl}/datenschutz${language === 'de' ? '' : `?lang=${language}`}`,
-      withdrawalUrl: `${deps.publicUrl}/widerruf${language === 'de' ? '' : `?lang=${language}`}`,
-      site: deps.site,
-    };
-  }
-
-  /** The prices stored on the order at checkout, as a breakdown again (for mails after payment). */
-  function storedPrice(order: OrderRow): PriceBreakdown {
-    const selection = selectionOf(order);
-    const extras = selection.extras;
-    return {
-      package: order.package as PriceBreakdown['package'],
-      extras,
-      lines: [
-        { kind: 'package', key: order.package as PriceBreakdown['package'], listCents: order.packageListCents ?? 0, discountCents: order.discountCents, cents: order.packageCents ?? 0 },
-        ...extras.map((key) => {
-          const cents = key === 'extra_variants' ? order.featureExtraVariantsCents : order.featureExpressDeliveryCents;
-          return { kind: 'extra' as const, key, listCents: cents, discountCents: 0, cents };
-        }),
-      ],
-      packageListCents: order.packageListCents ?? 0,
-      discountPercent: order.discountPercent,
-      discountCents: order.discountCents,
-      packageCents: order.packageCents ?? 0,
-      extrasCents: order.extrasCents,
-      grossCents: order.totalCents ?? 0,
-      netCents: order.netCents ?? 0,
-      vatCents: order.vatCents ?? 0,
-      vatRatePercent: order.taxRatePercent,
-    };
-  }
-
   async function createOrderRow(language: Language, selection: Selection) {
     for (let attempt = 0; ; attempt++) {
       try {
@@ -252,135 +173,6 @@ export function createOrderService(deps: OrderServiceDeps) {
     if (!order.email) return;
     const result = await mailer.sendEmail({ ...rendered, to: order.email, language: order.language as Language, orderId: order.id, dedupeKey });
     if (!result.ok) log.error({ orderId: order.id, template: rendered.template, error: result.error }, 'order mail failed');
-  }
-
-  async function markPaid(event: PaymentEvent): Promise<string> {
-    const orderId = event.orderId!;
-    const result = await db.transaction(async (tx) => {
-      const repo = createOrderRepository(tx);
-      const order = await repo.lock(orderId);
-      if (!order) return { outcome: 'unknownOrder' as const };
-      if (order.paymentStatus === 'paid' || order.paymentStatus === 'refunded') {
-        // Paid first through the success page's look at the provider: the webhook brings the payment's id,
-        // which refunds need.
-        if (!order.providerPaymentId && event.paymentIntentId && (!event.sessionId || event.sessionId === order.providerSessionId)) {
-          await repo.update(orderId, { providerPaymentId: event.paymentIntentId });
-        }
-        return { outcome: 'alreadyPaid' as const };
-      }
-      // Money for an order that was never placed (no prices stored) is not a purchase we can deliver.
-      if (order.totalCents === null || !order.orderedAt) return { outcome: 'notCheckedOut' as const };
-      // A session replaced by a newer checkout cannot be paid (it was expired first); if it is, staff must refund it.
-      if (order.providerSessionId && event.sessionId && order.providerSessionId !== event.sessionId) return { outcome: 'staleSession' as const };
-      if (event.amountTotal === null || event.amountTotal !== order.totalCents || (event.currency && event.currency !== 'eur')) {
-        return { outcome: 'amountMismatch' as const };
-      }
-      if (!canChangePayment(order.paymentStatus as PaymentStatus, 'paid')) return { outcome: 'ignored' as const };
-      const now = deps.now();
-      const nextStatus: OrderStatus = canTransition(order.status as OrderStatus, 'paid', 'system') ? 'paid' : (order.status as OrderStatus);
-      const updated = await repo.update(orderId, {
-        paymentStatus: 'paid',
-        paidAt: now,
-        status: nextStatus,
-        providerPaymentId: event.paymentIntentId ?? order.providerPaymentId,
-        providerSessionId: event.sessionId ?? order.providerSessionId,
-        paymentFailedAt: null,
-      });
-      await repo.addHistory(orderId, {
-        event: 'payment_received',
-        fromStatus: order.status,
-        toStatus: nextStatus,
-        actorType: 'system',
-        actorId: `${payments.name}:${event.id}`,
-        note: event.type,
-      });
-      // Counted with the payment itself, so a purchase is counted exactly once (no browser involved).
-      await createMetricsRepository(tx).count({ kind: 'event', name: 'purchase', detail: order.package ?? '' }, now);
-      await deps.onPaid?.(tx, updated);
-      return { outcome: 'paid' as const, order: updated };
-    });
-    if (result.outcome === 'amountMismatch' || result.outcome === 'notCheckedOut' || result.outcome === 'staleSession') log.error({ orderId, eventId: event.id, amount: event.amountTotal }, 'paid amount does not match the order');
-    if (result.outcome === 'paid' && result.order?.photosDeletedAt) {
-      log.error({ orderId }, 'payment arrived for an order whose photos were already deleted; the customer must upload again');
-    }
-    if (result.outcome === 'paid' && result.order?.status === 'cancelled') {
-      // The customer withdrew (or staff cancelled) before the money arrived: staff refund it.
-      log.error({ orderId }, 'payment arrived for a cancelled order; it must be refunded');
-      const note = await mailer.sendEmail({
-        to: deps.site.supportEmail,
-        subject: `Zahlung für stornierte Bestellung ${result.order.orderNumber} – bitte erstatten`,
-        text: `Für die stornierte Bestellung ${result.order.orderNumber} ist eine Zahlung eingegangen (${formatMoney(result.order.totalCents ?? 0)}). Bitte in der Bestellung erstatten.\n`,
-        html: `<p>Für die stornierte Bestellung <strong>${result.order.orderNumber}</strong> ist eine Zahlung eingegangen (${formatMoney(result.order.totalCents ?? 0)}). Bitte in der Bestellung erstatten.</p>`,
-        template: 'paid-after-cancel-staff',
-        language: 'de',
-        orderId,
-        dedupeKey: `paid-after-cancel:${orderId}`,
-      });
-      if (!note.ok) log.error({ orderId, error: note.error }, 'staff mail about a payment for a cancelled order failed');
-    } else if (result.outcome === 'paid' && result.order) {
-      const photoCount = await orders.uploadCount(orderId);
-      // A PDF that cannot be made now is made on its first download; the mail must not wait for it.
-      const invoiceUrl = await (deps.invoiceLink?.(result.order) ?? Promise.resolve(null)).catch((error: unknown) => {
-        log.error({ orderId, err: error }, 'invoice PDF not stored yet');
-        return null;
-      });
-      await sendMail(result.order, renderPaymentConfirmedMail({ ...mailData(result.order, storedPrice(result.order), photoCount), invoiceUrl }), `payment-confirmed:${orderId}`);
-    }
-    return result.outcome;
-  }
-
-  async function markFailed(event: PaymentEvent): Promise<string> {
-    const orderId = event.orderId!;
-    const result = await db.transaction(async (tx) => {
-      const repo = createOrderRepository(tx);
-      const order = await repo.lock(orderId);
-      if (!order) return { outcome: 'unknownOrder' as const };
-      // A failure of an older checkout says nothing about the one the customer uses now.
-      if (order.providerSessionId && event.sessionId && order.providerSessionId !== event.sessionId) return { outcome: 'staleSession' as const };
-      if (!canChangePayment(order.paymentStatus as PaymentStatus, 'failed')) return { outcome: 'ignored' as const };
-      const updated = await repo.update(orderId, {
-        paymentStatus: 'failed',
-        paymentFailedAt: deps.now(),
-        providerSessionId: null,
-        providerSessionUrl: null,
-        providerSessionTotalCents: null,
-        providerSessionExpiresAt: null,
-      });
-      await repo.addHistory(orderId, { event: 'payment_failed', actorType: 'system', actorId: `${payments.name}:${event.id}`, note: event.type });
-      return { outcome: 'failed' as const, order: updated };
-    });
-    if (result.outcome === 'failed' && result.order) {
-      const order = result.order;
-      const retryUrl = `${deps.publicUrl}/order/summary${order.language === 'de' ? '' : `?lang=${order.language}`}`;
-      const photoCount = await orders.uploadCount(orderId);
-      await sendMail(order, renderPaymentFailedMail({ ...mailData(order, storedPrice(order), photoCount), retryUrl }), `payment-failed:${event.id}`);
-    }
-    return result.outcome;
-  }
-
-  async function notePending(event: PaymentEvent): Promise<string> {
-    const orderId = event.orderId!;
-    return db.transaction(async (tx) => {
-      const repo = createOrderRepository(tx);
-      const order = await repo.lock(orderId);
-      if (!order) return 'unknownOrder';
-      if (order.paymentStatus !== 'pending') return 'ignored';
-      await repo.addHistory(orderId, { event: 'payment_pending', actorType: 'system', actorId: `${payments.name}:${event.id}`, note: event.type });
-      return 'pending';
-    });
-  }
-
-  async function noteExpired(event: PaymentEvent): Promise<string> {
-    const orderId = event.orderId!;
-    return db.transaction(async (tx) => {
-      const repo = createOrderRepository(tx);
-      const order = await repo.lock(orderId);
-      if (!order) return 'unknownOrder';
-      if (order.providerSessionId !== event.sessionId || order.paymentStatus === 'paid') return 'ignored';
-      await repo.update(orderId, { providerSessionId: null, providerSessionUrl: null, providerSessionTotalCents: null, providerSessionExpiresAt: null });
-      await repo.addHistory(orderId, { event: 'checkout_expired', actorType: 'system', actorId: `${payments.name}:${event.id}` });
-      return 'expired';
-    });
   }
 
   /**
@@ -604,7 +396,7 @@ export function createOrderService(deps: OrderServiceDeps) {
           await repo.addHistory(orderId, { event: 'order_placed', actorType: 'customer', note: `${selection.package} ${price.grossCents}` });
           return row;
         });
-        await sendMail(updated, renderOrderReceivedMail(mailData(updated, price, photoCount)), `order-received:${orderId}:${attempt}`);
+        await sendMail(updated, renderOrderReceivedMail(orderMailData(mailContext, updated, price, photoCount)), `order-received:${orderId}:${attempt}`);
         return { url: session.url, sessionId: session.id };
       } catch (error) {
         await db.transaction(async (tx) => {
@@ -614,35 +406,9 @@ export function createOrderService(deps: OrderServiceDeps) {
       }
     },
 
-    /** Applies a verified provider event once; the same event again changes nothing. */
-    async applyPaymentEvent(event: PaymentEvent): Promise<string> {
-      const inserted = await db
-        .insert(paymentEvents)
-        .values({ provider: payments.name, eventId: event.id, type: event.rawType, orderId: null, payload: event.payload as object })
-        .onConflictDoNothing()
-        .returning({ id: paymentEvents.id });
-      if (inserted.length === 0) return 'duplicate';
-      let outcome = 'ignored';
-      const validOrderId = event.orderId && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(event.orderId);
-      const order = validOrderId ? await orders.find(event.orderId!) : null;
-      try {
-        if (!order) outcome = 'unknownOrder';
-        else if (event.type === 'checkout.session.completed') outcome = event.paymentStatus === 'paid' || event.paymentStatus === 'no_payment_required' ? await markPaid(event) : await notePending(event);
-        else if (event.type === 'checkout.session.async_payment_succeeded') outcome = await markPaid(event);
-        else if (event.type === 'checkout.session.async_payment_failed') outcome = await markFailed(event);
-        else if (event.type === 'checkout.session.expired') outcome = await noteExpired(event);
-        else if (event.refund) outcome = deps.onRefundEvent ? await deps.onRefundEvent(event) : 'ignored';
-      } catch (error) {
-        // Forget the event so the provider's retry is processed instead of answered as a duplicate.
-        await db.delete(paymentEvents).where(eq(paymentEvents.id, inserted[0]!.id));
-        throw error;
-      }
-      await db
-        .update(paymentEvents)
-        .set({ processedAt: deps.now(), outcome, orderId: order ? order.id : null })
-        .where(eq(paymentEvents.id, inserted[0]!.id));
-      return outcome;
-    },
+    /** Applies a verified provider event once; the same event again changes nothing (payment-events.ts). */
+    applyPaymentEvent: paymentEvents.applyPaymentEvent,
+    paymentEvents,
 
     async confirmation(orderId: string): Promise<ConfirmationView> {
       const order = await requireOrder(orderId);
@@ -663,26 +429,7 @@ export function createOrderService(deps: OrderServiceDeps) {
 
     /** The success page may ask us to look again at the provider; the provider's answer decides. */
     async refreshPayment(orderId: string): Promise<ConfirmationView> {
-      const order = await requireOrder(orderId);
-      if (order.paymentStatus !== 'paid' && order.providerSessionId) {
-        const state = await payments.retrieveSession(order.providerSessionId);
-        if (state.status === 'complete' && state.paymentStatus === 'paid' && state.orderId === order.id) {
-          await markPaid({
-            id: `refresh:${order.providerSessionId}`,
-            type: 'checkout.session.completed',
-            rawType: 'refresh',
-            created: deps.now(),
-            sessionId: order.providerSessionId,
-            orderId: order.id,
-            paymentStatus: 'paid',
-            amountTotal: state.amountTotal,
-            currency: 'eur',
-            paymentIntentId: state.paymentIntentId,
-            refund: null,
-            payload: state,
-          });
-        }
-      }
+      await paymentEvents.confirmFromProvider(await requireOrder(orderId));
       return this.confirmation(orderId);
     },
 

@@ -10,14 +10,16 @@ import { canChangePayment, type PaymentStatus } from '../../../domain/order-stat
 import type { SiteInfo } from '../../../domain/site.js';
 import { ALL_MESSAGES } from '../../../web/i18n/all-messages.js';
 import { translate } from '../../../web/i18n/messages.js';
-import type { Database } from '../../db/client.js';
+import type { Database, Executor } from '../../db/client.js';
 import { auditLog, invoices, refunds } from '../../db/schema.js';
 import { AppError, conflict, notFound, unprocessable } from '../../http/errors.js';
-import type { Mailer } from '../../mail/mailer.js';
+import { deferMail, type DeferredMail, type DeferredMailSender } from '../../mail/deferred-mail.js';
+import type { Mailer, SendResult } from '../../mail/mailer.js';
 import { renderSimpleMail } from '../../mail/simple-mail.js';
 import { ProviderRefusedError, type PaymentEvent, type PaymentProvider } from '../../payments/provider.js';
 import { invoiceUrl, type InvoiceService } from '../invoices/invoice-service.js';
 import { createOrderRepository, type OrderRow } from '../orders/order-repository.js';
+import type { EventEffect } from '../orders/payment-events.js';
 
 export type RefundRow = typeof refunds.$inferSelect;
 
@@ -36,8 +38,8 @@ export interface RefundDeps {
 export function createRefundService(deps: RefundDeps) {
   const { db } = deps;
 
-  async function sendRefundMail(order: OrderRow, refund: RefundRow): Promise<void> {
-    if (!order.email) return;
+  async function sendRefundMail(order: OrderRow, refund: RefundRow, dedupeKey: string): Promise<SendResult | null> {
+    if (!order.email) return null;
     const language = order.language as Language;
     const t = (key: string, vars?: Record<string, string | number>) => translate(ALL_MESSAGES[language], `withdrawal.refundMail.${key}`, vars);
     const [cancellation] = await db.select().from(invoices).where(eq(invoices.refundId, refund.id));
@@ -57,8 +59,7 @@ export function createRefundService(deps: RefundDeps) {
         { kind: 'paragraph', text: t('signOff', { site: deps.site.name }) },
       ],
     });
-    const sent = await deps.mailer.sendEmail({ ...mail, to: order.email, template: 'refund-confirmed', language, orderId: order.id, dedupeKey: `refund-confirmed:${refund.id}` });
-    if (!sent.ok) deps.log.error({ orderId: order.id, refundId: refund.id, error: sent.error }, 'refund mail failed');
+    return deps.mailer.sendEmail({ ...mail, to: order.email, template: 'refund-confirmed', language, orderId: order.id, dedupeKey });
   }
 
   /**
@@ -126,65 +127,81 @@ export function createRefundService(deps: RefundDeps) {
       return send(refund, order.providerPaymentId);
     },
 
-    /** A verified refund event (refund.created / refund.updated / refund.failed); the same event twice changes nothing. */
-    async applyEvent(event: PaymentEvent): Promise<string> {
+    /** Renders the refund mail again from the database (immediately after the commit, or from its job). */
+    mailSenders: {
+      async refundConfirmed(mail: DeferredMail) {
+        const [refund] = await db.select().from(refunds).where(eq(refunds.id, mail.data.refundId!));
+        const order = refund ? await createOrderRepository(db).find(refund.orderId) : null;
+        if (!refund || !order) return null;
+        return sendRefundMail(order, refund, mail.key);
+      },
+    } satisfies Record<string, DeferredMailSender>,
+
+    /**
+     * A verified refund event (refund.created / refund.updated / refund.failed), applied inside the payment
+     * event's transaction (orders/payment-events.ts); the same event twice changes nothing.
+     */
+    async applyEvent(tx: Executor, event: PaymentEvent): Promise<EventEffect> {
       const info = event.refund;
-      if (!info) return 'ignored';
-      const [known] = await db
+      if (!info) return { outcome: 'ignored' };
+      const [known] = await tx
         .select()
         .from(refunds)
         .where(info.refundId && /^[0-9a-f-]{36}$/i.test(info.refundId) ? eq(refunds.id, info.refundId) : eq(refunds.providerRefundId, info.id));
-      if (!known) return 'unknownRefund';
-      if (info.status === 'pending' || info.status === 'requires_action') return 'refundPending';
-      const outcome = await db.transaction(async (tx) => {
-        const repo = createOrderRepository(tx);
-        const order = await repo.lock(known.orderId);
-        const [refund] = await tx.select().from(refunds).where(eq(refunds.id, known.id)).for('update');
-        if (!order || !refund) return { result: 'unknownRefund' as const };
-        const failed = info.status === 'failed' || info.status === 'canceled';
-        if (refund.status === 'succeeded' && failed) {
-          // A refund can fail after it succeeded (the card was closed): the money did not go back after all.
-          const refundedCents = Math.max(0, order.refundedCents - refund.amountCents);
-          await tx.update(refunds).set({ status: 'failed', failureReason: info.failureReason ?? info.status }).where(eq(refunds.id, refund.id));
-          await repo.update(order.id, { refundedCents, ...(order.paymentStatus === 'refunded' ? { paymentStatus: 'paid' } : {}) });
-          await repo.addHistory(order.id, { event: 'refund_failed', actorType: 'system', actorId: `${deps.payments.name}:${event.id}`, note: info.failureReason ?? info.status });
-          const reversal = await deps.invoices.issueReversal(tx, order, refund.id);
-          await tx.insert(auditLog).values({ actorType: 'system', action: 'refund.reversed', orderId: order.id, details: { refundId: refund.id, amountCents: refund.amountCents, reason: info.failureReason ?? info.status, invoice: reversal?.number ?? null }, createdAt: deps.now() });
-          return { result: 'refundReversed' as const, order };
-        }
-        if (refund.status === 'succeeded') return { result: 'alreadyRefunded' as const };
-        // Failed is final at the provider (a late, retried "succeeded" event must not count the money again).
-        if (refund.status === 'failed') return { result: 'alreadyFailed' as const };
-        if (failed) {
-          await tx.update(refunds).set({ status: 'failed', failureReason: info.failureReason ?? info.status, providerRefundId: info.id }).where(eq(refunds.id, refund.id));
-          await repo.addHistory(order.id, { event: 'refund_failed', actorType: 'system', actorId: `${deps.payments.name}:${event.id}`, note: info.failureReason ?? info.status });
-          return { result: 'refundFailed' as const };
-        }
-        if (info.amount !== refund.amountCents) return { result: 'amountMismatch' as const };
-        const at = deps.now();
-        const [confirmed] = await tx.update(refunds).set({ status: 'succeeded', confirmedAt: at, providerRefundId: info.id }).where(eq(refunds.id, refund.id)).returning();
-        const refundedCents = order.refundedCents + refund.amountCents;
-        if (order.totalCents !== null && refundedCents > order.totalCents) {
-          // The provider paid back more than the order cost in total: record the truth and raise the alarm.
-          deps.log.error({ orderId: order.id, refundId: refund.id, refundedCents, totalCents: order.totalCents }, 'refunds exceed the amount paid');
-          await tx.insert(auditLog).values({ actorType: 'system', action: 'refund.exceedsTotal', orderId: order.id, details: { refundId: refund.id, refundedCents, totalCents: order.totalCents }, createdAt: deps.now() });
-        }
-        const full = order.totalCents !== null && refundedCents >= order.totalCents && canChangePayment(order.paymentStatus as PaymentStatus, 'refunded');
-        const updated = await repo.update(order.id, { refundedCents, ...(full ? { paymentStatus: 'refunded' } : {}) });
-        await repo.addHistory(order.id, { event: 'refund_confirmed', actorType: 'system', actorId: `${deps.payments.name}:${event.id}`, note: `${refund.amountCents}` });
-        await deps.invoices.issueCancellation(tx, updated, refund);
-        return { result: 'refunded' as const, order: updated, refund: confirmed! };
-      });
-      if (outcome.result === 'amountMismatch') deps.log.error({ refundId: known.id, eventAmount: info.amount }, 'refund event amount does not match the request');
-      if (outcome.result === 'refundReversed') {
-        deps.log.error({ refundId: known.id, orderId: known.orderId }, 'a confirmed refund failed afterwards: the money is not back; the cancellation invoice is corrected, tell the customer');
-        await deps.invoices.storeMissing(known.orderId).catch((error: unknown) => deps.log.error({ err: error }, 'correcting invoice PDF not stored yet'));
+      if (!known) return { outcome: 'unknownRefund' };
+      if (info.status === 'pending' || info.status === 'requires_action') return { outcome: 'refundPending' };
+      const repo = createOrderRepository(tx);
+      const order = await repo.lock(known.orderId);
+      const [refund] = await tx.select().from(refunds).where(eq(refunds.id, known.id)).for('update');
+      if (!order || !refund) return { outcome: 'unknownRefund' };
+      const failed = info.status === 'failed' || info.status === 'canceled';
+      if (refund.status === 'succeeded' && failed) {
+        // A refund can fail after it succeeded (the card was closed): the money did not go back after all.
+        const refundedCents = Math.max(0, order.refundedCents - refund.amountCents);
+        await tx.update(refunds).set({ status: 'failed', failureReason: info.failureReason ?? info.status }).where(eq(refunds.id, refund.id));
+        await repo.update(order.id, { refundedCents, ...(order.paymentStatus === 'refunded' ? { paymentStatus: 'paid' } : {}) });
+        await repo.addHistory(order.id, { event: 'refund_failed', actorType: 'system', actorId: `${deps.payments.name}:${event.id}`, note: info.failureReason ?? info.status });
+        const reversal = await deps.invoices.issueReversal(tx, order, refund.id);
+        await tx.insert(auditLog).values({ actorType: 'system', action: 'refund.reversed', orderId: order.id, details: { refundId: refund.id, amountCents: refund.amountCents, reason: info.failureReason ?? info.status, invoice: reversal?.number ?? null }, createdAt: deps.now() });
+        return {
+          outcome: 'refundReversed',
+          afterCommit: async () => {
+            deps.log.error({ refundId: known.id, orderId: known.orderId }, 'a confirmed refund failed afterwards: the money is not back; the cancellation invoice is corrected, tell the customer');
+            await deps.invoices.storeMissing(known.orderId).catch((error: unknown) => deps.log.error({ err: error }, 'correcting invoice PDF not stored yet'));
+          },
+        };
       }
-      if (outcome.result === 'refunded') {
-        await deps.invoices.storeMissing(outcome.order.id).catch((error: unknown) => deps.log.error({ err: error }, 'cancellation invoice PDF not stored yet'));
-        await sendRefundMail(outcome.order, outcome.refund);
+      if (refund.status === 'succeeded') return { outcome: 'alreadyRefunded' };
+      // Failed is final at the provider (a late, retried "succeeded" event must not count the money again).
+      if (refund.status === 'failed') return { outcome: 'alreadyFailed' };
+      if (failed) {
+        await tx.update(refunds).set({ status: 'failed', failureReason: info.failureReason ?? info.status, providerRefundId: info.id }).where(eq(refunds.id, refund.id));
+        await repo.addHistory(order.id, { event: 'refund_failed', actorType: 'system', actorId: `${deps.payments.name}:${event.id}`, note: info.failureReason ?? info.status });
+        return { outcome: 'refundFailed' };
       }
-      return outcome.result;
+      if (info.amount !== refund.amountCents) {
+        return { outcome: 'amountMismatch', afterCommit: async () => deps.log.error({ refundId: known.id, eventAmount: info.amount }, 'refund event amount does not match the request') };
+      }
+      const at = deps.now();
+      await tx.update(refunds).set({ status: 'succeeded', confirmedAt: at, providerRefundId: info.id }).where(eq(refunds.id, refund.id));
+      const refundedCents = order.refundedCents + refund.amountCents;
+      if (order.totalCents !== null && refundedCents > order.totalCents) {
+        // The provider paid back more than the order cost in total: record the truth and raise the alarm.
+        deps.log.error({ orderId: order.id, refundId: refund.id, refundedCents, totalCents: order.totalCents }, 'refunds exceed the amount paid');
+        await tx.insert(auditLog).values({ actorType: 'system', action: 'refund.exceedsTotal', orderId: order.id, details: { refundId: refund.id, refundedCents, totalCents: order.totalCents }, createdAt: deps.now() });
+      }
+      const full = order.totalCents !== null && refundedCents >= order.totalCents && canChangePayment(order.paymentStatus as PaymentStatus, 'refunded');
+      const updated = await repo.update(order.id, { refundedCents, ...(full ? { paymentStatus: 'refunded' } : {}) });
+      await repo.addHistory(order.id, { event: 'refund_confirmed', actorType: 'system', actorId: `${deps.payments.name}:${event.id}`, note: `${refund.amountCents}` });
+      await deps.invoices.issueCancellation(tx, updated, refund);
+      const mail: DeferredMail = { kind: 'refundConfirmed', key: `refund-confirmed:${refund.id}`, orderId: order.id, data: { refundId: refund.id } };
+      await deferMail(tx, mail, at);
+      return {
+        outcome: 'refunded',
+        mails: [mail],
+        // The cancellation invoice's PDF before its mail goes out (made on first download if this fails).
+        afterCommit: () => deps.invoices.storeMissing(order.id).catch((error: unknown) => deps.log.error({ err: error }, 'cancellation invoice PDF not stored yet')),
+      };
     },
   };
 }
