@@ -27,7 +27,9 @@ import { seoRoutes } from './modules/seo/routes.js';
 import { createCustomerOrderService } from './modules/customer-orders/customer-order-service.js';
 import { customerOrderRoutes } from './modules/customer-orders/routes.js';
 import { createOrderService } from './modules/orders/order-service.js';
-import { createRetentionService, scheduleRetention, type RetentionService } from './modules/retention/retention-service.js';
+import { RECONCILE } from './modules/orders/payment-events.js';
+import { createRetentionService, type RetentionService } from './modules/retention/retention-service.js';
+import { schedulePeriodic } from './jobs/periodic.js';
 import { orderRoutes } from './modules/orders/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { createPaymentProvider } from './payments/create-payment-provider.js';
@@ -323,7 +325,13 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
   if (config.retentionIntervalMinutes > 0) {
     let stop = () => {};
     app.addHook('onReady', async () => {
-      stop = scheduleRetention(retention, config.retentionIntervalMinutes * 60_000, app.log);
+      const stopRetention = schedulePeriodic(() => retention.run(), { name: 'retention', intervalMs: config.retentionIntervalMinutes * 60_000, log: app.log });
+      // Every process asks; a shared counter lets one per window call the provider.
+      const stopReconcile = schedulePeriodic(() => orders.paymentEvents.reconcileOpenCheckouts(), { name: 'payment-reconciliation', intervalMs: RECONCILE.everyMs, firstDelayMs: 30_000, log: app.log });
+      stop = () => {
+        stopRetention();
+        stopReconcile();
+      };
     });
     app.addHook('onClose', async () => stop());
   }

@@ -1,12 +1,10 @@
 // The real start command in a child process: migrations, health, Ctrl-C, and data kept across restarts.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openDatabase } from './db/client.js';
-import { PROJECT_ROOT } from './paths.js';
+import { freePort, startShopProcess, waitHealthy } from './test/shop-process.js';
 
 let dataDir: string;
 beforeAll(async () => {
@@ -16,50 +14,14 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function startShop(env: Record<string, string>): { child: ChildProcess; output: () => string } {
-  let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: PROJECT_ROOT,
-    env: { PATH: process.env.PATH, NODE_ENV: 'development', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return { child, output: () => output };
-}
-
-async function waitHealthy(port: number, child: ChildProcess) {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error('exited early');
-    try {
-      const response = await fetch(`http://127.0.0.1:${port}/api/health`);
-      if (response.ok) return;
-    } catch {
-      // not yet listening
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('not healthy in time');
-}
-
-function exitCode(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+function startShop(env: Record<string, string>) {
+  return startShopProcess({ DATA_DIR: dataDir, ...env });
 }
 
 test('starts, migrates, stops on Ctrl-C, and a second start finds the same data', { timeout: 90_000 }, async () => {
   const port = await freePort();
   const first = startShop({ PORT: String(port) });
-  await waitHealthy(port, first.child);
+  await waitHealthy(port, first);
   expect(first.output()).toMatch(/"applied":\["0001_initial",/);
   // Development without ADMIN_EMAIL: a staff account is made and its password shown once.
   const password = /password: (\S+)/.exec(first.output())?.[1];
@@ -70,7 +32,7 @@ test('starts, migrates, stops on Ctrl-C, and a second start finds the same data'
     body: JSON.stringify({ email: 'admin@localhost.test', password }),
   });
   expect(login.status).toBe(200);
-  const stopped = exitCode(first.child);
+  const stopped = first.exited;
   first.child.kill('SIGINT');
   expect(await stopped).toBe(0);
   expect(first.output()).toContain('shutting down');
@@ -84,19 +46,19 @@ test('starts, migrates, stops on Ctrl-C, and a second start finds the same data'
   await db.close();
 
   const second = startShop({ PORT: String(port) });
-  await waitHealthy(port, second.child);
+  await waitHealthy(port, second);
   expect(second.output()).not.toContain('"applied"');
   expect(second.output()).not.toContain('password:');
   const outbox = await (await fetch(`http://127.0.0.1:${port}/api/dev/outbox?to=kunde@example.de`)).json();
   expect(outbox.mails.map((m: { subject: string }) => m.subject)).toEqual(['Beständig']);
-  const done = exitCode(second.child);
+  const done = second.exited;
   second.child.kill('SIGTERM');
   expect(await done).toBe(0);
 });
 
 test('a wrong setting stops the start with a message naming it', { timeout: 30_000 }, async () => {
   const shop = startShop({ PORT: 'abc', SMTP_URL: 'http://nope' });
-  expect(await exitCode(shop.child)).toBe(1);
+  expect(await shop.exited).toBe(1);
   expect(shop.output()).toMatch(/PORT: .*"abc"/);
   expect(shop.output()).toMatch(/SMTP_URL: must be an smtp/);
 });

@@ -78,6 +78,11 @@ export function loggableError(error: unknown): { type: string; message: string; 
     ...(driver?.constraint ? { constraint: driver.constraint } : {}),
     ...(driver?.table ? { table: driver.table } : {}),
     ...(isQueryError ? { query: query.slice(0, 500) } : {}),
-    stack: (isQueryError ? (error.stack ?? '').split('\n').slice(1, 8).join('\n') : error.stack) ?? '',
+    // The stack's first lines repeat the message (with a query error's parameters): only the frames are kept.
+    stack: (error.stack ?? '')
+      .split('\n')
+      .filter((line) => line.trimStart().startsWith('at '))
+      .slice(0, 12)
+      .join('\n'),
   };
 }

@@ -159,6 +159,25 @@ export function createJobQueue(db: Executor, now: () => Date) {
       return dead ? 'dead' : 'retry';
     },
 
+    /**
+     * Gives a job back without counting its attempt: it was cut short by something outside it (the database
+     * went away mid-job), not by a fault of its own. It runs again after `delayMs`.
+     */
+    async release(id: number, workerId: string, delayMs: number): Promise<void> {
+      await db
+        .update(jobs)
+        .set({
+          status: 'pending',
+          lockedBy: null,
+          lockedUntil: null,
+          attempts: sql`greatest(${jobs.attempts} - 1, 0)`,
+          runAt: new Date(now().getTime() + delayMs),
+          lastError: 'interrupted: the database was unavailable',
+          updatedAt: now(),
+        })
+        .where(and(eq(jobs.id, id), eq(jobs.lockedBy, workerId), eq(jobs.status, 'running')));
+    },
+
     /** Staff send a dead job round again, with fresh attempts. */
     async retry(id: number): Promise<boolean> {
       const rows = await db

@@ -3,7 +3,13 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import type { JobQueue, JobRow } from './queue.js';
+
+/** A job interrupted by a database outage runs again this much later. */
+const RELEASE_DELAY_MS = 2_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface JobContext {
   /** Reports progress (shown to staff) and renews the lease. */
@@ -20,6 +26,8 @@ export interface RunnerOptions {
   leaseMs?: number;
   /** Pause between polls when there is nothing to do. */
   idleMs?: number;
+  /** Longest pause between rounds while the database cannot be reached. */
+  maxBackoffMs?: number;
   workerId?: string;
 }
 
@@ -35,11 +43,29 @@ export interface JobRunner {
 export function createJobRunner(options: RunnerOptions): JobRunner {
   const leaseMs = options.leaseMs ?? 60_000;
   const idleMs = options.idleMs ?? 1000;
+  const maxBackoffMs = options.maxBackoffMs ?? 30_000;
   const workerId = options.workerId ?? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const queues = Object.keys(options.handlers);
   let running = false;
   let loop: Promise<void> | null = null;
   let wake: (() => void) | null = null;
+
+  /**
+   * Records a job's outcome. While the database is away it tries again with growing pauses, up to the job's
+   * lease (after that another worker may have the job anyway); then the error goes to the loop.
+   */
+  async function record(what: () => Promise<unknown>): Promise<void> {
+    const deadline = Date.now() + leaseMs;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await what();
+        return;
+      } catch (error) {
+        if (!isDatabaseUnavailable(error) || Date.now() >= deadline) throw error;
+        await sleep(Math.min(maxBackoffMs, 250 * 2 ** attempt));
+      }
+    }
+  }
 
   async function runOne(): Promise<boolean> {
     await options.queue.buryAbandoned();
@@ -49,6 +75,7 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
     const heartbeat = setInterval(() => {
       void options.queue.heartbeat(job.id, workerId, leaseMs).catch(() => {});
     }, Math.max(1000, leaseMs / 3));
+    let failure: { error: unknown } | null = null;
     try {
       await handler(job, {
         progress: async (progress) => {
@@ -56,13 +83,26 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
           await options.queue.heartbeat(job.id, workerId, leaseMs);
         },
       });
-      await options.queue.complete(job.id, workerId);
-      options.log.info({ jobId: job.id, queue: job.queue, attempt: job.attempts }, 'job done');
     } catch (error) {
-      const outcome = await options.queue.fail(job.id, workerId, error instanceof Error ? (error.stack ?? error.message) : String(error));
-      options.log[outcome === 'dead' ? 'error' : 'warn']({ jobId: job.id, queue: job.queue, attempt: job.attempts, err: error }, outcome === 'dead' ? 'job failed for the last time' : 'job failed, will retry');
+      failure = { error };
     } finally {
       clearInterval(heartbeat);
+    }
+    if (!failure) {
+      await record(() => options.queue.complete(job.id, workerId));
+      options.log.info({ jobId: job.id, queue: job.queue, attempt: job.attempts }, 'job done');
+    } else if (isDatabaseUnavailable(failure.error)) {
+      // Not the job's fault: it goes back without using up an attempt and runs once the database answers.
+      options.log.warn({ jobId: job.id, queue: job.queue, err: failure.error }, 'job interrupted: the database is unavailable; it runs again');
+      await record(() => options.queue.release(job.id, workerId, RELEASE_DELAY_MS));
+    } else {
+      const error = failure.error;
+      const recorded: { outcome: 'retry' | 'dead' } = { outcome: 'retry' };
+      await record(async () => {
+        recorded.outcome = await options.queue.fail(job.id, workerId, error instanceof Error ? (error.stack ?? error.message) : String(error));
+      });
+      const { outcome } = recorded;
+      options.log[outcome === 'dead' ? 'error' : 'warn']({ jobId: job.id, queue: job.queue, attempt: job.attempts, err: error }, outcome === 'dead' ? 'job failed for the last time' : 'job failed, will retry');
     }
     return true;
   }
@@ -73,17 +113,23 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
       if (running) return;
       running = true;
       loop = (async () => {
+        // Consecutive rounds that could not reach the database: the pause between them grows (1 s, 2 s, 4 s, …
+        // at most maxBackoffMs), and the outage is logged once, not every second.
+        let failures = 0;
         while (running) {
           let worked = false;
           try {
             worked = await runOne();
+            if (failures > 0) options.log.info({ failures }, 'job runner resumed');
+            failures = 0;
           } catch (error) {
-            // The database may be away for a moment; try again after the pause.
-            options.log.error({ err: error }, 'job runner could not claim a job');
+            failures++;
+            if (failures === 1) options.log.error({ err: error }, 'job runner cannot reach the database; backing off');
           }
           if (!worked && running) {
+            const pause = failures > 0 ? Math.min(maxBackoffMs, idleMs * 2 ** (failures - 1)) : idleMs;
             await new Promise<void>((resolve) => {
-              const timer = setTimeout(resolve, idleMs);
+              const timer = setTimeout(resolve, pause);
               wake = () => {
                 clearTimeout(timer);
                 resolve();

@@ -25,30 +25,49 @@ const pglite: TestDatabase = {
   },
 };
 
+/** A fresh PostgreSQL database copied from the migrated template, with its URL (for a shop in a child process). */
+async function copyTemplate(url: string, template: string): Promise<{ handle: DatabaseHandle; url: string }> {
+  // The template's creator pid keeps names apart when two suites share one server.
+  const pid = template.replace('shop_tpl_', '');
+  const name = `shop_t_${pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name} template ${template}`);
+  await admin.end();
+  const databaseUrl = withDatabase(url, name);
+  const handle = await openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 5 });
+  return {
+    url: databaseUrl,
+    handle: {
+      ...handle,
+      async close() {
+        await handle.close();
+        const cleanup = new pg.Client({ connectionString: url });
+        await cleanup.connect();
+        await cleanup.query(`drop database if exists ${name} with (force)`);
+        await cleanup.end();
+      },
+    },
+  };
+}
+
 function postgres(url: string, template: string): TestDatabase {
   return {
     name: 'postgres',
     async open() {
-      // The template's creator pid keeps names apart when two suites share one server.
-      const pid = template.replace('shop_tpl_', '');
-      const name = `shop_t_${pid}_${randomBytes(4).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      await admin.query(`create database ${name} template ${template}`);
-      await admin.end();
-      const handle = await openDatabase({ kind: 'postgres', url: withDatabase(url, name), poolSize: 5 });
-      return {
-        ...handle,
-        async close() {
-          await handle.close();
-          const cleanup = new pg.Client({ connectionString: url });
-          await cleanup.connect();
-          await cleanup.query(`drop database if exists ${name} with (force)`);
-          await cleanup.end();
-        },
-      };
+      return (await copyTemplate(url, template)).handle;
     },
   };
+}
+
+/**
+ * For tests that exist only on PostgreSQL (connections that drop, processes killed mid-transaction): they
+ * live in `*.pg.test.ts` files, which vitest.config.ts runs only when DATABASE_URL is set.
+ */
+export async function openPostgresTestDatabase(): Promise<{ handle: DatabaseHandle; url: string }> {
+  const pgTemplate = inject('pgTemplate');
+  if (!pgTemplate) throw new Error('*.pg.test.ts files need DATABASE_URL (vitest.config.ts runs them only then)');
+  return copyTemplate(pgTemplate.url, pgTemplate.template);
 }
 
 export function testDatabases(): TestDatabase[] {

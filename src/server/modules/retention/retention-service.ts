@@ -4,6 +4,7 @@ import { and, eq, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { RETENTION } from '../../../domain/catalog.js';
 import type { DatabaseHandle } from '../../db/client.js';
+import { isDatabaseUnavailable } from '../../db/errors.js';
 import { orders } from '../../db/schema.js';
 import { createRateLimiter } from '../../http/rate-limit.js';
 import type { Storage } from '../../storage/storage.js';
@@ -61,6 +62,8 @@ export function createRetentionService(deps: { db: DatabaseHandle; storage: Stor
         if (deleteOrder) result.draftsDeleted++;
         result.purged.push({ orderId: order.id, orderNumber: order.orderNumber, reason, ...counts });
       } catch (error) {
+        // Without a database the rest would fail the same way: the run ends and is tried again soon.
+        if (isDatabaseUnavailable(error)) throw error;
         deps.log?.error({ err: error, orderId: order.id }, 'retention purge failed; retried on the next run');
       }
     }
@@ -74,26 +77,3 @@ export function createRetentionService(deps: { db: DatabaseHandle; storage: Stor
 }
 
 export type RetentionService = ReturnType<typeof createRetentionService>;
-
-/** Runs the job every few minutes inside the app process (also in embedded mode); every process may run it. */
-export function scheduleRetention(service: RetentionService, intervalMs: number, log: FastifyBaseLogger): () => void {
-  let running = false;
-  const tick = () => {
-    if (running) return;
-    running = true;
-    service
-      .run()
-      .catch((error: unknown) => log.error({ err: error }, 'retention run failed'))
-      .finally(() => {
-        running = false;
-      });
-  };
-  const first = setTimeout(tick, 5_000);
-  const timer = setInterval(tick, intervalMs);
-  first.unref();
-  timer.unref();
-  return () => {
-    clearTimeout(first);
-    clearInterval(timer);
-  };
-}

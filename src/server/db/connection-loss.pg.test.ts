@@ -1,0 +1,221 @@
+// A process that survives its database: PostgreSQL backends terminated (pg_terminate_backend, as a restart
+// or a failover does) while a connection is idle inside a transaction, while a request is in flight, while
+// the server is unreachable and while a studio job runs. The shop answers 503 with a retry hint, reports
+// the database in its health check, and carries on by itself once the database is back.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { and, eq, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { generatedImages, jobs, orders } from './schema.js';
+import { openDatabase, type DatabaseHandle } from './client.js';
+import { isDatabaseUnavailable } from './errors.js';
+import type { SandboxPaymentProvider } from '../payments/sandbox-provider.js';
+import { WEBHOOK_PATH } from '../modules/payments/routes.js';
+import { createRetentionService } from '../modules/retention/retention-service.js';
+import { STUDIO_QUEUE } from '../modules/studio/studio-service.js';
+import { buildTestApp, type TestApp } from '../test/app.js';
+import { openPostgresTestDatabase } from '../test/databases.js';
+import { startFaultProxy, type FaultProxy } from '../test/pg-fault-proxy.js';
+import { placeOrder, setOrder } from '../test/seed.js';
+import { freePort, startShopProcess, waitHealthy, type ShopProcess } from '../test/shop-process.js';
+import { createStorage } from '../storage/create-storage.js';
+
+let db: DatabaseHandle;
+let databaseUrl: string;
+let seed: TestApp;
+let proxy: FaultProxy;
+let shop: ShopProcess;
+let port: number;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** What a restart or failover does to every session of the shop's database. */
+async function terminateBackends(): Promise<number> {
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ n: number }>(
+      'select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+    );
+    return rows[0]!.n;
+  } finally {
+    await admin.end();
+  }
+}
+
+async function call(method: string, url: string, body?: object, headers: Record<string, string> = {}) {
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}${url}`, {
+      method,
+      headers: body ? { 'content-type': 'application/json', ...headers } : headers,
+      body: body ? JSON.stringify(body) : null,
+      signal: AbortSignal.timeout(20_000),
+    });
+    return { status: response.status, retryAfter: response.headers.get('retry-after'), json: (await response.json()) as Record<string, unknown> & { error?: { code: string; requestId: string } } };
+  } catch (error) {
+    return { status: 0, retryAfter: null, json: { failure: String(error) } as Record<string, unknown> & { error?: { code: string; requestId: string } } };
+  }
+}
+
+beforeAll(async () => {
+  ({ handle: db, url: databaseUrl } = await openPostgresTestDatabase());
+  seed = await buildTestApp(db, { CAMPAIGN_PERCENT: '0' });
+  const target = new URL(databaseUrl);
+  proxy = await startFaultProxy({ host: target.hostname, port: Number(target.port || 5432) });
+  port = await freePort();
+  shop = startShopProcess({
+    NODE_ENV: 'test',
+    PORT: String(port),
+    // The seed app's folder: the same photo files as the orders it places.
+    DATA_DIR: seed.dataDir,
+    DATABASE_URL: proxy.urlFor(databaseUrl),
+    APP_SECRET: seed.config.appSecret,
+    PUBLIC_URL: 'http://shop.test',
+    RETENTION_INTERVAL_MINUTES: '0',
+    LOG_LEVEL: 'warn',
+  });
+  await waitHealthy(port, shop);
+}, 60_000);
+
+afterAll(async () => {
+  shop?.child.kill('SIGKILL');
+  await shop?.exited;
+  await proxy?.close();
+  await seed?.close();
+  await db?.close();
+});
+
+describe('the database goes away (PostgreSQL)', () => {
+  test('a connection idle inside a transaction when its backend is terminated: the transaction fails cleanly, the pool goes on', async () => {
+    const handle = await openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 2 });
+    try {
+      const attempt = handle.db.transaction(async (tx) => {
+        await tx.execute(sql`select 1`);
+        await terminateBackends();
+        // The server's goodbye arrives while no query runs on this connection: before the fix, an
+        // unhandled 'error' event that ended the process.
+        await sleep(300);
+        await tx.execute(sql`select 1`);
+      });
+      const error = await attempt.then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).not.toBeNull();
+      expect(isDatabaseUnavailable(error)).toBe(true);
+      const again = (await handle.db.execute(sql`select 2 as n`)) as unknown as { rows: { n: number }[] };
+      expect(again.rows[0]!.n).toBe(2);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  test('backends terminated in the middle of a request: 503 with our error shape and a retry hint; the process lives; the retry succeeds', { timeout: 60_000 }, async () => {
+    const order = await placeOrder(seed.app);
+    const [row] = await db.db.select().from(orders).where(eq(orders.id, order.orderId));
+    const [event] = (await (seed.app.payments as SandboxPaymentProvider).simulate(row!.providerSessionId!, 'pay'))!.events;
+    const headers = { 'stripe-signature': event!.signature };
+    let terminated = 0;
+    // Statement 3: inside the event's transaction (begin, the event row, then this).
+    proxy.arm(3, {
+      kind: 'hold',
+      onFault: () => {
+        void terminateBackends().then((n) => {
+          terminated = n;
+          proxy.release();
+        });
+      },
+    });
+    const answer = await call('POST', WEBHOOK_PATH, JSON.parse(event!.body) as object, headers);
+    expect(proxy.fired).toBe(true);
+    expect(terminated).toBeGreaterThan(0);
+    expect(answer.status).toBe(503);
+    expect(answer.json.error).toMatchObject({ code: 'serviceUnavailable', requestId: expect.any(String) });
+    expect(Number(answer.retryAfter)).toBeGreaterThan(0);
+    expect(shop.child.exitCode).toBeNull();
+    expect(shop.output()).not.toMatch(/Unhandled 'error' event|uncaught/i);
+    // Signed over the exact bytes: the provider sends the same body again.
+    const retry = await fetch(`http://127.0.0.1:${port}${WEBHOOK_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: event!.body });
+    expect(retry.status).toBe(200);
+    expect(await retry.json()).toMatchObject({ outcome: 'paid' });
+  });
+
+  test('while the server is unreachable: health says so, requests get a 503 within seconds; afterwards everything works without a restart', { timeout: 60_000 }, async () => {
+    proxy.accept(false);
+    await terminateBackends();
+    const health = await call('GET', '/api/health');
+    expect(health.status).toBe(503);
+    expect(health.json).toMatchObject({ status: 'degraded', database: 'failed' });
+    const started = Date.now();
+    const draft = await call('POST', '/api/orders', { language: 'de', selection: { gender: null, style: null, package: null, location: null, outfit: null, extras: [] }, photoConsent: true, photoConsentVersion: '2026-11-01' });
+    expect(draft.status).toBe(503);
+    expect(draft.json.error?.code).toBe('serviceUnavailable');
+    expect(draft.retryAfter).toBeTruthy();
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(shop.child.exitCode).toBeNull();
+
+    proxy.accept(true);
+    expect((await call('GET', '/api/health')).json).toMatchObject({ status: 'ok', database: 'ok' });
+    const created = await call('POST', '/api/orders', { language: 'de', selection: { gender: null, style: null, package: null, location: null, outfit: null, extras: [] }, photoConsent: true, photoConsentVersion: '2026-11-01' });
+    expect(created.status).toBe(201);
+  });
+
+  test('backends terminated again and again while a studio job runs: the job carries on and makes each draft exactly once', { timeout: 120_000 }, async () => {
+    const order = await placeOrder(seed.app, { selection: { gender: 'female', style: 'professional', package: 'pro', location: 'office', outfit: 'business', extras: [] } });
+    await setOrder(seed.app, order.orderId, { productionMode: 'studio' });
+    const [row] = await db.db.select().from(orders).where(eq(orders.id, order.orderId));
+    const [event] = (await (seed.app.payments as SandboxPaymentProvider).simulate(row!.providerSessionId!, 'pay'))!.events;
+    // Paid through the shop process, whose job runner (RUN_JOBS on) takes the studio job.
+    const paid = await fetch(`http://127.0.0.1:${port}${WEBHOOK_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': event!.signature }, body: event!.body });
+    expect(paid.status).toBe(200);
+    const job = async () => (await db.db.select().from(jobs).where(and(eq(jobs.orderId, order.orderId), eq(jobs.queue, STUDIO_QUEUE))))[0];
+    const deadline = Date.now() + 100_000;
+    let terminations = 0;
+    while (Date.now() < deadline) {
+      const current = await job().catch(() => undefined);
+      if (current?.status === 'done') break;
+      if (current?.status === 'running' && terminations < 3) {
+        await terminateBackends();
+        terminations++;
+        await sleep(700);
+        continue;
+      }
+      await sleep(200);
+    }
+    expect(terminations).toBe(3);
+    expect((await job())!.status).toBe('done');
+    const drafts = await db.db.select().from(generatedImages).where(eq(generatedImages.orderId, order.orderId));
+    expect(drafts).toHaveLength(10);
+    // One image per output slot (the unique generation key) and one file per image: nothing made twice.
+    expect(new Set(drafts.map((d) => d.generationKey)).size).toBe(10);
+    expect(new Set(drafts.map((d) => d.storageKey)).size).toBe(10);
+    expect(shop.child.exitCode).toBeNull();
+  });
+
+  test('the deletion job: a run without the database fails cleanly, and the next one does the work', { timeout: 30_000 }, async () => {
+    const handle = await openDatabase({ kind: 'postgres', url: proxy.urlFor(databaseUrl), poolSize: 2 });
+    const filesDir = await mkdtemp(path.join(os.tmpdir(), 'shop-dbloss-files-'));
+    try {
+      const draft = await placeOrder(seed.app);
+      // An unpaid order placed long ago is due for deletion.
+      await setOrder(seed.app, draft.orderId, { orderedAt: new Date(Date.now() - 30 * 24 * 3600 * 1000), createdAt: new Date(Date.now() - 30 * 24 * 3600 * 1000), providerSessionId: null });
+      const retention = createRetentionService({ db: handle, storage: createStorage({ driver: 'local', dir: filesDir }, { secret: 'x'.repeat(32), defaultTtlSeconds: 60 }), now: () => new Date() });
+      proxy.accept(false);
+      await terminateBackends();
+      const failed = await retention.run().then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(isDatabaseUnavailable(failed)).toBe(true);
+      proxy.accept(true);
+      const run = await retention.run();
+      expect(run.purged.map((p) => p.orderId)).toContain(draft.orderId);
+    } finally {
+      proxy.accept(true);
+      await handle.close();
+      await rm(filesDir, { recursive: true, force: true });
+    }
+  });
+});
