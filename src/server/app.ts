@@ -27,7 +27,7 @@ import { seoRoutes } from './modules/seo/routes.js';
 import { createCustomerOrderService } from './modules/customer-orders/customer-order-service.js';
 import { customerOrderRoutes } from './modules/customer-orders/routes.js';
 import { createOrderService } from './modules/orders/order-service.js';
-import { RECONCILE } from './modules/orders/payment-events.js';
+import { RECONCILE, type PaymentEventService } from './modules/orders/payment-events.js';
 import { createRetentionService, type RetentionService } from './modules/retention/retention-service.js';
 import { schedulePeriodic } from './jobs/periodic.js';
 import { orderRoutes } from './modules/orders/routes.js';
@@ -70,6 +70,8 @@ declare module 'fastify' {
     jobs: JobQueue;
     invoices: InvoiceService;
     studio: StudioService;
+    /** Payment events and the reconciliation with the provider (orders/payment-events.ts). */
+    paymentEvents: PaymentEventService;
     /** The job runner of this process (null when RUN_JOBS=false). */
     jobRunner: JobRunner | null;
     /** Every route the app registered, so tests can walk them (for example all of /api/admin). */
@@ -270,6 +272,7 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     now,
     log: app.log,
   });
+  app.decorate('paymentEvents', orders.paymentEvents);
   const jobRunner = config.runJobs
     ? createJobRunner({
         queue: jobQueue,
@@ -327,7 +330,7 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     app.addHook('onReady', async () => {
       const stopRetention = schedulePeriodic(() => retention.run(), { name: 'retention', intervalMs: config.retentionIntervalMinutes * 60_000, log: app.log });
       // Every process asks; a shared counter lets one per window call the provider.
-      const stopReconcile = schedulePeriodic(() => orders.paymentEvents.reconcileOpenCheckouts(), { name: 'payment-reconciliation', intervalMs: RECONCILE.everyMs, firstDelayMs: 30_000, log: app.log });
+      const stopReconcile = schedulePeriodic(() => app.paymentEvents.reconcileOpenCheckouts(), { name: 'payment-reconciliation', intervalMs: RECONCILE.everyMs, firstDelayMs: 30_000, log: app.log });
       stop = () => {
         stopRetention();
         stopReconcile();

@@ -101,4 +101,29 @@ describe.each(testDatabases())('job queue on $name', (testDb) => {
     expect((await queue.find(bad))!.lastError).toContain('not ok');
     expect((await db.db.select().from(jobs)).every((job) => job.lockedBy === null || job.status === 'running')).toBe(true);
   });
+
+  test('a job cut short by a database outage goes back without using an attempt and runs again soon', async () => {
+    const queue = createJobQueue(db.db, now);
+    const id = (await queue.enqueue({ queue: 'q.f', payload: {}, maxAttempts: 1 }))!;
+    let calls = 0;
+    const runner = createJobRunner({
+      queue,
+      log: quiet,
+      handlers: {
+        'q.f': async () => {
+          calls++;
+          // What node-postgres throws when pg_terminate_backend ends the connection mid-job.
+          if (calls === 1) throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+        },
+      },
+    });
+    expect(await runner.drain()).toBe(1);
+    // Its only attempt was not used up: pending again, due in two seconds, with the reason.
+    expect(await queue.find(id)).toMatchObject({ status: 'pending', attempts: 0, lockedBy: null, lastError: expect.stringContaining('database') });
+    expect((await queue.find(id))!.runAt.getTime()).toBe(clock.getTime() + 2_000);
+    clock = new Date(clock.getTime() + 2_000);
+    expect(await runner.drain()).toBe(1);
+    expect(await queue.find(id)).toMatchObject({ status: 'done', attempts: 1 });
+    expect(calls).toBe(2);
+  });
 });

@@ -17,7 +17,7 @@ export interface SmtpTestServer {
 }
 
 /** Recipients whose local part starts with "reject" are refused with a permanent error. */
-export async function startSmtpTestServer(): Promise<SmtpTestServer> {
+export async function startSmtpTestServer(options: { port?: number } = {}): Promise<SmtpTestServer> {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -45,7 +45,7 @@ export async function startSmtpTestServer(): Promise<SmtpTestServer> {
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const { port } = server.server.address() as AddressInfo;
   return {

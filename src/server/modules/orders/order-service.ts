@@ -27,10 +27,9 @@ import type { QualityReport } from '../../../studio/quality-gate.js';
 import { processCustomerPhoto } from '../uploads/image-processing.js';
 import { photoQualityView } from '../studio/photo-quality.js';
 import { createOrderRepository, type OrderRow, type UploadRow } from './order-repository.js';
-import { renderOrderReceivedMail } from './order-mails.js';
-import { orderMailData, selectionOf } from './order-mail-data.js';
+import { selectionOf } from './order-mail-data.js';
 import { createPaymentEventService, type EventEffect } from './payment-events.js';
-import type { DeferredMailSender } from '../../mail/deferred-mail.js';
+import { deferMail, type DeferredMail, type DeferredMailSender } from '../../mail/deferred-mail.js';
 import { statusUrl } from './order-tokens.js';
 
 export interface OrderServiceDeps {
@@ -113,10 +112,9 @@ function safeFileName(name: string | undefined): string {
 }
 
 export function createOrderService(deps: OrderServiceDeps) {
-  const { db, storage, mailer, payments, log } = deps;
+  const { db, storage, payments } = deps;
   const orders = createOrderRepository(db);
   const paymentEvents = createPaymentEventService(deps);
-  const mailContext = deps;
 
   async function uploadView(upload: UploadRow): Promise<UploadView> {
     const [url, thumbnailUrl] = await Promise.all([
@@ -167,12 +165,6 @@ export function createOrderService(deps: OrderServiceDeps) {
         throw error;
       }
     }
-  }
-
-  async function sendMail(order: OrderRow, rendered: { subject: string; html: string; text: string; template: string }, dedupeKey: string) {
-    if (!order.email) return;
-    const result = await mailer.sendEmail({ ...rendered, to: order.email, language: order.language as Language, orderId: order.id, dedupeKey });
-    if (!result.ok) log.error({ orderId: order.id, template: rendered.template, error: result.error }, 'order mail failed');
   }
 
   /**
@@ -348,6 +340,7 @@ export function createOrderService(deps: OrderServiceDeps) {
           .update(JSON.stringify([orderId, input.email, selection, price.grossCents, placed]))
           .digest('hex')
           .slice(0, 32);
+        const receivedMail: DeferredMail = { kind: 'orderReceived', key: `order-received:${orderId}:${attempt}`, orderId, data: { orderId } };
         const langQuery = input.language === 'de' ? '' : `&lang=${input.language}`;
         const session = await payments.createCheckoutSession({
           orderId,
@@ -360,9 +353,9 @@ export function createOrderService(deps: OrderServiceDeps) {
           cancelUrl: `${deps.publicUrl}/order/summary?checkout=cancelled${langQuery}`,
           idempotencyKey: `checkout-${attempt}`,
         });
-        const updated = await db.transaction(async (tx) => {
+        await db.transaction(async (tx) => {
           const repo = createOrderRepository(tx);
-          const row = await repo.update(orderId, {
+          await repo.update(orderId, {
             ...selectionColumns({ ...selection }),
             language: input.language,
             email: input.email,
@@ -394,9 +387,10 @@ export function createOrderService(deps: OrderServiceDeps) {
             checkoutClaimedAt: null,
           });
           await repo.addHistory(orderId, { event: 'order_placed', actorType: 'customer', note: `${selection.package} ${price.grossCents}` });
-          return row;
+          // The contract's confirmation (decisions.md section 4) is owed from this commit on.
+          await deferMail(tx, receivedMail, now);
         });
-        await sendMail(updated, renderOrderReceivedMail(orderMailData(mailContext, updated, price, photoCount)), `order-received:${orderId}:${attempt}`);
+        await paymentEvents.sendOwedMail(receivedMail);
         return { url: session.url, sessionId: session.id };
       } catch (error) {
         await db.transaction(async (tx) => {

@@ -2,7 +2,8 @@
 // everything it changes (order, history, invoice number, studio job, the mails it owes) are written in one
 // transaction. A crash or a lost database connection anywhere before the commit leaves no trace, so the
 // provider's retry applies the event; after the commit the retry is a duplicate and changes nothing.
-// Mails go out right after the commit and, should that fail, from their job (mail/deferred-mail.ts).
+// Mails go out right after the commit and, should that fail, from their job (mail/deferred-mail.ts); the
+// order mails' senders live here, the order confirmation of checkout included.
 import { and, eq, gt, inArray, isNotNull, lt } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { formatMoney } from '../../../domain/money.js';
@@ -15,7 +16,7 @@ import { deferMail, sendDeferred, type DeferredMail, type DeferredMailSender } f
 import type { Mailer } from '../../mail/mailer.js';
 import type { PaymentEvent, PaymentProvider } from '../../payments/provider.js';
 import { createMetricsRepository } from '../metrics/metrics-repository.js';
-import { renderPaymentConfirmedMail, renderPaymentFailedMail } from './order-mails.js';
+import { renderOrderReceivedMail, renderPaymentConfirmedMail, renderPaymentFailedMail } from './order-mails.js';
 import { orderMailData, storedPrice, type OrderMailContext } from './order-mail-data.js';
 import { createOrderRepository, type OrderRow } from './order-repository.js';
 
@@ -61,6 +62,12 @@ export function createPaymentEventService(deps: PaymentEventDeps) {
   /** Renders each owed mail from the database as it is when it is sent (now, or from its job later). */
   const senders: Record<string, DeferredMailSender> = {
     ...deps.refundMailSenders,
+    async orderReceived(mail) {
+      const order = await orders.find(mail.data.orderId!);
+      if (!order || order.totalCents === null) return null;
+      const photoCount = await orders.uploadCount(order.id);
+      return sendOrderMail(order, renderOrderReceivedMail(orderMailData(deps, order, storedPrice(order), photoCount)), mail.key);
+    },
     async paymentConfirmed(mail) {
       const order = await orders.find(mail.data.orderId!);
       if (!order) return null;
@@ -218,15 +225,18 @@ export function createPaymentEventService(deps: PaymentEventDeps) {
     }
   }
 
-  /** After the commit: the owed mails at once (their jobs retry what fails), then the harmless rest. */
-  async function settle(effect: EventEffect): Promise<void> {
-    for (const mail of effect.mails ?? []) {
-      try {
-        await sendDeferred(senders, mail);
-      } catch (error) {
-        log.warn({ err: error, mailKey: mail.key }, 'mail not sent yet; its job sends it later');
-      }
+  /** An owed mail at once, right after its commit; if that fails its job sends it later. */
+  async function sendOwedMail(mail: DeferredMail): Promise<void> {
+    try {
+      await sendDeferred(senders, mail);
+    } catch (error) {
+      log.warn({ err: error, mailKey: mail.key }, 'mail not sent yet; its job sends it later');
     }
+  }
+
+  /** After the commit: the owed mails, then the harmless rest. */
+  async function settle(effect: EventEffect): Promise<void> {
+    for (const mail of effect.mails ?? []) await sendOwedMail(mail);
     if (effect.afterCommit) await effect.afterCommit().catch((error: unknown) => log.error({ err: error }, 'work after a payment event failed'));
   }
 
@@ -284,6 +294,7 @@ export function createPaymentEventService(deps: PaymentEventDeps) {
     },
 
     confirmFromProvider,
+    sendOwedMail,
 
     /**
      * Safety net for events that never arrive (a webhook misconfigured or down longer than the provider

@@ -1,0 +1,87 @@
+// What a payment owes after its commit is never lost: its mail, when the mail server is down, goes out
+// from its job once the server is back; a payment whose event never arrives is found by asking the provider.
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { DatabaseHandle } from '../../db/client.js';
+import { jobs, orderHistory, orders, outgoingMail } from '../../db/schema.js';
+import { DEFERRED_MAIL_DELAY_MS, DEFERRED_MAIL_QUEUE } from '../../mail/deferred-mail.js';
+import { startSmtpTestServer } from '../../mail/smtp-test-server.js';
+import type { SandboxPaymentProvider } from '../../payments/sandbox-provider.js';
+import { buildTestApp, type TestApp } from '../../test/app.js';
+import { testDatabases } from '../../test/databases.js';
+import { payOrder, placeOrder } from '../../test/seed.js';
+import { freePort } from '../../test/shop-process.js';
+import { RECONCILE } from './payment-events.js';
+
+describe.each(testDatabases())('payment events on $name', (testDb) => {
+  let db: DatabaseHandle;
+  let t: TestApp;
+  let smtpPort: number;
+  let clock = new Date('2026-11-24T10:00:00Z');
+
+  beforeAll(async () => {
+    db = await testDb.open();
+    smtpPort = await freePort();
+    // A mail server that is down at first: nothing listens on its port yet.
+    t = await buildTestApp(db, { SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, DEFAULT_PRODUCTION_MODE: 'manual' }, { now: () => clock });
+  });
+  afterAll(async () => {
+    await t.close();
+    await db.close();
+  });
+
+  const orderRow = async (id: string) => (await db.db.select().from(orders).where(eq(orders.id, id)))[0]!;
+
+  test('the payment mail fails while the mail server is down; its job sends it once the server is back, exactly once', async () => {
+    const order = await placeOrder(t.app);
+    await payOrder(t.app, order);
+    expect(await orderRow(order.orderId)).toMatchObject({ paymentStatus: 'paid' });
+    const key = `payment-confirmed:${order.orderId}`;
+    const [failed] = await db.db.select().from(outgoingMail).where(eq(outgoingMail.dedupeKey, key));
+    expect(failed).toMatchObject({ status: 'failed' });
+    const [job] = await db.db.select().from(jobs).where(and(eq(jobs.queue, DEFERRED_MAIL_QUEUE), eq(jobs.dedupeKey, key)));
+    expect(job).toMatchObject({ status: 'pending', runAt: new Date(clock.getTime() + DEFERRED_MAIL_DELAY_MS) });
+
+    // Still down when the job first runs: the attempt fails and waits.
+    clock = new Date(clock.getTime() + DEFERRED_MAIL_DELAY_MS);
+    await t.app.jobRunner!.drain();
+    expect((await t.app.jobs.find(job!.id))!).toMatchObject({ status: 'pending', attempts: 1, lastError: expect.stringContaining('payment') });
+
+    const smtp = await startSmtpTestServer({ port: smtpPort });
+    try {
+      clock = new Date(clock.getTime() + 60 * 60 * 1000);
+      await t.app.jobRunner!.drain();
+      expect((await t.app.jobs.find(job!.id))!.status).toBe('done');
+      const [sent] = await db.db.select().from(outgoingMail).where(eq(outgoingMail.dedupeKey, key));
+      expect(sent).toMatchObject({ status: 'sent', toAddress: order.email });
+      // The order confirmation of the checkout was owed the same way: both arrived, once each.
+      const [received] = await db.db.select().from(outgoingMail).where(and(eq(outgoingMail.orderId, order.orderId), eq(outgoingMail.template, 'order-received')));
+      expect(received).toMatchObject({ status: 'sent' });
+      expect(smtp.received.filter((m) => m.rcptTo.includes(order.email))).toHaveLength(2);
+      // Paid again by a duplicate event later: no second mail.
+      await payOrder(t.app, order);
+      clock = new Date(clock.getTime() + 60 * 60 * 1000);
+      await t.app.jobRunner!.drain();
+      expect(smtp.received.filter((m) => m.rcptTo.includes(order.email))).toHaveLength(2);
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  test('a payment whose event never arrives is found by asking the provider, once per window for all processes', async () => {
+    const order = await placeOrder(t.app);
+    const row = await orderRow(order.orderId);
+    // The customer pays, but the provider's event is lost (a webhook misconfigured, down for days).
+    await (t.app.payments as SandboxPaymentProvider).simulate(row.providerSessionId!, 'pay');
+    expect((await orderRow(order.orderId)).paymentStatus).toBe('pending');
+    // Too young to ask about: the event may still be on its way.
+    expect((await t.app.paymentEvents.reconcileOpenCheckouts()).paid).toBe(0);
+    clock = new Date(clock.getTime() + RECONCILE.minAgeMs + RECONCILE.everyMs);
+    expect(await t.app.paymentEvents.reconcileOpenCheckouts()).toMatchObject({ paid: 1 });
+    expect(await orderRow(order.orderId)).toMatchObject({ paymentStatus: 'paid', status: 'paid', providerPaymentId: expect.stringMatching(/^pi_/) });
+    const history = await db.db.select().from(orderHistory).where(and(eq(orderHistory.orderId, order.orderId), eq(orderHistory.event, 'payment_received')));
+    expect(history).toHaveLength(1);
+    // Another process in the same window does nothing (the provider is asked once per window).
+    expect(await t.app.paymentEvents.reconcileOpenCheckouts()).toEqual({ checked: 0, paid: 0 });
+  });
+});
