@@ -115,6 +115,9 @@ export const logSerializers = {
   },
 };
 
+/** At the start, temporary files older than this are left over from a crash. */
+const STARTUP_TEMPORARY_STALE_MS = 5 * 60 * 1000;
+
 export function contentSecurityPolicy(config: AppConfig): Record<string, string[]> {
   const imgSources = ["'self'", 'data:', 'blob:'];
   if (config.storage.driver === 's3') {
@@ -325,6 +328,14 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
 
   const retention = createRetentionService({ db, storage, now, log: app.log });
   app.decorate('retention', retention);
+  // What a crash left half-written goes at the start (a sibling process's write under way is younger).
+  app.addHook('onReady', async () => {
+    const removed = await storage.sweepTemporary(STARTUP_TEMPORARY_STALE_MS).catch((error: unknown) => {
+      app.log.warn({ err: error }, 'temporary files could not be swept');
+      return 0;
+    });
+    if (removed) app.log.info({ removed }, 'temporary files of interrupted writes removed');
+  });
   if (config.retentionIntervalMinutes > 0) {
     let stop = () => {};
     app.addHook('onReady', async () => {

@@ -15,19 +15,17 @@ import type { SandboxPaymentProvider } from '../payments/sandbox-provider.js';
 import { WEBHOOK_PATH } from '../modules/payments/routes.js';
 import { createRetentionService } from '../modules/retention/retention-service.js';
 import { STUDIO_QUEUE } from '../modules/studio/studio-service.js';
-import { buildTestApp, type TestApp } from '../test/app.js';
-import { openPostgresTestDatabase } from '../test/databases.js';
-import { startFaultProxy, type FaultProxy } from '../test/pg-fault-proxy.js';
+import type { TestApp } from '../test/app.js';
+import { startCrashHarness, type CrashHarness } from '../test/crash-harness.js';
+import type { FaultProxy } from '../test/pg-fault-proxy.js';
 import { placeOrder, setOrder } from '../test/seed.js';
-import { freePort, startShopProcess, waitHealthy, type ShopProcess } from '../test/shop-process.js';
 import { createStorage } from '../storage/create-storage.js';
 
+let h: CrashHarness;
 let db: DatabaseHandle;
 let databaseUrl: string;
 let seed: TestApp;
 let proxy: FaultProxy;
-let shop: ShopProcess;
-let port: number;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -47,7 +45,7 @@ async function terminateBackends(): Promise<number> {
 
 async function call(method: string, url: string, body?: object, headers: Record<string, string> = {}) {
   try {
-    const response = await fetch(`http://127.0.0.1:${port}${url}`, {
+    const response = await fetch(`http://127.0.0.1:${h.port}${url}`, {
       method,
       headers: body ? { 'content-type': 'application/json', ...headers } : headers,
       body: body ? JSON.stringify(body) : null,
@@ -60,31 +58,13 @@ async function call(method: string, url: string, body?: object, headers: Record<
 }
 
 beforeAll(async () => {
-  ({ handle: db, url: databaseUrl } = await openPostgresTestDatabase());
-  seed = await buildTestApp(db, { CAMPAIGN_PERCENT: '0' });
-  const target = new URL(databaseUrl);
-  proxy = await startFaultProxy({ host: target.hostname, port: Number(target.port || 5432) });
-  port = await freePort();
-  shop = startShopProcess({
-    NODE_ENV: 'test',
-    PORT: String(port),
-    // The seed app's folder: the same photo files as the orders it places.
-    DATA_DIR: seed.dataDir,
-    DATABASE_URL: proxy.urlFor(databaseUrl),
-    APP_SECRET: seed.config.appSecret,
-    PUBLIC_URL: 'http://shop.test',
-    RETENTION_INTERVAL_MINUTES: '0',
-    LOG_LEVEL: 'warn',
-  });
-  await waitHealthy(port, shop);
+  // Jobs on (the studio job below), campaign off (prices as listed).
+  h = await startCrashHarness({ seedEnv: { CAMPAIGN_PERCENT: '0' } });
+  ({ db, databaseUrl, seed, proxy } = h);
 }, 60_000);
 
 afterAll(async () => {
-  shop?.child.kill('SIGKILL');
-  await shop?.exited;
-  await proxy?.close();
-  await seed?.close();
-  await db?.close();
+  await h?.close();
 });
 
 describe('the database goes away (PostgreSQL)', () => {
@@ -134,10 +114,10 @@ describe('the database goes away (PostgreSQL)', () => {
     expect(answer.status).toBe(503);
     expect(answer.json.error).toMatchObject({ code: 'serviceUnavailable', requestId: expect.any(String) });
     expect(Number(answer.retryAfter)).toBeGreaterThan(0);
-    expect(shop.child.exitCode).toBeNull();
-    expect(shop.output()).not.toMatch(/Unhandled 'error' event|uncaught/i);
+    expect(h.shop.child.exitCode).toBeNull();
+    expect(h.shop.output()).not.toMatch(/Unhandled 'error' event|uncaught/i);
     // Signed over the exact bytes: the provider sends the same body again.
-    const retry = await fetch(`http://127.0.0.1:${port}${WEBHOOK_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: event!.body });
+    const retry = await fetch(`http://127.0.0.1:${h.port}${WEBHOOK_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: event!.body });
     expect(retry.status).toBe(200);
     expect(await retry.json()).toMatchObject({ outcome: 'paid' });
   });
@@ -154,7 +134,7 @@ describe('the database goes away (PostgreSQL)', () => {
     expect(draft.json.error?.code).toBe('serviceUnavailable');
     expect(draft.retryAfter).toBeTruthy();
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(shop.child.exitCode).toBeNull();
+    expect(h.shop.child.exitCode).toBeNull();
 
     proxy.accept(true);
     expect((await call('GET', '/api/health')).json).toMatchObject({ status: 'ok', database: 'ok' });
@@ -168,7 +148,7 @@ describe('the database goes away (PostgreSQL)', () => {
     const [row] = await db.db.select().from(orders).where(eq(orders.id, order.orderId));
     const [event] = (await (seed.app.payments as SandboxPaymentProvider).simulate(row!.providerSessionId!, 'pay'))!.events;
     // Paid through the shop process, whose job runner (RUN_JOBS on) takes the studio job.
-    const paid = await fetch(`http://127.0.0.1:${port}${WEBHOOK_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': event!.signature }, body: event!.body });
+    const paid = await fetch(`http://127.0.0.1:${h.port}${WEBHOOK_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': event!.signature }, body: event!.body });
     expect(paid.status).toBe(200);
     const job = async () => (await db.db.select().from(jobs).where(and(eq(jobs.orderId, order.orderId), eq(jobs.queue, STUDIO_QUEUE))))[0];
     const deadline = Date.now() + 100_000;
@@ -191,7 +171,7 @@ describe('the database goes away (PostgreSQL)', () => {
     // One image per output slot (the unique generation key) and one file per image: nothing made twice.
     expect(new Set(drafts.map((d) => d.generationKey)).size).toBe(10);
     expect(new Set(drafts.map((d) => d.storageKey)).size).toBe(10);
-    expect(shop.child.exitCode).toBeNull();
+    expect(h.shop.child.exitCode).toBeNull();
   });
 
   test('the deletion job: a run without the database fails cleanly, and the next one does the work', { timeout: 30_000 }, async () => {

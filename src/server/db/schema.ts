@@ -268,6 +268,16 @@ export const rateLimits = pgTable(
   (t) => [index('rate_limits_reset_idx').on(t.resetAt)],
 );
 
+/** Keys written to storage before their row commits; see migrations/0007_storage_intents.sql. */
+export const storageIntents = pgTable(
+  'storage_intents',
+  {
+    key: text('key').primaryKey(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('storage_intents_created_idx').on(t.createdAt)],
+);
+
 export const contactMessages = pgTable(
   'contact_messages',
   {

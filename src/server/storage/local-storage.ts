@@ -238,6 +238,27 @@ export function createLocalStorage(options: LocalStorageOptions): LocalStorage {
 
     open: openObject,
 
+    async sweepTemporary(olderThanMs) {
+      let names: string[];
+      try {
+        names = await readdir(tmpDir);
+      } catch (error) {
+        if (isMissing(error)) return 0;
+        throw error;
+      }
+      const cutoff = Date.now() - olderThanMs;
+      let removed = 0;
+      for (const name of names) {
+        const file = path.join(tmpDir, name);
+        const info = await stat(file).catch(() => null);
+        // A write under way is younger than the cutoff; one this old was cut off by a crash.
+        if (!info?.isFile() || info.mtimeMs > cutoff) continue;
+        await rm(file, { force: true });
+        removed++;
+      }
+      return removed;
+    },
+
     async getStream(key) {
       const { stream } = await openObject(key);
       return stream;

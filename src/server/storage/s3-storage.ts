@@ -204,5 +204,10 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
     async ping() {
       await client.send(new HeadBucketCommand({ Bucket: bucket }), { abortSignal: AbortSignal.timeout(PING_TIMEOUT_MS) });
     },
+
+    // One PutObject per file: an interrupted one stores nothing.
+    async sweepTemporary() {
+      return 0;
+    },
   };
 }

@@ -1,6 +1,6 @@
 // One contract, two drivers: the local folder and S3 (a real s3rver on localhost).
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -262,6 +262,26 @@ function s3Options(server: TestS3Server, bucket: string) {
   const { endpoint, region, accessKeyId, secretAccessKey } = server;
   return { endpoint, region, accessKeyId, secretAccessKey, bucket, forcePathStyle: true, defaultTtlSeconds: 60 };
 }
+
+test('local: temporary files a crash left behind are swept once they are old; a write under way is not touched', async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'storage-sweep-'));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  const storage = createStorage({ driver: 'local', dir }, { secret, defaultTtlSeconds: 60 });
+  await storage.put('uploads/u1/kept.jpg', Buffer.from('kept'), { contentType: 'image/jpeg' });
+  // What a process killed during put() leaves: a data file (a customer's photo bytes) and its meta file.
+  const tmp = path.join(dir, '.tmp');
+  await writeFile(path.join(tmp, 'dead.data'), 'photo bytes');
+  await writeFile(path.join(tmp, 'dead.meta'), '{}');
+  await writeFile(path.join(tmp, 'live.data'), 'being written');
+  const hourAgo = new Date(Date.now() - 3600_000);
+  await utimes(path.join(tmp, 'dead.data'), hourAgo, hourAgo);
+  await utimes(path.join(tmp, 'dead.meta'), hourAgo, hourAgo);
+  expect(await storage.sweepTemporary(15 * 60_000)).toBe(2);
+  expect((await readdir(tmp)).sort()).toEqual(['live.data']);
+  expect((await storage.getBuffer('uploads/u1/kept.jpg')).toString()).toBe('kept');
+  expect(await storage.sweepTemporary(0)).toBe(1);
+  expect(await readdir(tmp)).toEqual([]);
+});
 
 test('S3 ping fails when the bucket does not exist', async () => {
   const storage = createS3Storage(s3Options(s3, 'no-such-bucket'));

@@ -32,6 +32,11 @@ export interface Storage {
   signedUrl(key: string, options?: SignedUrlOptions): Promise<string>;
   /** Throws if the backend is unreachable (GET /api/health). */
   ping(): Promise<void>;
+  /**
+   * Removes what interrupted writes left behind that no key points to (the local driver's temporary files
+   * older than `olderThanMs`); returns how many. S3 keeps nothing of a failed PutObject.
+   */
+  sweepTemporary(olderThanMs: number): Promise<number>;
 }
 
 export class StorageNotFoundError extends Error {

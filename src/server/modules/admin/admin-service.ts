@@ -10,6 +10,7 @@ import type { Database } from '../../db/client.js';
 import { auditLog, contactMessages, generatedImages, orders, revisionRequests, staffUsers } from '../../db/schema.js';
 import { AppError, conflict, notFound } from '../../http/errors.js';
 import type { Mailer } from '../../mail/mailer.js';
+import { noteIntent, settleIntent } from '../../storage/intents.js';
 import type { Storage } from '../../storage/storage.js';
 import type { StaffIdentity } from '../auth/auth-service.js';
 import { createOrderRepository, extrasOf, type OrderRow } from '../orders/order-repository.js';
@@ -320,29 +321,37 @@ export function createAdminService(deps: AdminDeps) {
       const key = `results/${orderId}/${randomBytes(16).toString('hex')}.${image.extension}`;
       // Spec: file names keep only letters, digits, dot and hyphen.
       const fileName = (file.fileName ?? `ergebnis.${image.extension}`).replace(/[^A-Za-z0-9.-]+/g, '-').slice(0, 150) || `ergebnis.${image.extension}`;
-      await storage.put(key, image.buffer, { contentType: image.mimeType });
+      await noteIntent(db, [key], deps.now());
+      const id = randomUUID();
       try {
-        const id = randomUUID();
-        await db.insert(generatedImages).values({
-          id,
-          orderId,
-          fileName,
-          fileSize: image.bytes,
-          mimeType: image.mimeType,
-          width: image.width,
-          height: image.height,
-          storageKey: key,
-          generationType: 'admin_upload',
-          uploadedBy: staff.id,
-          status: 'draft',
-          createdAt: deps.now(),
+        await storage.put(key, image.buffer, { contentType: image.mimeType });
+        await db.transaction(async (tx) => {
+          await settleIntent(tx, [key]);
+          await tx.insert(generatedImages).values({
+            id,
+            orderId,
+            fileName,
+            fileSize: image.bytes,
+            mimeType: image.mimeType,
+            width: image.width,
+            height: image.height,
+            storageKey: key,
+            generationType: 'admin_upload',
+            uploadedBy: staff.id,
+            status: 'draft',
+            createdAt: deps.now(),
+          });
         });
-        await audit(staff, 'result.upload', orderId, { resultId: id, fileName });
-        return { id, fileName, status: 'draft' as const };
       } catch (error) {
-        await storage.delete(key).catch(() => {});
+        // Nothing stays behind; if even the cleanup fails, the note stays and the deletion job removes the file.
+        await storage.delete(key).then(
+          () => settleIntent(db, [key]),
+          () => {},
+        );
         throw error;
       }
+      await audit(staff, 'result.upload', orderId, { resultId: id, fileName });
+      return { id, fileName, status: 'draft' as const };
     },
 
     async setResultStatus(orderId: string, resultId: string, to: ResultStatus, staff: StaffIdentity) {

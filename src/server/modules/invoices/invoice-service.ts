@@ -141,10 +141,6 @@ export function createInvoiceService(deps: InvoiceServiceDeps) {
     });
   }
 
-  function storageKeyOf(invoice: InvoiceRow): string {
-    return `invoices/${invoice.year}/${invoice.number.toLowerCase()}.pdf`;
-  }
-
   return {
     /** In the payment's transaction: the order's invoice, once. */
     async issueForPaidOrder(tx: Executor, order: OrderRow): Promise<InvoiceRow> {
@@ -201,7 +197,7 @@ export function createInvoiceService(deps: InvoiceServiceDeps) {
     async file(orderId: string, invoiceId: string): Promise<{ buffer: Buffer; fileName: string }> {
       const [invoice] = await db.select().from(invoices).where(and(eq(invoices.id, invoiceId), eq(invoices.orderId, orderId)));
       if (!invoice) throw notFound('notFound');
-      const key = storageKeyOf(invoice);
+      const key = invoiceStorageKey(invoice);
       let buffer: Buffer;
       if (invoice.storageKey && (await storage.exists(invoice.storageKey))) buffer = await storage.getBuffer(invoice.storageKey);
       else {
@@ -221,3 +217,8 @@ export function createInvoiceService(deps: InvoiceServiceDeps) {
 }
 
 export type InvoiceService = ReturnType<typeof createInvoiceService>;
+
+/** Where an invoice's PDF lives; fixed by its number, so a PDF stored before its row was updated is still found. */
+export function invoiceStorageKey(invoice: Pick<InvoiceRow, 'year' | 'number'>): string {
+  return `invoices/${invoice.year}/${invoice.number.toLowerCase()}.pdf`;
+}

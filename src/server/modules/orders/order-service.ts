@@ -22,6 +22,7 @@ import type { Database, Executor } from '../../db/client.js';
 import { AppError, conflict, notFound, unprocessable } from '../../http/errors.js';
 import type { Mailer } from '../../mail/mailer.js';
 import type { PaymentEvent, PaymentProvider } from '../../payments/provider.js';
+import { noteIntent, settleIntent } from '../../storage/intents.js';
 import type { Storage } from '../../storage/storage.js';
 import type { QualityReport } from '../../../studio/quality-gate.js';
 import { processCustomerPhoto } from '../uploads/image-processing.js';
@@ -106,8 +107,12 @@ function isEditable(order: OrderRow): boolean {
   return order.status === 'created' && order.paymentStatus !== 'paid' && order.paymentStatus !== 'refunded';
 }
 
+/**
+ * The name shown to the customer and staff: no control characters, no path separators, and no format
+ * characters (Cf: bidirectional overrides that show "gpj.exe" as "exe.jpg", zero-width and invisible marks).
+ */
 function safeFileName(name: string | undefined): string {
-  const cleaned = (name ?? 'foto').normalize('NFC').replace(/[\p{Cc}/\\]/gu, '').trim();
+  const cleaned = (name ?? 'foto').normalize('NFC').replace(/[\p{Cc}\p{Cf}/\\]/gu, '').trim();
   return (cleaned || 'foto').slice(0, 200);
 }
 
@@ -222,9 +227,12 @@ export function createOrderService(deps: OrderServiceDeps) {
       const quality = await deps.checkPhoto(image.buffer);
       if (quality?.verdict === 'refused') throw unprocessable(quality.issues[0]!.code);
       const key = `uploads/${orderId}/${randomBytes(16).toString('hex')}.${image.extension}`;
-      await storage.put(key, image.buffer, { contentType: image.mimeType });
-      await storage.put(thumbnailKey(key), image.thumbnail, { contentType: 'image/jpeg' });
+      const files = [key, thumbnailKey(key)];
+      // Noted first: should this process die before the row commits, the deletion job finds the files.
+      await noteIntent(db, files, deps.now());
       try {
+        await storage.put(key, image.buffer, { contentType: image.mimeType });
+        await storage.put(thumbnailKey(key), image.thumbnail, { contentType: 'image/jpeg' });
         const row = await db.transaction(async (tx) => {
           const repo = createOrderRepository(tx);
           const order = await repo.lock(orderId);
@@ -233,6 +241,7 @@ export function createOrderService(deps: OrderServiceDeps) {
           if ((await repo.uploadCount(orderId)) >= UPLOAD_LIMITS.maxPhotos) throw conflict('tooManyPhotos', { max: UPLOAD_LIMITS.maxPhotos });
           // New photos after an earlier deletion (a retry days later) are kept under the usual rules again.
           if (order.photosDeletedAt) await repo.update(orderId, { photosDeletedAt: null });
+          await settleIntent(tx, files);
           return repo.insertUpload({
             id: randomUUID(),
             orderId,
@@ -249,8 +258,10 @@ export function createOrderService(deps: OrderServiceDeps) {
         });
         return uploadView(row);
       } catch (error) {
-        // Nothing may stay behind for a refused or failed upload.
-        await Promise.allSettled([storage.delete(key), storage.delete(thumbnailKey(key))]);
+        // Nothing may stay behind for a refused or failed upload (and if this cleanup fails, the note stays
+        // and the deletion job removes the files).
+        const cleaned = await Promise.allSettled(files.map((file) => storage.delete(file)));
+        if (cleaned.every((result) => result.status === 'fulfilled')) await settleIntent(db, files).catch(() => {});
         throw error;
       }
     },

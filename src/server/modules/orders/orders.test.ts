@@ -116,6 +116,22 @@ describe.each(testDatabases())('order flow on $name', (testDb) => {
     expect((await t.app.inject({ method: 'GET', url: body.url.split('?')[0] })).statusCode).toBe(403);
   });
 
+  test('file names keep their letters and lose what could disguise them (controls, bidirectional overrides, invisible marks)', async () => {
+    const order = await draft();
+    // "Bewerbung‮gpj.exe" would show as "Bewerbungexe.jpg" with the override kept.
+    const names: [string, string][] = [
+      ['Müller Straße 1.jpg', 'Müller Straße 1.jpg'],
+      ['Bewerbung\u202Egpj.exe', 'Bewerbunggpj.exe'],
+      ['a\u2066b\u2069\u200Fc\u200B.jpg', 'abc.jpg'],
+      ['\u202E\u200E', 'foto'],
+    ];
+    for (const [sent, stored] of names) {
+      const response = await upload(order, jpeg, sent);
+      expect(response.statusCode).toBe(201);
+      expect(response.json().fileName).toBe(stored);
+    }
+  });
+
   test('a wrong draft token looks like a missing order', async () => {
     const order = await draft();
     const response = await upload({ ...order, draftToken: 'x'.repeat(32) }, jpeg);

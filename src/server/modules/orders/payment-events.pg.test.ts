@@ -3,64 +3,28 @@
 // statement of applying a payment event; the provider then delivers the event again, as Stripe does until
 // it gets a 2xx. Each order must end paid exactly once: one event row, one history entry, one invoice, one
 // studio job, and its confirmation mail sent or owed by a job (and sent once that job runs).
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.js';
 import { generatedImages, invoices, jobs, orderHistory, orders, outgoingMail, paymentEvents } from '../../db/schema.js';
 import type { SandboxPaymentProvider } from '../../payments/sandbox-provider.js';
-import { buildTestApp, type TestApp } from '../../test/app.js';
-import { openPostgresTestDatabase } from '../../test/databases.js';
-import { startFaultProxy, type FaultAction, type FaultProxy } from '../../test/pg-fault-proxy.js';
+import type { TestApp } from '../../test/app.js';
+import { startCrashHarness, type CrashHarness } from '../../test/crash-harness.js';
 import { placeOrder, type SeededOrder } from '../../test/seed.js';
-import { freePort, startShopProcess, waitHealthy, type ShopProcess } from '../../test/shop-process.js';
 import { WEBHOOK_PATH } from '../payments/routes.js';
 
+let h: CrashHarness;
 let db: DatabaseHandle;
-let databaseUrl: string;
 let seed: TestApp;
-let proxy: FaultProxy;
-let shop: ShopProcess;
-let port: number;
-let dataDir: string;
-/** Moves the seed app's clock (to run the mail jobs that are due later). */
-let clockOffsetMs = 0;
-
-async function startShop(): Promise<void> {
-  shop = startShopProcess({
-    NODE_ENV: 'test',
-    PORT: String(port),
-    DATA_DIR: dataDir,
-    DATABASE_URL: proxy.urlFor(databaseUrl),
-    APP_SECRET: seed.config.appSecret,
-    PUBLIC_URL: 'http://shop.test',
-    RETENTION_INTERVAL_MINUTES: '0',
-    // Nothing in the background: every statement through the proxy belongs to the event under test.
-    RUN_JOBS: 'false',
-    LOG_LEVEL: 'warn',
-  });
-  await waitHealthy(port, shop);
-}
 
 beforeAll(async () => {
-  ({ handle: db, url: databaseUrl } = await openPostgresTestDatabase());
-  seed = await buildTestApp(db, {}, { now: () => new Date(Date.now() + clockOffsetMs) });
-  const target = new URL(databaseUrl);
-  proxy = await startFaultProxy({ host: target.hostname, port: Number(target.port || 5432) });
-  port = await freePort();
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'shop-crash-'));
-  await startShop();
+  // Nothing in the background: every statement through the proxy belongs to the event under test.
+  h = await startCrashHarness({ env: { RUN_JOBS: 'false' } });
+  ({ db, seed } = h);
 }, 60_000);
 
 afterAll(async () => {
-  shop?.child.kill('SIGKILL');
-  await shop?.exited;
-  await proxy?.close();
-  await seed?.close();
-  await db?.close();
-  await rm(dataDir, { recursive: true, force: true });
+  await h?.close();
 });
 
 /** What the provider sends when the customer pays: one signed checkout.session.completed event. */
@@ -74,7 +38,7 @@ async function paidEvent(order: SeededOrder) {
 /** Delivers it as the provider would; a connection the shop never answers is a failed delivery. */
 async function deliver(event: { body: string; signature: string }): Promise<{ status: number; body: { outcome?: string; error?: { code: string } } | null; retryAfter: string | null }> {
   try {
-    const response = await fetch(`http://127.0.0.1:${port}${WEBHOOK_PATH}`, {
+    const response = await fetch(`http://127.0.0.1:${h.port}${WEBHOOK_PATH}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'stripe-signature': event.signature },
       body: event.body,
@@ -114,9 +78,9 @@ describe('a payment event on PostgreSQL', () => {
   beforeAll(async () => {
     const order = await placeOrder(seed.app);
     const event = await paidEvent(order);
-    proxy.resetCount();
+    h.proxy.resetCount();
     const first = await deliver(event);
-    steps = proxy.statements;
+    steps = h.proxy.statements;
     normal = { order, event, first };
   }, 60_000);
 
@@ -133,14 +97,13 @@ describe('a payment event on PostgreSQL', () => {
     for (let n = 1; n <= steps; n++) {
       const order = await placeOrder(seed.app);
       const event = await paidEvent(order);
-      const dying = shop;
-      const action: FaultAction = { kind: 'kill', onFault: () => dying.child.kill('SIGKILL') };
-      proxy.arm(n, action);
+      const dying = h.shop;
+      h.proxy.arm(n, { kind: 'kill', onFault: h.killNow });
       const cut = await deliver(event);
-      expect(proxy.fired, `statement ${n} was reached`).toBe(true);
+      expect(h.proxy.fired, `statement ${n} was reached`).toBe(true);
       expect(cut.status, `killed at statement ${n}`).toBe(0);
       await dying.exited;
-      await startShop();
+      await h.restart();
       const retry = await deliver(event);
       expect(retry.status, `retry after a kill at statement ${n}`).toBe(200);
       outcomes.push(`${n}:${retry.body!.outcome}`);
@@ -157,9 +120,9 @@ describe('a payment event on PostgreSQL', () => {
     for (let n = 1; n <= steps; n++) {
       const order = await placeOrder(seed.app);
       const event = await paidEvent(order);
-      proxy.arm(n, { kind: 'drop' });
+      h.proxy.arm(n, { kind: 'drop' });
       const cut = await deliver(event);
-      expect(proxy.fired, `statement ${n} was reached`).toBe(true);
+      expect(h.proxy.fired, `statement ${n} was reached`).toBe(true);
       answers.push(cut.status);
       // Before the commit nothing counts and the provider is told to come back; afterwards the work is done.
       if (cut.status !== 200) {
@@ -167,7 +130,7 @@ describe('a payment event on PostgreSQL', () => {
         expect(cut.body?.error?.code).toBe('serviceUnavailable');
         expect(Number(cut.retryAfter)).toBeGreaterThan(0);
       }
-      expect(shop.child.exitCode, 'the process is alive').toBeNull();
+      expect(h.shop.child.exitCode, 'the process is alive').toBeNull();
       const retry = await deliver(event);
       expect(retry.status, `retry after a drop at statement ${n}`).toBe(200);
       await expectPaidOnce(order, event.id);
@@ -182,7 +145,7 @@ describe('a payment event on PostgreSQL', () => {
     const ids = checked.map((o) => o.orderId);
     // The studio jobs are not the subject here; the mail jobs are due two minutes after their payment.
     await db.db.update(jobs).set({ status: 'done' }).where(and(inArray(jobs.orderId, ids), eq(jobs.queue, 'studio.drafts')));
-    clockOffsetMs = 10 * 60 * 1000;
+    h.clockOffsetMs = 10 * 60 * 1000;
     await seed.app.jobRunner!.drain();
     const mails = await db.db
       .select({ orderId: outgoingMail.orderId, n: sql<number>`count(*)::int` })

@@ -4,6 +4,7 @@ import type { Database } from '../../db/client.js';
 import { auditLog, generatedImages, invoices, orderUploads, orders } from '../../db/schema.js';
 import type { Storage } from '../../storage/storage.js';
 import { retentionAfterPhotos } from '../../../domain/invoice.js';
+import { invoiceStorageKey } from '../invoices/invoice-service.js';
 import { createOrderRepository } from '../orders/order-repository.js';
 
 export interface PurgeDeps {
@@ -66,7 +67,8 @@ export async function purgeOrderPhotos(
 export async function purgeExpiredInvoices(deps: PurgeDeps): Promise<number> {
   const expired = await deps.db.select().from(invoices).where(lt(invoices.retainUntil, deps.now()));
   for (const invoice of expired) {
-    if (invoice.storageKey) await deps.storage.delete(invoice.storageKey);
+    // The key follows from the number: a PDF whose row never got its key (a crash in between) goes too.
+    await deps.storage.delete(invoice.storageKey ?? invoiceStorageKey(invoice));
     await deps.db.delete(invoices).where(eq(invoices.id, invoice.id));
     await deps.db.insert(auditLog).values({ actorType: 'system', action: 'invoice.deleted', orderId: invoice.orderId, details: { number: invoice.number }, createdAt: deps.now() });
   }

@@ -7,6 +7,7 @@ import type { DatabaseHandle } from '../../db/client.js';
 import { isDatabaseUnavailable } from '../../db/errors.js';
 import { orders } from '../../db/schema.js';
 import { createRateLimiter } from '../../http/rate-limit.js';
+import { sweepAbandonedWrites } from '../../storage/intents.js';
 import type { Storage } from '../../storage/storage.js';
 import { purgeExpiredInvoices, purgeOrderPhotos } from './purge.js';
 
@@ -17,7 +18,14 @@ const PAYMENT_GRACE_DAYS = 14;
 export interface RetentionRun {
   purged: { orderId: string; orderNumber: string; reason: string; uploads: number; results: number; files: number }[];
   draftsDeleted: number;
+  /** Files of uploads whose row never committed (storage/intents.ts). */
+  abandonedFiles: number;
+  /** Temporary files of interrupted writes (local disk). */
+  temporaryFiles: number;
 }
+
+/** A temporary file this old belongs to a write that was cut off (a write takes seconds). */
+export const TEMPORARY_STALE_MS = 15 * 60 * 1000;
 
 export function createRetentionService(deps: { db: DatabaseHandle; storage: Storage; now: () => Date; log?: FastifyBaseLogger }) {
   const db = deps.db.db;
@@ -50,7 +58,7 @@ export function createRetentionService(deps: { db: DatabaseHandle; storage: Stor
         ),
       )
       .limit(500);
-    const result: RetentionRun = { purged: [], draftsDeleted: 0 };
+    const result: RetentionRun = { purged: [], draftsDeleted: 0, abandonedFiles: 0, temporaryFiles: 0 };
     for (const order of due) {
       const unpaid = order.paymentStatus !== 'paid' && order.status === 'created';
       // A draft never ordered has no contract to keep: it goes entirely. A placed but unpaid order keeps its row.
@@ -69,7 +77,13 @@ export function createRetentionService(deps: { db: DatabaseHandle; storage: Stor
     }
     await createRateLimiter(db, deps.now).prune();
     await purgeExpiredInvoices({ db, storage: deps.storage, now: deps.now });
-    if (result.purged.length) deps.log?.info({ purged: result.purged.length, draftsDeleted: result.draftsDeleted }, 'retention run');
+    // Bytes of writes that never committed: a photo stored for an upload whose row never came, and the
+    // temporary files of writes cut off by a crash.
+    result.abandonedFiles = await sweepAbandonedWrites(db, deps.storage, now);
+    result.temporaryFiles = await deps.storage.sweepTemporary(TEMPORARY_STALE_MS);
+    if (result.purged.length || result.abandonedFiles || result.temporaryFiles) {
+      deps.log?.info({ purged: result.purged.length, draftsDeleted: result.draftsDeleted, abandonedFiles: result.abandonedFiles, temporaryFiles: result.temporaryFiles }, 'retention run');
+    }
     return result;
   }
 
