@@ -1,9 +1,10 @@
-// Issue 2 figures: cold start (first and later run), GET /api/catalog under load, home page JS size.
+// Issue 2 figures: cold start (first and later run), GET /api/catalog under load, home page JS size;
+// issue 13: memory of the idle embedded shop (PGlite) on its first and later runs.
 import { rmSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { ROOT, printFigure, startShop, tempDataDir } from './lib.mjs';
+import { ROOT, idleResidentMb, printFigure, startShop, tempDataDir } from './lib.mjs';
 
 const port = Number(process.env.BENCH_PORT ?? 3901);
 const dataDir = tempDataDir('foundation');
@@ -11,11 +12,14 @@ const dataDir = tempDataDir('foundation');
 // First run: no build, no database yet (what a fresh clone meets after npm install).
 rmSync(path.join(ROOT, 'dist'), { recursive: true, force: true });
 const first = await startShop({ port, dataDir });
+const firstIdle = await idleResidentMb(first.child.pid);
 await first.stop();
 printFigure('cold start to healthy, first run (build + new DB)', first.seconds, 's', '<= 30 s');
+printFigure('memory of the idle embedded shop, first run', firstIdle, 'MB', '<= 450 MB');
 
 const later = await startShop({ port, dataDir });
 printFigure('cold start to healthy, later run', later.seconds, 's', '<= 5 s');
+printFigure('memory of the idle embedded shop, later run', await idleResidentMb(later.child.pid), 'MB', '<= 350 MB');
 
 try {
   const result = await autocannon({ url: `${later.url}/api/catalog`, connections: 20, duration: 10 });

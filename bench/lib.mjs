@@ -1,6 +1,6 @@
 // Small helpers shared by the benchmarks: start the built shop, wait for health, stop it.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,4 +48,17 @@ export async function startShop({ port, dataDir, env = {} }) {
 export function printFigure(name, value, unit, target) {
   const shown = typeof value === 'number' ? (Number.isInteger(value) ? String(value) : value.toFixed(2)) : value;
   console.log(`${name.padEnd(52)} ${`${shown} ${unit}`.padEnd(18)} ${target ? `(target ${target})` : ''}`);
+}
+
+/** Resident memory of a process (Linux), in MB. */
+export function residentMb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+  return Math.round(kb / 1024);
+}
+
+/** Resident memory after the process sat idle for `seconds` (timers, the first retention run and GC settle). */
+export async function idleResidentMb(pid, seconds = 10) {
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  return residentMb(pid);
 }

@@ -1,4 +1,5 @@
 // A fingerprint of everything the build reads, so `npm start` rebuilds only when something changed.
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -35,4 +36,17 @@ export function buildIsCurrent() {
     existsSync(path.join(ROOT, 'dist/server/main.js')) &&
     readFileSync(FINGERPRINT_FILE, 'utf8') === sourceFingerprint()
   );
+}
+
+/**
+ * Builds when the sources changed since the last build (`npm start`, `npm run worker`). The build runs in
+ * a process of its own, so the bundler's few hundred MB are not kept by the shop that starts afterwards.
+ */
+export function buildIfChanged() {
+  if (buildIsCurrent()) return;
+  console.log('Building the shop (first start or changed sources)...');
+  const started = Date.now();
+  const built = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs'), '--quiet'], { cwd: ROOT, stdio: 'inherit' });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+  console.log(`Built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }

@@ -21,5 +21,5 @@ export async function buildAll({ quiet = false } = {}) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  await buildAll();
+  await buildAll({ quiet: process.argv.includes('--quiet') });
 }

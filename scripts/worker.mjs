@@ -1,13 +1,9 @@
 // `npm run worker`: builds when the sources changed since the last build, then runs a job worker.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ROOT, buildIsCurrent } from './build-info.mjs';
+import { ROOT, buildIfChanged } from './build-info.mjs';
 
 if (!process.env.NODE_ENV) process.env.NODE_ENV = 'development';
 
-if (!buildIsCurrent()) {
-  console.log('Building the shop (first start or changed sources)...');
-  const { buildAll } = await import('./build.mjs');
-  await buildAll({ quiet: true });
-}
+buildIfChanged();
 await import(pathToFileURL(path.join(ROOT, 'dist/server/worker.js')).href);

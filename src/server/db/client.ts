@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -31,9 +34,37 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   return options.kind === 'postgres' ? openPostgres(options.url, options.poolSize ?? 10, options.onConnectionError) : openPglite(options.dataDir, options.loadDataDir);
 }
 
+/**
+ * The embedded server's settings. PostgreSQL's default 128 MB of shared buffers is sized for a machine of
+ * its own; a shop's tables fit in a fraction, and the rest is read through the operating system's cache.
+ */
+export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
+/**
+ * A new data directory is made (initdb) in a thread that then ends: initdb's WebAssembly instance takes
+ * several hundred MB that would otherwise stay with the shop's process for good.
+ */
+async function initializeDataDir(dataDir: string): Promise<void> {
+  if (existsSync(path.join(dataDir, 'PG_VERSION'))) return;
+  const code = `
+    const { workerData } = require('node:worker_threads');
+    import(workerData.pglite).then(async ({ PGlite }) => {
+      const db = await PGlite.create(workerData.dataDir, { startParams: workerData.startParams });
+      await db.close();
+    });`;
+  const worker = new Worker(code, { eval: true, workerData: { pglite: import.meta.resolve('@electric-sql/pglite'), dataDir, startParams: PGLITE_START_PARAMS } });
+  await new Promise<void>((resolve, reject) => {
+    worker.once('error', reject);
+    worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`creating the embedded database failed (exit code ${code})`))));
+  });
+}
+
 async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<DatabaseHandle> {
-  if (dataDir) await mkdir(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir ?? undefined, loadDataDir ? { loadDataDir } : {});
+  if (dataDir) {
+    await mkdir(dataDir, { recursive: true });
+    if (!loadDataDir) await initializeDataDir(dataDir);
+  }
+  const client = await PGlite.create(dataDir ?? undefined, { startParams: PGLITE_START_PARAMS, ...(loadDataDir ? { loadDataDir } : {}) });
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   const conn: MigrationConnection = {
     query: async (text, params) => ({ rows: (await client.query<Record<string, unknown>>(text, params)).rows }),

@@ -30,8 +30,14 @@ function startWorker(): Worker {
   return new Worker(boot, { eval: true });
 }
 
-export function createInference(): Inference {
+/** The models' thread ends after this long without work and starts again on the next photo. */
+export const INFERENCE_IDLE_MS = 5 * 60 * 1000;
+
+export function createInference(options: { idleMs?: number } = {}): Inference & { readonly threadRunning: boolean } {
+  const idleMs = options.idleMs ?? INFERENCE_IDLE_MS;
   let worker: Worker | null = null;
+  // The models take a few hundred MB: a shop between orders gives them back.
+  let idleTimer: NodeJS.Timeout | null = null;
   let nextId = 1;
   const pending = new Map<number, { resolve: (response: InferenceResponse) => void; reject: (error: Error) => void }>();
 
@@ -58,19 +64,37 @@ export function createInference(): Inference {
     return started;
   }
 
+  function stopWhenIdle(thread: Worker) {
+    if (idleTimer) clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => {
+      idleTimer = null;
+      if (worker !== thread || pending.size > 0) return;
+      worker = null;
+      void thread.terminate();
+    }, idleMs);
+    idleTimer.unref();
+  }
+
   function call(request: Omit<InferenceRequest, 'id'>): Promise<InferenceResponse> {
     const id = nextId++;
+    if (idleTimer) clearTimeout(idleTimer);
     const thread = start();
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject });
       thread.ref();
       thread.postMessage({ ...request, id });
     }).finally(() => {
-      if (pending.size === 0) thread.unref();
+      if (pending.size === 0) {
+        thread.unref();
+        stopWhenIdle(thread);
+      }
     }) as Promise<InferenceResponse>;
   }
 
   return {
+    get threadRunning() {
+      return worker !== null;
+    },
     async detectFaces(image) {
       const response = await call({ op: 'detect', image });
       if (!response.ok) throw new Error(response.error);
@@ -84,6 +108,7 @@ export function createInference(): Inference {
       return response.mask;
     },
     async close() {
+      if (idleTimer) clearTimeout(idleTimer);
       const running = worker;
       worker = null;
       if (running) await running.terminate();

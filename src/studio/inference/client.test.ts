@@ -1,0 +1,21 @@
+import sharp from 'sharp';
+import { expect, test } from 'vitest';
+import { PORTRAIT } from '../../server/test/images.js';
+import { createInference } from './client.js';
+
+test('the models thread ends when idle, giving its memory back, and starts again for the next photo', { timeout: 60_000 }, async () => {
+  const inference = createInference({ idleMs: 300 });
+  try {
+    const { data, info } = await sharp(PORTRAIT).resize(480).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const image = { data: new Uint8Array(data), width: info.width, height: info.height };
+    expect(inference.threadRunning).toBe(false);
+    expect(await inference.detectFaces(image)).toHaveLength(1);
+    expect(inference.threadRunning).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(inference.threadRunning).toBe(false);
+    expect(await inference.detectFaces(image)).toHaveLength(1);
+    expect(inference.threadRunning).toBe(true);
+  } finally {
+    await inference.close();
+  }
+});
