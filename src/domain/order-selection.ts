@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { BASE_STYLES, EXTRA_KEYS, GENDERS, LANGUAGES, LOCATIONS, OUTFITS, PACKAGES, PACKAGE_KEYS, isExtraOffered } from './catalog.js';
 import type { BaseStyle, ExtraKey, Gender, Location, Outfit, PackageKey } from './catalog.js';
-import { emailSchema } from './validation.js';
+import { emailSchema, multilineText, plainText } from './validation.js';
 
 /** Version of the withdrawal-waiver text at the order button; stored with the consent. */
 export const WAIVER_TEXT_VERSION = '2026-11-01';
@@ -41,22 +41,23 @@ export const BILLING_LIMITS = { name: 120, address: 300 } as const;
  */
 const PRINTABLE_ON_INVOICE = /^[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\u0300-\u036F\u02B9-\u02BF\u0020-\u0040\u005B-\u0060\u007B-\u007E\u00A0-\u00BF\u00D7\u00F7\u2010-\u2027\u2030-\u203A\u20AC\u2116\n]*$/u;
 
-/** Trimmed text of at most `max` characters; empty counts as not given. No control characters (they would break the PDF). */
-function optionalText(max: number) {
-  return z
-    .string()
+/**
+ * Trimmed text of at most `max` characters; empty counts as not given. No control characters (they would
+ * break the PDF); line breaks only where `multiline` (the address).
+ */
+function optionalText(max: number, options: { multiline?: boolean } = {}) {
+  return (options.multiline ? multilineText() : plainText())
     // Pasted text brings odd spaces and invisible characters: plain spaces, nothing invisible.
     .overwrite((value) => value.replace(/[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g, ' ').replace(/[\u200B-\u200D\u2060\uFEFF]/g, ''))
     .trim()
     .max(max, { error: 'inputTooLong' })
-    .refine((value) => ![...value].some((char) => (char < ' ' && char !== '\n') || char === '\u007f'), { error: 'invalidText' })
     .refine((value) => PRINTABLE_ON_INVOICE.test(value) && !/[\uFF00-\uFFEF]/.test(value), { error: 'billingCharacters' })
     .optional()
     .transform((value) => (value ? value : null));
 }
 
 /** The optional billing fields, also checked in the browser before the order button. */
-export const billingFields = { billingName: optionalText(BILLING_LIMITS.name), billingAddress: optionalText(BILLING_LIMITS.address) };
+export const billingFields = { billingName: optionalText(BILLING_LIMITS.name), billingAddress: optionalText(BILLING_LIMITS.address, { multiline: true }) };
 
 export const checkoutSchema = z
   .object({

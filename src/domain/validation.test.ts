@@ -1,6 +1,18 @@
 import { expect, test } from 'vitest';
 import { orderNumberFromBytes, isOrderNumber } from './order-number.js';
-import { contactFormSchema, emailSchema, fieldErrors, trackingFormSchema } from './validation.js';
+import { checkoutSchema, WAIVER_TEXT_VERSION } from './order-selection.js';
+import {
+  contactFormSchema,
+  cutText,
+  emailSchema,
+  fieldErrors,
+  isPlainText,
+  multilineText,
+  plainText,
+  revisionRequestSchema,
+  trackingFormSchema,
+  withdrawalFormSchema,
+} from './validation.js';
 
 function trackingError(input: unknown): string | undefined {
   const result = trackingFormSchema.safeParse(input);
@@ -81,4 +93,79 @@ test('order numbers are short, readable and recognised', () => {
   expect(isOrderNumber(number)).toBe(true);
   expect(isOrderNumber(' bf-23456789 ')).toBe(true);
   expect(isOrderNumber('BF-0000000O')).toBe(false);
+});
+
+/** Every Unicode control character (Cc): C0, DEL, C1. */
+const CONTROL_CHARACTERS = [...Array.from({ length: 0x20 }, (_, i) => i), ...Array.from({ length: 0x21 }, (_, i) => 0x7f + i)].map((code) => String.fromCharCode(code));
+
+test('the text rule: no control character on one line, only the line feed on several', () => {
+  expect(CONTROL_CHARACTERS).toHaveLength(65);
+  for (const char of CONTROL_CHARACTERS) {
+    const hex = char.charCodeAt(0).toString(16);
+    expect(isPlainText(`Max${char}Muster`), hex).toBe(false);
+    expect(isPlainText(`Max${char}Muster`, { multiline: true }), hex).toBe(char === '\n');
+  }
+  // Neighbours of the control ranges are ordinary characters.
+  for (const text of [' ', '~', '\u00A0', 'Ä', '\u00FF']) expect(isPlainText(text), text).toBe(true);
+});
+
+test('the text rule: lone surrogates are refused, real characters of every script are not', () => {
+  for (const text of ['\uD800', 'a\uDFFF', 'Max \uD83D', '\uDE00x']) expect(isPlainText(text), JSON.stringify(text)).toBe(false);
+  for (const text of ['😀', '👩‍👩‍👧‍👦', '李小龍', 'שָׁלוֹם', '\u202Eevil', 'e\u0301', "'; DROP TABLE orders; --", '<script>alert(1)</script>']) {
+    expect(isPlainText(text), text).toBe(true);
+  }
+});
+
+test('plainText answers a control character with invalidText alone, before length and shape', () => {
+  const schema = plainText({ error: 'nameRequired' }).trim().min(2, { error: 'nameTooShort' }).max(5, { error: 'nameTooLong' });
+  expect(schema.safeParse('\u0000').error?.issues.map((issue) => issue.message)).toEqual(['invalidText']);
+  expect(schema.safeParse(`${'x'.repeat(50)}\u0007`).error?.issues.map((issue) => issue.message)).toEqual(['invalidText']);
+  expect(schema.safeParse(42).error?.issues.map((issue) => issue.message)).toEqual(['nameRequired']);
+  expect(schema.parse('  Max ')).toBe('Max');
+  expect(schema.safeParse('Max\nMuster').error?.issues[0]?.message).toBe('invalidText');
+});
+
+test('multilineText keeps line breaks as \\n and refuses every other control character', () => {
+  const schema = multilineText();
+  expect(schema.parse('eins\r\nzwei\rdrei\nvier')).toBe('eins\nzwei\ndrei\nvier');
+  expect(schema.safeParse('eins\tzwei').error?.issues[0]?.message).toBe('invalidText');
+  expect(schema.safeParse('eins\u0000').error?.issues[0]?.message).toBe('invalidText');
+  expect(schema.safeParse('eins\u2028zwei').success).toBe(true);
+});
+
+test('every form refuses control characters in every field with invalidText', () => {
+  const nul = '\u0000';
+  expect(emailSchema.safeParse(`max${nul}@example.de`).error?.issues[0]?.message).toBe('invalidText');
+  expect(emailSchema.safeParse(`max\u0085@example.de`).error?.issues[0]?.message).toBe('invalidText');
+  expect(fieldErrors(trackingFormSchema.safeParse({ orderId: 'BF-23456789', email: `max${nul}@example.de` }).error!)).toEqual({ email: 'invalidText' });
+  expect(fieldErrors(trackingFormSchema.safeParse({ orderId: `BF-2345${nul}6789`, email: 'max@example.de' }).error!)).toEqual({ orderId: 'invalidText' });
+  const contact = { name: 'Max Muster', email: 'max@example.de', message: 'Eine Frage zu meiner Bestellung.' };
+  for (const field of ['name', 'email', 'message'] as const) {
+    expect(contactErrors({ ...contact, [field]: `${contact[field]}${nul}x` }), field).toEqual({ [field]: 'invalidText' });
+  }
+  expect(contactErrors({ ...contact, name: 'Max\nMuster' })).toEqual({ name: 'invalidText' });
+  expect(contactFormSchema.parse({ ...contact, message: 'Zeile eins\r\nZeile zwei' }).message).toBe('Zeile eins\nZeile zwei');
+  const withdrawal = { name: 'Max Muster', reference: 'BF-23456789', email: 'max@example.de' };
+  for (const field of ['name', 'reference', 'email'] as const) {
+    expect(fieldErrors(withdrawalFormSchema.safeParse({ ...withdrawal, [field]: `${withdrawal[field]}\u001b[31m` }).error!), field).toEqual({ [field]: 'invalidText' });
+  }
+  expect(revisionRequestSchema.safeParse({ message: `Bitte heller machen${nul}` }).error?.issues[0]?.message).toBe('invalidText');
+  expect(revisionRequestSchema.parse({ message: 'Bitte heller\r\nund wärmer' }).message).toBe('Bitte heller\nund wärmer');
+});
+
+test('billing: a line break only in the address, where \\r\\n becomes \\n', () => {
+  const base = { language: 'de', selection: { gender: 'male', style: 'casual', package: 'basic', location: null, outfit: null, extras: [] }, email: 'a@b.de', waiverAccepted: true, waiverTextVersion: WAIVER_TEXT_VERSION };
+  expect(checkoutSchema.safeParse({ ...base, billingName: 'Erika\nMuster' }).error?.issues[0]?.message).toBe('invalidText');
+  expect(checkoutSchema.parse({ ...base, billingAddress: 'Weg 1\r\n10115 Berlin' }).billingAddress).toBe('Weg 1\n10115 Berlin');
+  expect(checkoutSchema.safeParse({ ...base, billingAddress: 'Weg 1\u0000' }).error?.issues[0]?.message).toBe('invalidText');
+  expect(checkoutSchema.safeParse({ ...base, email: 'a\u0000@b.de' }).error?.issues[0]?.message).toBe('invalidText');
+});
+
+test('cutting a text never leaves half of a surrogate pair', () => {
+  expect(cutText('ab😀', 3)).toBe('ab');
+  expect(cutText('ab😀', 4)).toBe('ab😀');
+  expect(cutText('abc', 2)).toBe('ab');
+  // The contact form cuts at 2000 characters: an emoji across the cut is dropped whole, not refused as broken text.
+  const message = `${'x'.repeat(1999)}😀 und mehr`;
+  expect(contactFormSchema.parse({ name: 'Max', email: 'max@example.de', message }).message).toBe('x'.repeat(1999));
 });

@@ -4,22 +4,67 @@ import { z } from 'zod';
 import { ORDER_NUMBER_PATTERN } from './order-number.js';
 
 export const EMAIL_MAX_LENGTH = 254;
+
+/**
+ * Unicode control characters (general category Cc: U+0000-U+001F, U+007F-U+009F). No form field needs one;
+ * PostgreSQL refuses NUL in text, and the others break mails, PDFs and log lines.
+ */
+const CONTROL_CHARACTER = /\p{Cc}/u;
+/** The same without the line feed, for the fields that may have several lines. */
+const CONTROL_CHARACTER_EXCEPT_LINE_FEED = /[^\n\P{Cc}]/u;
+/** Half of a UTF-16 pair without its other half: not a character, and UTF-8 cannot store it. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Whether a text from outside may be kept as it is: no control characters (a line feed only where
+ * `multiline`), no lone surrogates. The one rule behind every text field, in the browser and on the server.
+ */
+export function isPlainText(value: string, options: { multiline?: boolean } = {}): boolean {
+  return !(options.multiline ? CONTROL_CHARACTER_EXCEPT_LINE_FEED : CONTROL_CHARACTER).test(value) && !LONE_SURROGATE.test(value);
+}
+
+/** Windows and old Mac line breaks (\r\n, \r) as the line feed that multi-line fields keep. */
+export function normalizeLineBreaks(value: string): string {
+  return value.replace(/\r\n?/g, '\n');
+}
+
+/** The first `max` UTF-16 units of a text, without cutting a character made of a surrogate pair in half. */
+export function cutText(value: string, max: number): string {
+  if (value.length <= max) return value;
+  const cut = value.slice(0, max);
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
+}
+
+/**
+ * A single-line text from outside. Checked before anything else (`abort`), so a control character is
+ * answered with 'invalidText' alone; chain `.trim()`, `.min()`, `.max()` after it.
+ */
+export function plainText(params: { error?: string } = {}) {
+  return z.string(params.error ? { error: params.error } : undefined).refine((value) => isPlainText(value), { error: 'invalidText', abort: true });
+}
+
+/** A text of several lines (a message, an address): line breaks kept as \n, every other control character refused. */
+export function multilineText(params: { error?: string } = {}) {
+  return z
+    .string(params.error ? { error: params.error } : undefined)
+    .overwrite(normalizeLineBreaks)
+    .refine((value) => isPlainText(value, { multiline: true }), { error: 'invalidText', abort: true });
+}
+
 export const ORDER_ID_MAX_LENGTH = 36;
 // Spec section 5: an e-mail of the form x@y.z.
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 // Spec section 5: a UUID of version 1-5 shape.
 export const ORDER_ID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-5][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
-export const emailSchema = z
-  .string({ error: 'emailRequired' })
+export const emailSchema = plainText({ error: 'emailRequired' })
   .trim()
   .toLowerCase()
   .min(1, { error: 'emailRequired' })
   .max(EMAIL_MAX_LENGTH, { error: 'inputTooLong' })
   .regex(EMAIL_SHAPE, { error: 'invalidEmail' });
 
-export const orderIdSchema = z
-  .string({ error: 'required' })
+export const orderIdSchema = plainText({ error: 'required' })
   .trim()
   .min(1, { error: 'required' })
   .max(ORDER_ID_MAX_LENGTH, { error: 'inputTooLong' })
@@ -27,8 +72,7 @@ export const orderIdSchema = z
   .transform((id) => id.toLowerCase());
 
 /** Tracking accepts the order id (UUID) or the short order number printed everywhere (BF-XXXXXXXX). */
-export const orderReferenceSchema = z
-  .string({ error: 'required' })
+export const orderReferenceSchema = plainText({ error: 'required' })
   .trim()
   .min(1, { error: 'required' })
   .max(ORDER_ID_MAX_LENGTH, { error: 'inputTooLong' })
@@ -58,8 +102,7 @@ export const REVISION_MESSAGE_LIMITS = { min: 10, max: 2000 } as const;
 
 export const revisionRequestSchema = z
   .object({
-    message: z
-      .string({ error: 'messageRequired' })
+    message: multilineText({ error: 'messageRequired' })
       .trim()
       .min(1, { error: 'messageRequired' })
       .min(REVISION_MESSAGE_LIMITS.min, { error: 'messageTooShort' })
@@ -85,7 +128,7 @@ export function containsSuspiciousContent(text: string): boolean {
 
 /** Cleans contact input: cut to 2000 characters, then trimmed (spec section 5). */
 export function cleanContactInput(value: unknown): string {
-  return typeof value === 'string' ? value.slice(0, CONTACT_LIMITS.inputMax).trim() : '';
+  return typeof value === 'string' ? cutText(value, CONTACT_LIMITS.inputMax).trim() : '';
 }
 
 export const contactFormSchema = z
@@ -103,18 +146,15 @@ export const contactFormSchema = z
   .pipe(
     z
       .object({
-        name: z
-          .string()
+        name: plainText()
           .min(1, { error: 'nameRequired' })
           .min(CONTACT_LIMITS.nameMin, { error: 'nameTooShort' })
           .max(CONTACT_LIMITS.nameMax, { error: 'nameTooLong' }),
-        email: z
-          .string()
+        email: plainText()
           .min(1, { error: 'emailRequired' })
           .max(EMAIL_MAX_LENGTH, { error: 'emailInvalid' })
           .regex(EMAIL_SHAPE, { error: 'emailInvalid' }),
-        message: z
-          .string()
+        message: multilineText()
           .min(1, { error: 'messageRequired' })
           .min(CONTACT_LIMITS.messageMin, { error: 'messageTooShort' })
           .max(CONTACT_LIMITS.messageMax, { error: 'messageTooLong' }),
@@ -144,9 +184,9 @@ export const WITHDRAWAL_LIMITS = { name: 100, reference: 40 } as const;
 
 export const withdrawalFormSchema = z
   .object({
-    name: z.string({ error: 'nameRequired' }).trim().min(1, { error: 'nameRequired' }).max(WITHDRAWAL_LIMITS.name, { error: 'inputTooLong' }),
-    reference: z.string({ error: 'referenceRequired' }).trim().min(1, { error: 'referenceRequired' }).max(WITHDRAWAL_LIMITS.reference, { error: 'inputTooLong' }),
-    email: z.string({ error: 'emailInvalid' }).trim().toLowerCase().max(EMAIL_MAX_LENGTH, { error: 'inputTooLong' }).regex(EMAIL_SHAPE, { error: 'emailInvalid' }),
+    name: plainText({ error: 'nameRequired' }).trim().min(1, { error: 'nameRequired' }).max(WITHDRAWAL_LIMITS.name, { error: 'inputTooLong' }),
+    reference: plainText({ error: 'referenceRequired' }).trim().min(1, { error: 'referenceRequired' }).max(WITHDRAWAL_LIMITS.reference, { error: 'inputTooLong' }),
+    email: plainText({ error: 'emailInvalid' }).trim().toLowerCase().max(EMAIL_MAX_LENGTH, { error: 'inputTooLong' }).regex(EMAIL_SHAPE, { error: 'emailInvalid' }),
   })
   .strict();
 

@@ -10,7 +10,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppConfig } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/client.js';
 import { loggableError } from './db/errors.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './http/error-handler.js';
 import { zodSerializerCompiler, zodValidatorCompiler } from './http/zod-provider.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { outboxRoutes } from './mail/outbox-routes.js';
@@ -95,6 +95,8 @@ export interface AppOverrides {
   now?: () => Date;
   /** Logger options; tests pass false. */
   logger?: boolean;
+  /** Where log lines go instead of stdout (tests capture them to check what is logged). */
+  logStream?: { write(line: string): void };
 }
 
 /**
@@ -149,13 +151,19 @@ export function contentSecurityPolicy(config: AppConfig): Record<string, string[
 
 export async function buildApp(config: AppConfig, overrides: AppOverrides = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: overrides.logger === false ? false : { level: config.logLevel, serializers: logSerializers },
+    logger:
+      overrides.logger === false
+        ? false
+        : { level: config.logLevel, serializers: logSerializers, ...(overrides.logStream ? { stream: overrides.logStream } : {}) },
     genReqId: () => randomUUID(),
     // A client-sent id is not trusted: it would let anyone forge log correlation.
     requestIdHeader: false,
     // A number means "this many proxies in front": only their X-Forwarded-For entries are believed.
     trustProxy: typeof config.trustProxy === 'number' ? ((_address: string, hop: number) => hop < (config.trustProxy as number)) : config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // What goes wrong before a route or a request exists answers in our error shape too (http/error-handler.ts).
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
   });
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(zodSerializerCompiler);

@@ -1,6 +1,7 @@
 // Expected failures carry a stable code that the browser and e-mail templates translate.
 export type ErrorCode =
   | 'notFound'
+  | 'badRequest'
   | 'validationFailed'
   | 'conflict'
   | 'rateLimited'
@@ -8,6 +9,10 @@ export type ErrorCode =
   | 'forbidden'
   | 'payloadTooLarge'
   | 'unsupportedMediaType'
+  | 'malformedUpload'
+  | 'uriTooLong'
+  | 'headersTooLarge'
+  | 'requestTimeout'
   | 'serviceUnavailable'
   | 'internalError'
   | (string & {});

@@ -1,7 +1,8 @@
 // The dev outbox: every mail the shop wrote, readable in a browser and as JSON for tests.
 // Registered only outside production; it shows customers' mail to anyone who asks.
 import { desc, eq, sql } from 'drizzle-orm';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { plainText } from '../../domain/validation.js';
 import { z } from 'zod';
 import type { Database } from '../db/client.js';
 import { zodSerializerCompiler, zodValidatorCompiler } from '../http/zod-provider.js';
@@ -15,7 +16,7 @@ export function escapeHtml(value: string): string {
 }
 
 const idParams = z.object({ id: z.string() }).strict();
-const notFoundBody = z.object({ error: z.object({ code: z.string() }) });
+const notFoundBody = z.object({ error: z.object({ code: z.string(), requestId: z.string() }) });
 const mailJson = z.object({
   id: z.string(),
   to: z.string(),
@@ -52,8 +53,8 @@ ${body}
 `;
 }
 
-function sendNotFound(reply: FastifyReply) {
-  return reply.code(404).type('application/json; charset=utf-8').send({ error: { code: 'notFound' } });
+function sendNotFound(request: FastifyRequest, reply: FastifyReply) {
+  return reply.code(404).type('application/json; charset=utf-8').send({ error: { code: 'notFound', requestId: request.id } });
 }
 
 export const outboxRoutes: FastifyPluginAsync<{ db: Database }> = async (app, { db }) => {
@@ -105,13 +106,13 @@ ${rows}
 
   app.get<{ Params: { id: string } }>('/dev/outbox/:id.txt', { schema: { params: idParams, response: { 404: notFoundBody } } }, async (request, reply) => {
     const mail = await findMail(request.params.id);
-    if (!mail) return sendNotFound(reply);
+    if (!mail) return sendNotFound(request, reply);
     return reply.header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(mail.text);
   });
 
   app.get<{ Params: { id: string } }>('/dev/outbox/:id', { schema: { params: idParams, response: { 404: notFoundBody } } }, async (request, reply) => {
     const mail = await findMail(request.params.id);
-    if (!mail) return sendNotFound(reply);
+    if (!mail) return sendNotFound(request, reply);
     // The mail's own HTML goes into a sandboxed frame: its styles cannot touch this page
     // and any script in it stays inert, as in a mail client.
     const body = `<p><a href="/dev/outbox">← Dev outbox</a></p>
@@ -133,7 +134,7 @@ ${rows}
     '/api/dev/outbox',
     {
       schema: {
-        querystring: z.object({ to: z.string().optional() }).strict(),
+        querystring: z.object({ to: plainText().max(254).optional() }).strict(),
         response: { 200: z.object({ mails: z.array(mailJson) }) },
       },
     },

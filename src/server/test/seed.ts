@@ -19,21 +19,41 @@ export interface SeededOrder {
   email: string;
 }
 
+export interface SeededDraft {
+  orderId: string;
+  orderNumber: string;
+  draftToken: string;
+  /** The ids of the uploaded photos, in upload order. */
+  uploadIds: string[];
+}
+
+/** A draft order with its photos, as the wizard makes it before the order button. */
+export async function createDraft(app: FastifyInstance, options: { selection?: object; photos?: number } = {}): Promise<SeededDraft> {
+  const draft = (
+    await app.inject({
+      method: 'POST',
+      url: '/api/orders',
+      payload: { language: 'de', selection: options.selection ?? BASIC_SELECTION, photoConsent: true, photoConsentVersion: PHOTO_CONSENT_VERSION },
+    })
+  ).json();
+  const jpeg = await portraitJpeg();
+  const uploadIds: string[] = [];
+  for (let i = 0; i < (options.photos ?? 3); i++) {
+    const body = multipart({ buffer: jpeg, fileName: `selfie-${i + 1}.jpg`, contentType: 'image/jpeg' });
+    const response = await app.inject({ method: 'POST', url: `/api/orders/${draft.orderId}/uploads`, headers: { 'content-type': body.contentType, 'x-draft-token': draft.draftToken }, payload: body.body });
+    if (response.statusCode !== 201) throw new Error(`seed upload failed: ${response.body}`);
+    uploadIds.push(response.json().id);
+  }
+  return { orderId: draft.orderId, orderNumber: draft.orderNumber, draftToken: draft.draftToken, uploadIds };
+}
+
 export async function placeOrder(
   app: FastifyInstance,
   options: { email?: string; selection?: object; photos?: number; language?: 'de' | 'en' | 'es'; billing?: { billingName?: string; billingAddress?: string } } = {},
 ): Promise<SeededOrder> {
   const email = options.email ?? `kunde-${randomBytes(4).toString('hex')}@example.de`;
   const selection = options.selection ?? BASIC_SELECTION;
-  const draft = (
-    await app.inject({ method: 'POST', url: '/api/orders', payload: { language: 'de', selection, photoConsent: true, photoConsentVersion: PHOTO_CONSENT_VERSION } })
-  ).json();
-  const jpeg = await portraitJpeg();
-  for (let i = 0; i < (options.photos ?? 3); i++) {
-    const body = multipart({ buffer: jpeg, fileName: `selfie-${i + 1}.jpg`, contentType: 'image/jpeg' });
-    const response = await app.inject({ method: 'POST', url: `/api/orders/${draft.orderId}/uploads`, headers: { 'content-type': body.contentType, 'x-draft-token': draft.draftToken }, payload: body.body });
-    if (response.statusCode !== 201) throw new Error(`seed upload failed: ${response.body}`);
-  }
+  const draft = await createDraft(app, { selection, photos: options.photos ?? 3 });
   const checkout = await app.inject({
     method: 'POST',
     url: `/api/orders/${draft.orderId}/checkout`,

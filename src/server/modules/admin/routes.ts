@@ -4,6 +4,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { UPLOAD_LIMITS } from '../../../domain/catalog.js';
 import { ORDER_STATUSES } from '../../../domain/order-state.js';
+import { plainText } from '../../../domain/validation.js';
+import { rethrowMultipartError } from '../../http/error-handler.js';
 import { AppError } from '../../http/errors.js';
 import type { ZodTypeProvider } from '../../http/zod-provider.js';
 import { staffOf } from '../auth/guard.js';
@@ -23,7 +25,7 @@ export const adminRoutes: FastifyPluginAsync<{ service: AdminService }> = async 
           .object({
             page: z.coerce.number().int().min(1).max(100_000).default(1),
             status: z.union([z.enum(ORDER_STATUSES), z.literal('')]).optional(),
-            q: z.string().max(100).optional(),
+            q: plainText().max(100).optional(),
           })
           .strict(),
       },
@@ -43,9 +45,9 @@ export const adminRoutes: FastifyPluginAsync<{ service: AdminService }> = async 
 
   api.post('/api/admin/orders/:id/results', { schema: { params: orderParams } }, async (request, reply) => {
     if (!request.isMultipart()) throw new AppError(415, 'notAnImage');
-    const file = await request.file();
+    const file = await request.file().catch(rethrowMultipartError);
     if (!file) throw new AppError(400, 'noFile');
-    const buffer = await file.toBuffer();
+    const buffer = await file.toBuffer().catch(rethrowMultipartError);
     if (file.file.truncated) throw new AppError(413, 'fileTooLarge');
     const result = await service.uploadResult(request.params.id, { buffer, fileName: file.filename }, staffOf(request));
     return reply.status(201).send(result);

@@ -108,6 +108,16 @@ export function createAuthService(deps: { db: Database; now: () => Date }) {
       return { ok: true as const, staff, ...session };
     },
 
+    /**
+     * A sign-in refused before it could be checked (an e-mail with control characters, a missing field): it
+     * counts against the address like a wrong password, so malformed attempts buy no extra tries. The refused
+     * value itself never reaches the database.
+     */
+    async countRefusedLogin(ip: string): Promise<{ retryAfterSeconds: number } | null> {
+      const address = await limiter.hit(`login:ip:${ip}`, LOGIN_LIMITS.perAddress.attempts, LOGIN_LIMITS.perAddress.windowMs);
+      return address.allowed ? null : { retryAfterSeconds: Math.ceil((address.resetAt.getTime() - deps.now().getTime()) / 1000) };
+    },
+
     /** The session behind a cookie token, if it is neither idle too long nor too old. */
     async session(token: string | undefined): Promise<ActiveSession | null> {
       if (!token || token.length > 100) return null;

@@ -1,7 +1,7 @@
 // Tracking, the order status page, downloads, revision requests and early deletion, for customers.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { revisionRequestSchema, trackingFormSchema } from '../../../domain/validation.js';
+import { plainText, revisionRequestSchema, trackingFormSchema } from '../../../domain/validation.js';
 import { AppError, notFound } from '../../http/errors.js';
 import { createRateLimiter } from '../../http/rate-limit.js';
 import type { ZodTypeProvider } from '../../http/zod-provider.js';
@@ -14,7 +14,8 @@ export const TRACKING_LIMIT = { attempts: 5, windowMs: 15 * 60 * 1000 } as const
 const STATUS_HEADER = 'x-status-token';
 
 const orderParams = z.object({ id: z.uuid({ error: 'notFound' }) }).strict();
-const signedQuery = z.object({ exp: z.string().max(20).optional(), sig: z.string().max(128).optional() }).strict();
+const signedQuery = z.object({ exp: plainText().max(20).optional(), sig: plainText().max(128).optional() }).strict();
+const tokenQuery = z.object({ token: plainText().max(100).optional() }).strict();
 
 export const customerOrderRoutes: FastifyPluginAsync<{ service: CustomerOrderService }> = async (app, { service }) => {
   const secret = app.config.appSecret;
@@ -54,7 +55,7 @@ export const customerOrderRoutes: FastifyPluginAsync<{ service: CustomerOrderSer
   // An invoice PDF: with the status token (header, or ?token= in the links of the mails and the status page).
   api.get(
     '/api/orders/:id/invoices/:invoiceId',
-    { schema: { params: z.object({ id: z.uuid({ error: 'notFound' }), invoiceId: z.uuid({ error: 'notFound' }) }).strict(), querystring: z.object({ token: z.string().max(100).optional() }).strict() } },
+    { schema: { params: z.object({ id: z.uuid({ error: 'notFound' }), invoiceId: z.uuid({ error: 'notFound' }) }).strict(), querystring: tokenQuery } },
     async (request, reply) => {
       requireStatusAccess(request);
       const file = await service.invoiceFile(request.params.id, request.params.invoiceId);
@@ -66,7 +67,7 @@ export const customerOrderRoutes: FastifyPluginAsync<{ service: CustomerOrderSer
     },
   );
 
-  api.get('/api/orders/:id/status', { schema: { params: orderParams, querystring: z.object({ token: z.string().max(100).optional() }).strict() } }, async (request) => {
+  api.get('/api/orders/:id/status', { schema: { params: orderParams, querystring: tokenQuery } }, async (request) => {
     requireStatusAccess(request);
     return service.viewById(request.params.id);
   });

@@ -4,6 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { LANGUAGES } from '../../../domain/catalog.js';
 import { METRIC_EVENTS, SERVER_ONLY_EVENTS, metricDetail } from '../../../domain/metrics.js';
+import { plainText } from '../../../domain/validation.js';
 import { PAGES, resolvePath } from '../../../web/routes.js';
 import { AppError } from '../../http/errors.js';
 import { createRateLimiter } from '../../http/rate-limit.js';
@@ -14,8 +15,8 @@ import { createMetricsRepository, type MetricEntry } from './metrics-repository.
 export const METRICS_LIMIT = { hits: 120, windowMs: 10 * 60 * 1000 } as const;
 
 const bodySchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('page_view'), path: z.string().max(300), language: z.enum(LANGUAGES) }).strict(),
-  z.object({ kind: z.literal('event'), name: z.enum(METRIC_EVENTS), detail: z.union([z.string().max(40), z.number()]).optional() }).strict(),
+  z.object({ kind: z.literal('page_view'), path: plainText().max(300), language: z.enum(LANGUAGES) }).strict(),
+  z.object({ kind: z.literal('event'), name: z.enum(METRIC_EVENTS), detail: z.union([plainText().max(40), z.number()]).optional() }).strict(),
 ]);
 
 /** A page view counts under the page's canonical path: never an order id or a query string. */

@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { UPLOAD_LIMITS } from '../../../domain/catalog.js';
 import { checkoutSchema, draftCreateSchema, selectionSchema } from '../../../domain/order-selection.js';
 import { LANGUAGES } from '../../../domain/catalog.js';
+import { plainText } from '../../../domain/validation.js';
+import { rethrowMultipartError } from '../../http/error-handler.js';
 import { AppError, notFound } from '../../http/errors.js';
 import type { ZodTypeProvider } from '../../http/zod-provider.js';
 import { draftToken, isDraftToken, isStatusToken } from './order-tokens.js';
@@ -50,9 +52,9 @@ export const orderRoutes: FastifyPluginAsync<{ service: OrderService }> = async 
   api.post('/api/orders/:id/uploads', { schema: { params: orderParams } }, async (request, reply) => {
     requireDraft(request);
     if (!request.isMultipart()) throw new AppError(415, 'notAnImage');
-    const file = await request.file();
+    const file = await request.file().catch(rethrowMultipartError);
     if (!file) throw new AppError(400, 'noFile');
-    const buffer = await file.toBuffer();
+    const buffer = await file.toBuffer().catch(rethrowMultipartError);
     // The multipart limit stops reading at the limit and marks the stream truncated.
     if (file.file.truncated) throw new AppError(413, 'fileTooLarge', 'fileTooLarge', { maxBytes: UPLOAD_LIMITS.maxFileBytes });
     const upload = await service.addUpload(request.params.id, { buffer, fileName: file.filename });
@@ -71,7 +73,7 @@ export const orderRoutes: FastifyPluginAsync<{ service: OrderService }> = async 
   });
 
   /** The success page: proof is the draft token of this browser, the provider session id, or the status link. */
-  const confirmationQuery = z.object({ session_id: z.string().max(200).optional(), token: z.string().max(100).optional() }).strict();
+  const confirmationQuery = z.object({ session_id: plainText().max(200).optional(), token: plainText().max(100).optional() }).strict();
   async function requireConfirmationAccess(request: {
     params: { id: string };
     query: z.output<typeof confirmationQuery>;

@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { isLanguage } from '../../../domain/catalog.js';
+import { plainText } from '../../../domain/validation.js';
 import { AppError } from '../../http/errors.js';
 import type { ZodTypeProvider } from '../../http/zod-provider.js';
 import { WebhookSignatureError, type PaymentProvider } from '../../payments/provider.js';
@@ -55,7 +56,7 @@ const sandboxRoutes: FastifyPluginAsync<{ provider: SandboxPaymentProvider }> = 
 
   api.get(SANDBOX_CSS_PATH, async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(SANDBOX_CSS));
 
-  api.get('/sandbox/checkout/:id', { schema: { params, querystring: z.object({ lang: z.string().optional() }).strict() } }, async (request, reply) => {
+  api.get('/sandbox/checkout/:id', { schema: { params, querystring: z.object({ lang: plainText().max(10).optional() }).strict() } }, async (request, reply) => {
     const session = await provider.getSession(request.params.id);
     if (!session) throw new AppError(404, 'notFound');
     const language = isLanguage(request.query.lang) ? request.query.lang : session.locale;

@@ -80,7 +80,8 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, optio
       });
     } catch (error) {
       // A page that cannot be rendered still answers as a page, in the visitor's language.
-      request.log.error({ err: error, url }, 'page rendering failed');
+      // The path only: query strings carry status tokens and e-mail addresses (tracking links).
+      request.log.error({ err: error, path: url.split('?', 1)[0] }, 'page rendering failed');
       const page = errorPage(language);
       const body = withoutScripts(template)
         .replace('<!--app-lang-->', language)
@@ -90,7 +91,8 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, optio
       return reply.status(500).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
     }
     if (result.kind === 'redirect') return reply.redirect(result.to, 302);
-    if (result.kind === 'notFound') return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
+    // A missing file (a path with an extension): the shop's error shape, like every other 404.
+    if (result.kind === 'notFound') return reply.callNotFound();
     const page = (result.scripts ? template : withoutScripts(template))
       .replace('<!--app-lang-->', result.language)
       .replace('<!--app-head-->', result.head)

@@ -1,5 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { CONTACT_LIMITS, contactFormSchema, fieldErrors } from '../../../domain/validation.js';
+import { CONTACT_LIMITS, contactFormSchema, cutText, fieldErrors } from '../../../domain/validation.js';
 import { useAppData } from '../../app-data.js';
 import { ApiError, api } from '../../lib/api.js';
 import { useI18n } from '../../i18n/i18n.js';
@@ -17,7 +17,7 @@ export function ContactPage() {
 
   const change = (field: Field, value: string) => {
     // Spec: input is cut at 2000 characters; an error clears when its field is edited.
-    setValues((v) => ({ ...v, [field]: value.slice(0, CONTACT_LIMITS.inputMax) }));
+    setValues((v) => ({ ...v, [field]: cutText(value, CONTACT_LIMITS.inputMax) }));
     setErrors((e) => ({ ...e, [field]: undefined }));
     setFormError(null);
   };

@@ -83,7 +83,8 @@ export function SummaryStep() {
     setError(null);
     const email = emailSchema.safeParse(state.email);
     if (!email.success) {
-      setEmailError(state.email.trim() ? t('order.summary.emailInvalid') : t('order.summary.emailRequired'));
+      const code = email.error.issues[0]?.message;
+      setEmailError(code === 'invalidText' ? t('errors.invalidText') : state.email.trim() ? t('order.summary.emailInvalid') : t('order.summary.emailRequired'));
       emailInput.current?.focus();
       return;
     }
