@@ -122,7 +122,7 @@ describe.each(testDatabases())('dev outbox routes on $name', (testDb) => {
     for (const url of [`/dev/outbox/${randomUUID()}`, `/dev/outbox/${randomUUID()}.txt`, '/dev/outbox/not-a-uuid', "/dev/outbox/1' or '1'='1.txt"]) {
       const res = await app.inject(url);
       expect(res.statusCode, url).toBe(404);
-      expect(res.json(), url).toEqual({ error: { code: 'notFound' } });
+      expect(res.json(), url).toEqual({ error: { code: 'notFound', requestId: expect.any(String) } });
     }
   });
 });
