@@ -334,14 +334,8 @@ async function fingerprinter(db: DatabaseHandle): Promise<() => Promise<Record<s
 
 const changedTables = (before: Record<string, string>, after: Record<string, string>) => Object.keys(after).filter((table) => before[table] !== after[table]);
 
-/**
- * The local storage driver's signed links answer `{ error: { code } }` without the request id
- * (src/server/storage/local-files-routes.ts declares its error body that way).
- */
-const WITHOUT_REQUEST_ID = new Set(['GET /files/*']);
-
 /** Our error shape: `{ error: { code, requestId } }`, the id also in the header. */
-function errorShapeProblem(response: LightMyRequestResponse, route: string): string | null {
+function errorShapeProblem(response: LightMyRequestResponse): string | null {
   const type = String(response.headers['content-type'] ?? '');
   if (!type.startsWith('application/json')) return `content type ${type || 'none'}`;
   let body: { error?: { code?: unknown; requestId?: unknown } };
@@ -351,7 +345,6 @@ function errorShapeProblem(response: LightMyRequestResponse, route: string): str
     return 'not JSON';
   }
   if (typeof body.error?.code !== 'string' || !/^[a-z][A-Za-z]+$/.test(body.error.code)) return `code ${JSON.stringify(body.error?.code)}`;
-  if (WITHOUT_REQUEST_ID.has(route) && body.error.requestId === undefined) return null;
   if (typeof body.error.requestId !== 'string' || body.error.requestId !== response.headers['x-request-id']) return 'requestId missing or not the header';
   return null;
 }
@@ -474,7 +467,7 @@ describe.each(testDatabases())('hostile input on $name', (testDb) => {
       if (response.statusCode >= 500) problems.push(`${where}: ${response.body.slice(0, 200)}`);
       const page = item.route.endsWith(' /*') && String(response.headers['content-type']).startsWith('text/html');
       if (response.statusCode >= 400 && item.method !== 'HEAD' && !page) {
-        const shape = errorShapeProblem(response, item.route);
+        const shape = errorShapeProblem(response);
         if (shape) problems.push(`${where}: not our error shape (${shape}): ${response.body.slice(0, 120)}`);
       }
       const after = await fingerprint();
@@ -528,7 +521,7 @@ describe.each(testDatabases())('hostile input on $name', (testDb) => {
         const before = await fingerprint();
         const response = await t.app.inject({ method: 'POST', url: target.url, headers: { ...target.headers, 'content-type': item.contentType }, payload: item.body });
         const after = await fingerprint();
-        answers.push(`${target.route} [${item.label}] -> ${response.statusCode} ${response.json().error?.code} ${errorShapeProblem(response, target.route) ?? 'shape ok'} ${changedTables(before, after).join(',') || 'nothing written'}`);
+        answers.push(`${target.route} [${item.label}] -> ${response.statusCode} ${response.json().error?.code} ${errorShapeProblem(response) ?? 'shape ok'} ${changedTables(before, after).join(',') || 'nothing written'}`);
       }
     }
     expect(answers).toEqual(targets.flatMap((target) => bodies.map((item) => `${target.route} [${item.label}] -> ${item.status} ${item.code} shape ok nothing written`)));

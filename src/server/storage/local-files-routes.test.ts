@@ -62,7 +62,7 @@ test('an expired link is 403 linkExpired', async () => {
   const sig = signLocalFile({ secret, key: 'renders/r1/photo.jpg', exp, name: undefined });
   const res = await app.inject({ url: `/files/renders/r1/photo.jpg?${query({ exp, sig })}` });
   expect(res.statusCode).toBe(403);
-  expect(res.json()).toEqual({ error: { code: 'linkExpired' } });
+  expect(res.json()).toEqual({ error: { code: 'linkExpired', requestId: expect.any(String) } });
 });
 
 test('an altered key, expiry, name or signature is 403 linkInvalid', async () => {
@@ -84,7 +84,7 @@ test('an altered key, expiry, name or signature is 403 linkInvalid', async () =>
   for (const path of altered) {
     const res = await app.inject({ url: path });
     expect(res.statusCode, path).toBe(403);
-    expect(res.json(), path).toEqual({ error: { code: 'linkInvalid' } });
+    expect(res.json(), path).toEqual({ error: { code: 'linkInvalid', requestId: expect.any(String) } });
   }
   // The untouched link still works, so the 403s above come from the alterations.
   expect((await app.inject({ url: `${url.pathname}${url.search}` })).statusCode).toBe(200);
@@ -94,7 +94,7 @@ test('a valid link to a missing file is 404 notFound', async () => {
   const { app, storage } = await setup();
   const res = await app.inject({ url: await storage.signedUrl('renders/r1/missing.jpg') });
   expect(res.statusCode).toBe(404);
-  expect(res.json()).toEqual({ error: { code: 'notFound' } });
+  expect(res.json()).toEqual({ error: { code: 'notFound', requestId: expect.any(String) } });
 });
 
 test('a correctly signed path with .. cannot read outside the folder', async () => {

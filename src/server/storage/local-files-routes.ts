@@ -6,7 +6,7 @@ import { zodSerializerCompiler, zodValidatorCompiler } from '../http/zod-provide
 import { verifyLocalSignature, type LocalStorage } from './local-storage.js';
 import { contentDisposition, isValidKey, StorageNotFoundError } from './storage.js';
 
-const errorBody = z.object({ error: z.object({ code: z.enum(['linkExpired', 'linkInvalid', 'notFound']) }) });
+const errorBody = z.object({ error: z.object({ code: z.enum(['linkExpired', 'linkInvalid', 'notFound']), requestId: z.string() }) });
 
 // Stored files are customer uploads whose content type came from the upload. Should one claim to
 // be HTML or SVG, it must not run script in our origin when opened inline.
@@ -31,16 +31,16 @@ export const localFilesRoutes: FastifyPluginAsync<{ storage: LocalStorage; secre
       const key = request.params['*'];
       const { exp, sig, name } = request.query;
       // We never sign a key outside the key alphabet, so such a path (`..`, `%2f`, ...) is forged.
-      if (!isValidKey(key)) return reply.code(403).send({ error: { code: 'linkInvalid' } });
+      if (!isValidKey(key)) return reply.code(403).send({ error: { code: 'linkInvalid', requestId: request.id } });
       const now = new Date();
       const verdict = verifyLocalSignature({ secret, key, exp, name, sig, now });
-      if (verdict !== 'valid') return reply.code(403).send({ error: { code: verdict } });
+      if (verdict !== 'valid') return reply.code(403).send({ error: { code: verdict, requestId: request.id } });
 
       let file;
       try {
         file = await storage.open(key);
       } catch (error) {
-        if (error instanceof StorageNotFoundError) return reply.code(404).send({ error: { code: 'notFound' } });
+        if (error instanceof StorageNotFoundError) return reply.code(404).send({ error: { code: 'notFound', requestId: request.id } });
         throw error;
       }
       const secondsLeft = Math.max(1, Number(exp) - Math.floor(now.getTime() / 1000));

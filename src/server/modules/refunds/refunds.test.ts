@@ -73,6 +73,10 @@ describe.each(testDatabases())('refunds on $name', (testDb) => {
     await payOrder(t.app, order);
     const total = (await orderRow(order.orderId)).totalCents!;
     expect((await admin('POST', `/api/admin/orders/${order.orderId}/refunds`, { amountCents: total + 1 })).json().error.code).toBe('refundTooLarge');
+    // A reason with a control character is refused by the one text rule, before anything is stored or sent.
+    const hostile = await admin('POST', `/api/admin/orders/${order.orderId}/refunds`, { amountCents: 100, reason: 'Kulanz\u0000' });
+    expect(hostile.statusCode).toBe(400);
+    expect(hostile.json().error.fields).toEqual({ reason: 'invalidText' });
 
     const failing = (await admin('POST', `/api/admin/orders/${order.orderId}/refunds`, { amountCents: total })).json();
     // While one is open, nothing more can be asked for.

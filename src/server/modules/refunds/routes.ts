@@ -3,6 +3,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
+import { multilineText } from '../../../domain/validation.js';
 import { orders } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
 import type { ZodTypeProvider } from '../../http/zod-provider.js';
@@ -59,7 +60,7 @@ export const refundRoutes: FastifyPluginAsync<{ refunds: RefundService }> = asyn
     {
       schema: {
         params: orderParams,
-        body: z.object({ amountCents: z.number().int().min(1).max(10_000_000), reason: z.string().trim().max(500).optional() }).strict(),
+        body: z.object({ amountCents: z.number().int().min(1).max(10_000_000), reason: multilineText().trim().max(500).optional() }).strict(),
       },
     },
     async (request, reply) => {
