@@ -26,6 +26,10 @@ const shared = {
   // Orders are made by hand unless a journey switches one to the studio (studio.spec.ts): the other
   // journeys see a paid order stay paid.
   DEFAULT_PRODUCTION_MODE: 'manual',
+  // Every journey comes from 127.0.0.1: the per-address limits would end the suite (they are tested in
+  // src/server/modules/orders/abuse-limits.test.ts).
+  LIMIT_DRAFTS_PER_HOUR: '100000',
+  LIMIT_UPLOAD_MB_PER_HOUR: '1000000',
   ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
 };
 

@@ -48,6 +48,11 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: optionalString,
   S3_FORCE_PATH_STYLE: bool.default(false),
   RETENTION_INTERVAL_MINUTES: z.coerce.number({ error: 'must be a number of minutes' }).int().min(0).max(24 * 60).default(15),
+  LIMIT_DRAFTS_PER_HOUR: z.coerce.number({ error: 'must be a number' }).int().min(1).max(100_000).default(30),
+  LIMIT_UPLOAD_MB_PER_HOUR: z.coerce.number({ error: 'must be a number of MB' }).int().min(10).max(1_000_000).default(500),
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number({ error: 'must be a number of seconds' }).int().min(5).max(3600).default(120),
+  BODY_TIMEOUT_SECONDS: z.coerce.number({ error: 'must be a number of seconds' }).int().min(1).max(600).default(10),
+  HEADERS_TIMEOUT_SECONDS: z.coerce.number({ error: 'must be a number of seconds' }).int().min(1).max(600).default(15),
   SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(3600),
   SMTP_URL: z
     .string()
@@ -117,6 +122,13 @@ export interface AppConfig {
   signedUrlTtlSeconds: number;
   /** How often the deletion job runs in each app process; 0 turns it off (tests run it by hand). */
   retentionIntervalMinutes: number;
+  /** Per network address and hour: new drafts, and bytes of photos received. */
+  limits: { draftsPerHour: number; uploadBytesPerHour: number };
+  /**
+   * A whole request (an upload over a slow phone line included), a request body of any other kind (a few
+   * KB of JSON), and the request line with its headers: clients slower than this are cut off.
+   */
+  timeouts: { requestMs: number; bodyMs: number; headersMs: number };
   mail: { smtpUrl: string | undefined; from: string; supportEmail: string };
   payments:
     | { provider: 'sandbox' }
@@ -322,6 +334,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     storage,
     signedUrlTtlSeconds: env.SIGNED_URL_TTL_SECONDS,
     retentionIntervalMinutes: env.RETENTION_INTERVAL_MINUTES,
+    limits: { draftsPerHour: env.LIMIT_DRAFTS_PER_HOUR, uploadBytesPerHour: env.LIMIT_UPLOAD_MB_PER_HOUR * 1024 * 1024 },
+    timeouts: { requestMs: env.REQUEST_TIMEOUT_SECONDS * 1000, bodyMs: env.BODY_TIMEOUT_SECONDS * 1000, headersMs: env.HEADERS_TIMEOUT_SECONDS * 1000 },
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, supportEmail: env.SUPPORT_EMAIL },
     payments,
     campaign,

@@ -11,15 +11,18 @@ export interface RateLimitResult {
 
 export function createRateLimiter(db: Database, now: () => Date) {
   return {
-    /** Counts one hit for the key and says whether it is within the limit. */
-    async hit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
+    /**
+     * Counts `amount` (one hit, or a quantity such as kilobytes received) for the key and says whether the
+     * window's total is within the limit. An amount of 0 only looks.
+     */
+    async hit(key: string, limit: number, windowMs: number, amount = 1): Promise<RateLimitResult> {
       const at = now();
       const resetAt = new Date(at.getTime() + windowMs);
       const [row] = await queryRows<{ hits: number; reset_at: Date | string }>(
         db,
-        sql`insert into ${rateLimits} (key, hits, reset_at) values (${key}, 1, ${resetAt.toISOString()})
+        sql`insert into ${rateLimits} (key, hits, reset_at) values (${key}, ${amount}, ${resetAt.toISOString()})
             on conflict (key) do update set
-              hits = case when ${rateLimits.resetAt} <= ${at.toISOString()} then 1 else ${rateLimits.hits} + 1 end,
+              hits = case when ${rateLimits.resetAt} <= ${at.toISOString()} then ${amount} else ${rateLimits.hits} + ${amount} end,
               reset_at = case when ${rateLimits.resetAt} <= ${at.toISOString()} then excluded.reset_at else ${rateLimits.resetAt} end
             returning hits, reset_at`,
       );

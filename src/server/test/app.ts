@@ -26,6 +26,10 @@ export async function buildTestApp(
     APP_SECRET: 'test-secret-test-secret-test-secret-0123',
     PUBLIC_URL: 'http://shop.test',
     RETENTION_INTERVAL_MINUTES: '0',
+    // Every request of a test comes from 127.0.0.1: the per-address limits are tested where a test sets
+    // them (an empty value means the default).
+    LIMIT_DRAFTS_PER_HOUR: '100000',
+    LIMIT_UPLOAD_MB_PER_HOUR: '1000000',
     ...env,
   });
   // Jobs run when a test says so (app.jobRunner.drain()), not in the background between its steps.

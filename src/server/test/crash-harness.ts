@@ -45,6 +45,9 @@ export async function startCrashHarness(options: { env?: Record<string, string>;
       PUBLIC_URL: 'http://shop.test',
       RETENTION_INTERVAL_MINUTES: '0',
       LOG_LEVEL: 'warn',
+      // Every request comes from 127.0.0.1.
+      LIMIT_DRAFTS_PER_HOUR: '100000',
+      LIMIT_UPLOAD_MB_PER_HOUR: '1000000',
       ...options.env,
     });
     await waitHealthy(port, harness.shop);

@@ -1,6 +1,6 @@
 // The order wizard's API: drafts, photo uploads, selections, checkout, and the success page's view.
 import multipart from '@fastify/multipart';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { UPLOAD_LIMITS } from '../../../domain/catalog.js';
 import { checkoutSchema, draftCreateSchema, selectionSchema } from '../../../domain/order-selection.js';
@@ -8,6 +8,7 @@ import { LANGUAGES } from '../../../domain/catalog.js';
 import { plainText } from '../../../domain/validation.js';
 import { rethrowMultipartError } from '../../http/error-handler.js';
 import { AppError, notFound } from '../../http/errors.js';
+import { createRateLimiter, type RateLimitResult } from '../../http/rate-limit.js';
 import type { ZodTypeProvider } from '../../http/zod-provider.js';
 import { draftToken, isDraftToken, isStatusToken } from './order-tokens.js';
 import type { OrderService } from './order-service.js';
@@ -15,6 +16,7 @@ import type { OrderService } from './order-service.js';
 const orderParams = z.object({ id: z.uuid({ error: 'orderNotFound' }) }).strict();
 const uploadParams = z.object({ id: z.uuid(), uploadId: z.uuid() }).strict();
 const DRAFT_HEADER = 'x-draft-token';
+const HOUR_MS = 3600 * 1000;
 
 export const orderRoutes: FastifyPluginAsync<{ service: OrderService }> = async (app, { service }) => {
   await app.register(multipart, {
@@ -30,7 +32,20 @@ export const orderRoutes: FastifyPluginAsync<{ service: OrderService }> = async 
     if (!isDraftToken(secret, request.params.id, typeof token === 'string' ? token : undefined)) throw notFound('orderNotFound');
   }
 
+  // Per network address and hour (settings LIMIT_DRAFTS_PER_HOUR, LIMIT_UPLOAD_MB_PER_HOUR): far above what
+  // a customer needs, and what a script can fill the disk with. Counters are shared by all processes.
+  const limiter = createRateLimiter(app.db.db, app.now);
+  const { draftsPerHour, uploadBytesPerHour } = app.config.limits;
+  const uploadKbPerHour = Math.ceil(uploadBytesPerHour / 1024);
+  function refuse(reply: FastifyReply, result: RateLimitResult, code: 'tooManyDrafts' | 'uploadLimitReached'): never {
+    const retryAfterSeconds = Math.max(1, Math.ceil((result.resetAt.getTime() - app.now().getTime()) / 1000));
+    reply.header('retry-after', String(retryAfterSeconds));
+    throw new AppError(429, code, code, { retryAfterSeconds });
+  }
+
   api.post('/api/orders', { schema: { body: draftCreateSchema } }, async (request, reply) => {
+    const counted = await limiter.hit(`drafts:ip:${request.ip}`, draftsPerHour, HOUR_MS);
+    if (!counted.allowed) refuse(reply, counted, 'tooManyDrafts');
     const draft = await service.createDraft({ language: request.body.language, selection: request.body.selection });
     return reply.status(201).send({ ...draft, draftToken: draftToken(secret, draft.orderId) });
   });
@@ -51,10 +66,17 @@ export const orderRoutes: FastifyPluginAsync<{ service: OrderService }> = async 
 
   api.post('/api/orders/:id/uploads', { schema: { params: orderParams } }, async (request, reply) => {
     requireDraft(request);
+    const uploadKey = `upload-kb:ip:${request.ip}`;
+    // An address over its volume is refused before its body is read.
+    const used = await limiter.hit(uploadKey, uploadKbPerHour, HOUR_MS, 0);
+    if (!used.allowed) refuse(reply, used, 'uploadLimitReached');
     if (!request.isMultipart()) throw new AppError(415, 'notAnImage');
     const file = await request.file().catch(rethrowMultipartError);
     if (!file) throw new AppError(400, 'noFile');
     const buffer = await file.toBuffer().catch(rethrowMultipartError);
+    // Counted as received, before the photo is decoded or checked.
+    const counted = await limiter.hit(uploadKey, uploadKbPerHour, HOUR_MS, Math.ceil(buffer.length / 1024));
+    if (!counted.allowed) refuse(reply, counted, 'uploadLimitReached');
     // The multipart limit stops reading at the limit and marks the stream truncated.
     if (file.file.truncated) throw new AppError(413, 'fileTooLarge', 'fileTooLarge', { maxBytes: UPLOAD_LIMITS.maxFileBytes });
     const upload = await service.addUpload(request.params.id, { buffer, fileName: file.filename });

@@ -15,6 +15,15 @@ interface Pending {
   name: string;
   progress: number;
   error: string | null;
+  /** For a limit reached: how long to wait, from the server's answer. */
+  waitMinutes?: number;
+}
+
+/** The error of a failed call as a pending item shows it. */
+function failure(error: unknown): Pick<Pending, 'error' | 'waitMinutes'> {
+  if (!(error instanceof ApiError)) return { error: 'uploadFailed' };
+  const seconds = Number(error.details.retryAfterSeconds);
+  return { error: error.code, ...(Number.isFinite(seconds) ? { waitMinutes: Math.max(1, Math.ceil(seconds / 60)) } : {}) };
 }
 
 interface DraftResponse {
@@ -111,8 +120,7 @@ export function UploadStep() {
       try {
         if (toSend.length) draft = await ensureDraft();
       } catch (error) {
-        const code = error instanceof ApiError ? error.code : 'uploadFailed';
-        for (const item of toSend) setItem(item.key, { error: code });
+        for (const item of toSend) setItem(item.key, failure(error));
         setSummary(t('order.upload.partialFailure', { n: items.length, total: items.length }));
         return;
       }
@@ -128,7 +136,7 @@ export function UploadStep() {
             setPending((p) => p.filter((x) => x.key !== item!.key));
           } catch (error) {
             failed++;
-            setItem(item.key, { error: error instanceof ApiError ? error.code : 'uploadFailed' });
+            setItem(item.key, failure(error));
           }
         }
       };
@@ -153,7 +161,7 @@ export function UploadStep() {
     void addFiles([...event.dataTransfer.files]);
   };
 
-  const errorText = (code: string) => t(`errors.${code}`, { min: UPLOAD_LIMITS.minShortSidePx, max: UPLOAD_LIMITS.maxPhotos });
+  const errorText = (code: string, minutes?: number) => t(`errors.${code}`, { min: UPLOAD_LIMITS.minShortSidePx, max: UPLOAD_LIMITS.maxPhotos, minutes: minutes ?? 60 });
 
   const busy = pending.some((p) => !p.error);
   return (
@@ -220,7 +228,7 @@ export function UploadStep() {
             <span className="thumb__name">{item.name}</span>
             {item.error ? (
               <>
-                <span className="thumb__error">{errorText(item.error)}</span>
+                <span className="thumb__error">{errorText(item.error, item.waitMinutes)}</span>
                 <button type="button" className="thumb__dismiss" onClick={() => setPending((p) => p.filter((x) => x.key !== item.key))}>
                   {t('order.upload.dismiss')}
                 </button>
