@@ -11,6 +11,7 @@ import type { AppConfig } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/client.js';
 import { loggableError } from './db/errors.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './http/error-handler.js';
+import { registerBodyTimeouts } from './http/timeouts.js';
 import { zodSerializerCompiler, zodValidatorCompiler } from './http/zod-provider.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { outboxRoutes } from './mail/outbox-routes.js';
@@ -161,6 +162,10 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     // A number means "this many proxies in front": only their X-Forwarded-For entries are believed.
     trustProxy: typeof config.trustProxy === 'number' ? ((_address: string, hop: number) => hop < (config.trustProxy as number)) : config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // Slow clients are cut off (http/timeouts.ts): the whole request, the request line and headers, checked
+    // every second instead of Node's 30 s.
+    requestTimeout: config.timeouts.requestMs,
+    http: { headersTimeout: config.timeouts.headersMs, connectionsCheckingInterval: 1000 },
     // What goes wrong before a route or a request exists answers in our error shape too (http/error-handler.ts).
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
@@ -168,6 +173,7 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(zodSerializerCompiler);
   registerErrorHandling(app);
+  registerBodyTimeouts(app, { bodyMs: config.timeouts.bodyMs });
   const routeTable: { method: string; url: string }[] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {

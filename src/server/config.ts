@@ -316,6 +316,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (env.GENERATOR_URL && (!env.GENERATOR_TOKEN || !env.GENERATOR_MODEL)) problems.push('GENERATOR_TOKEN / GENERATOR_MODEL: required with GENERATOR_URL');
   // Otherwise every paid order would wait for a generator that does not exist.
   if (env.DEFAULT_PRODUCTION_MODE === 'generator' && !env.GENERATOR_URL) problems.push('DEFAULT_PRODUCTION_MODE: generator needs GENERATOR_URL');
+  if (env.HEADERS_TIMEOUT_SECONDS > env.REQUEST_TIMEOUT_SECONDS) problems.push('HEADERS_TIMEOUT_SECONDS: must not be longer than REQUEST_TIMEOUT_SECONDS');
   if (problems.length) throw new ConfigError(problems);
 
   const host = env.HOST ?? (production ? '0.0.0.0' : 'localhost');
