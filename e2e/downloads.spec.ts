@@ -55,7 +55,7 @@ function zipNames(file: string): Promise<string[]> {
 }
 
 test('a completed order: one image and the ZIP download from the status page', async ({ page }) => {
-  await page.goto(`${base}/order-status/${order.orderId}?token=${statusToken(secret, order.orderId)}`);
+  await page.goto(`${base}/order-status/${order.orderId}?token=${statusToken(secret, order.orderId, new Date())}`);
   await page.locator('html[data-hydrated="true"]').waitFor();
   await expect(page.getByTestId('status-banner')).toHaveAttribute('data-status', 'completed');
   await expect(page.getByTestId('progress')).toHaveAttribute('data-step', '4');

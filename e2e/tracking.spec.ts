@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { open, seedPaidOrder, uniqueEmail } from './helpers.js';
+import { open, outbox, seedPaidOrder, uniqueEmail } from './helpers.js';
 
 test('tracking a paid order shows the paid banner, step 2 of 4, and leads to the status page with its history', async ({ page, request }) => {
   const email = uniqueEmail('track');
@@ -70,4 +70,45 @@ test("a paid order's invoice downloads from tracking as a PDF with its number", 
   const bytes = (await import('node:fs')).readFileSync(file);
   expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
   expect(bytes.length).toBeGreaterThan(1000);
+});
+
+test('a guesser cannot lock the customer out: the order answers neutrally, the link comes by mail; deleting the photos revokes the old links', async ({ page, request }) => {
+  const email = uniqueEmail('guarded');
+  const order = await seedPaidOrder(request, email);
+  const paymentMail = (await outbox(request, email)).find((mail) => mail.template === 'payment-confirmed')!;
+  const oldLink = /http:\/\/[^\s]+\/order-status\/[0-9a-f-]{36}\?token=[\w.-]+/.exec(paymentMail.text)![0];
+  // Five wrong guesses at the e-mail, each from another address.
+  for (let i = 0; i < 5; i++) {
+    const guess = await request.post('/api/tracking', { headers: { 'x-forwarded-for': `198.51.100.${40 + i}` }, data: { orderId: order.orderNumber, email: `guess${i}@example.de` } });
+    expect(guess.status()).toBe(404);
+  }
+
+  // The customer, from their own address: no lockout, no order shown, the link is on its way.
+  await page.setExtraHTTPHeaders({ 'x-forwarded-for': '198.51.100.60' });
+  await open(page, '/tracking');
+  await page.getByTestId('track-order').fill(order.orderNumber);
+  await page.getByTestId('track-email').fill(email);
+  await page.getByTestId('track-submit').click();
+  await expect(page.getByTestId('track-link-sent')).toContainText('haben wir Ihnen soeben einen Link');
+  await expect(page.getByTestId('track-result')).toHaveCount(0);
+  await expect(page.getByTestId('track-submit')).toBeEnabled();
+  const linkMail = (await outbox(request, email)).find((mail) => mail.template === 'tracking-link')!;
+  expect(linkMail.subject).toContain(order.orderNumber);
+  const mailedLink = /http:\/\/[^\s]+\/order-status\/[0-9a-f-]{36}\?token=[\w.-]+/.exec(linkMail.text)![0];
+
+  await page.goto(new URL(mailedLink).pathname + new URL(mailedLink).search);
+  await page.locator('html[data-hydrated="true"]').waitFor();
+  await expect(page.getByTestId('order-status')).toBeVisible();
+  await page.getByTestId('delete-photos').click();
+  await page.getByTestId('confirm-delete').click();
+  await expect(page.getByTestId('deleted-note')).toBeVisible();
+  // The page keeps working with the link it got back; a reload too.
+  await page.reload();
+  await page.locator('html[data-hydrated="true"]').waitFor();
+  await expect(page.getByTestId('deleted-note')).toBeVisible();
+
+  // The payment mail's link was revoked by the deletion: tracking says why.
+  await page.goto(new URL(oldLink).pathname + new URL(oldLink).search);
+  await page.waitForURL(`**/tracking?order_id=${order.orderId}&link=expired`);
+  await expect(page.getByTestId('track-link-expired')).toContainText('abgelaufen oder gilt nicht mehr');
 });

@@ -275,7 +275,7 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     invoiceLink: async (order) => {
       await invoices.storeMissing(order.id);
       const [invoice] = (await invoices.forOrder(order.id)).filter((row) => row.kind === 'invoice');
-      return invoice ? invoiceUrl(config.publicUrl, config.appSecret, order.id, invoice.id) : null;
+      return invoice ? invoiceUrl(config.publicUrl, config.appSecret, order.id, invoice.id, now()) : null;
     },
     onRefundEvent: (tx, event) => refunds.applyEvent(tx, event),
     refundMailSenders: refunds.mailSenders,
@@ -312,8 +312,10 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     signedUrlTtlSeconds: config.signedUrlTtlSeconds,
     site: config.site,
     invoices,
+    mailer,
     publicUrl: config.publicUrl,
     now,
+    log: app.log,
   });
   await app.register(customerOrderRoutes, { service: customerOrders });
 

@@ -379,7 +379,7 @@ async function seedShop(app: FastifyInstance, secret: string): Promise<Seed> {
   await payOrder(app, completedOrder);
   const [imageId] = await addResults(app, completedOrder.orderId, ['active']);
   await setOrder(app, completedOrder.orderId, { status: 'completed', completedAt: new Date() });
-  const token = statusToken(secret, completedOrder.orderId);
+  const token = statusToken(secret, completedOrder.orderId, app.now());
   const view = (await app.inject({ method: 'GET', url: `/api/orders/${completedOrder.orderId}/status`, headers: { 'x-status-token': token } })).json();
   const download = new URL(view.results[0].downloadUrl, 'http://shop.test');
   const zip = new URL(view.zipUrl, 'http://shop.test');
@@ -391,7 +391,7 @@ async function seedShop(app: FastifyInstance, secret: string): Promise<Seed> {
   return {
     checkoutDraft,
     draft,
-    deletable: { ...deletable, statusToken: statusToken(secret, deletable.orderId) },
+    deletable: { ...deletable, statusToken: statusToken(secret, deletable.orderId, app.now()) },
     completed: {
       ...completedOrder,
       statusToken: token,

@@ -178,7 +178,7 @@ export function createAdminService(deps: AdminDeps) {
       orderedAt: order.orderedAt ?? order.createdAt,
       paidAt: order.paidAt,
       waiver: null,
-      statusUrl: statusUrl(deps.publicUrl, deps.appSecret, order.id),
+      statusUrl: statusUrl(deps.publicUrl, deps.appSecret, order.id, deps.now()),
       termsUrl: `${deps.publicUrl}/agb${langQuery}`,
       privacyUrl: `${deps.publicUrl}/datenschutz${langQuery}`,
       withdrawalUrl: `${deps.publicUrl}/widerruf${langQuery}`,

@@ -3,10 +3,16 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { and, asc, eq } from 'drizzle-orm';
 import yazl from 'yazl';
-import { PACKAGES, RETENTION, deliveryHours, requiredResultCount, type PackageKey } from '../../../domain/catalog.js';
+import { PACKAGES, RETENTION, deliveryHours, requiredResultCount, type Language, type PackageKey } from '../../../domain/catalog.js';
 import type { CustomerOrderView } from '../../../domain/order-views.js';
 import type { SiteInfo } from '../../../domain/site.js';
+import type { FastifyBaseLogger } from 'fastify';
+import { ALL_MESSAGES } from '../../../web/i18n/all-messages.js';
+import { translate } from '../../../web/i18n/messages.js';
 import type { Database } from '../../db/client.js';
+import type { Mailer } from '../../mail/mailer.js';
+import { renderSimpleMail } from '../../mail/simple-mail.js';
+import { statusUrl } from '../orders/order-tokens.js';
 import { generatedImages, imageDownloads, orders, revisionRequests } from '../../db/schema.js';
 import { AppError, conflict, notFound } from '../../http/errors.js';
 import { invoiceUrl, type InvoiceService } from '../invoices/invoice-service.js';
@@ -26,7 +32,10 @@ export interface CustomerOrderDeps {
   /** The order's invoices (invoice and cancellation invoices), for the customer's download links. */
   invoices: Pick<InvoiceService, 'forOrder' | 'file'>;
   publicUrl: string;
+  /** The status link by mail, when tracking is under guard (routes.ts). */
+  mailer: Mailer;
   now: () => Date;
+  log: FastifyBaseLogger;
 }
 
 /** When the photos of an order are due for deletion (decisions.md section 6). */
@@ -118,7 +127,7 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
         kind: invoice.kind as 'invoice' | 'cancellation',
         issuedAt: invoice.issuedAt.toISOString(),
         grossCents: invoice.grossCents,
-        url: invoiceUrl('', deps.appSecret, order.id, invoice.id),
+        url: invoiceUrl('', deps.appSecret, order.id, invoice.id, now),
       })),
     };
   }
@@ -130,6 +139,30 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
   }
 
   return {
+    async find(orderId: string): Promise<OrderRow | null> {
+      return createOrderRepository(db).find(orderId);
+    },
+
+    /** A fresh status link to the order's own address, in the order's language. */
+    async mailStatusLink(order: OrderRow): Promise<void> {
+      if (!order.email) return;
+      const language = order.language as Language;
+      const t = (key: string, vars?: Record<string, string | number>) => translate(ALL_MESSAGES[language], `tracking.linkMail.${key}`, vars);
+      const mail = renderSimpleMail({
+        language,
+        subject: t('subject', { number: order.orderNumber }),
+        blocks: [
+          { kind: 'paragraph', text: t('greeting') },
+          { kind: 'paragraph', text: t('intro', { number: order.orderNumber }) },
+          { kind: 'button', label: t('button'), url: statusUrl(deps.publicUrl, deps.appSecret, order.id, deps.now()) },
+          { kind: 'paragraph', text: t('notYou') },
+          { kind: 'paragraph', text: t('signOff', { site: deps.site.name }) },
+        ],
+      });
+      const sent = await deps.mailer.sendEmail({ ...mail, to: order.email, template: 'tracking-link', language, orderId: order.id, dedupeKey: `tracking-link:${order.id}:${deps.now().getTime()}` });
+      if (!sent.ok) deps.log.error({ orderId: order.id, error: sent.error }, 'tracking link mail failed');
+    },
+
     /** Tracking: the id or number and the e-mail must both match; otherwise one generic answer. */
     async lookup(reference: string, email: string): Promise<OrderRow | null> {
       const byId = /^[0-9a-f-]{36}$/.test(reference);

@@ -1,8 +1,9 @@
-import { count, eq } from 'drizzle-orm';
+import { createHmac } from 'node:crypto';
+import { and, count, eq } from 'drizzle-orm';
 import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.js';
-import { auditLog, generatedImages, imageDownloads, orderHistory, orderUploads, orders, revisionRequests } from '../../db/schema.js';
+import { auditLog, generatedImages, imageDownloads, orderHistory, orderUploads, orders, outgoingMail, revisionRequests } from '../../db/schema.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
 import { addResults, payOrder, placeOrder, setOrder, type SeededOrder } from '../../test/seed.js';
@@ -42,7 +43,7 @@ describe.each(testDatabases())('after the sale on $name', (testDb) => {
 
   const track = (orderId: string, email: string, remoteAddress = '10.0.0.1') =>
     t.app.inject({ method: 'POST', url: '/api/tracking', payload: { orderId, email }, remoteAddress });
-  const token = (orderId: string) => statusToken(t.config.appSecret, orderId);
+  const token = (orderId: string) => statusToken(t.config.appSecret, orderId, t.app.now());
   const status = (orderId: string, proof = token(orderId)) =>
     t.app.inject({ method: 'GET', url: `/api/orders/${orderId}/status`, headers: { 'x-status-token': proof } });
 
@@ -96,21 +97,45 @@ describe.each(testDatabases())('after the sale on $name', (testDb) => {
     expect(byNumber.json().order.orderId).toBe(order.orderId);
   });
 
-  test('the 6th lookup within 15 minutes is refused, also from another address for the same order', async () => {
+  test('an address gets 5 failed lookups in 15 minutes, then 429 for any order; its own successes do not count', async () => {
     const order = await paidOrder();
-    for (let i = 0; i < 5; i++) expect((await track(order.orderId, `guess${i}@example.de`, '10.3.0.1')).statusCode).toBe(404);
+    const other = await paidOrder();
+    for (let i = 0; i < 5; i++) expect((await track(`BF-${'23456789'.slice(i)}${'2'.repeat(i)}`, `guess${i}@example.de`, '10.3.0.1')).statusCode).toBe(404);
     const sixth = await track(order.orderId, order.email, '10.3.0.1');
     expect(sixth.statusCode).toBe(429);
     expect(sixth.json().error.code).toBe('rateLimited');
     expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(800);
-    const elsewhere = await track(order.orderId, order.email, '10.3.0.99');
-    expect(elsewhere.statusCode).toBe(429);
-    // The same address is blocked for other orders too.
-    const other = await paidOrder();
     expect((await track(other.orderId, other.email, '10.3.0.1')).statusCode).toBe(429);
-    // After the window, the customer gets in again.
+    // Another address is not affected, and a customer tracking their own order again and again is never locked.
+    for (let i = 0; i < 8; i++) expect((await track(order.orderId, order.email, '10.3.0.2')).statusCode).toBe(200);
     clock = new Date(clock.getTime() + 16 * 60 * 1000);
-    expect((await track(order.orderId, order.email, '10.3.0.99')).statusCode).toBe(200);
+    expect((await track(order.orderId, order.email, '10.3.0.1')).statusCode).toBe(200);
+  });
+
+  test('a guesser cannot lock a customer out: after 5 failed lookups of an order every answer is the same, and the right e-mail gets the link by mail', async () => {
+    const order = await paidOrder();
+    const linkMails = () => db.db.select().from(outgoingMail).where(and(eq(outgoingMail.orderId, order.orderId), eq(outgoingMail.template, 'tracking-link')));
+    // Five guesses at the e-mail, each from its own address (a botnet does not care about the per-address limit).
+    for (let i = 0; i < 5; i++) expect((await track(order.orderNumber, `guess${i}@example.de`, `10.4.0.${i + 1}`)).statusCode).toBe(404);
+    // From now on the order is under guard: a wrong guess and the right e-mail get the very same answer.
+    const guess = await track(order.orderNumber, 'guess9@example.de', '10.4.0.9');
+    const customer = await track(order.orderId, order.email, '10.4.1.1');
+    for (const response of [guess, customer]) {
+      expect(response.statusCode).toBe(202);
+      expect(response.json()).toEqual({ outcome: 'linkSent' });
+    }
+    // Only the right pair sends mail, to the order's own address, with a link that opens the status page.
+    const [mail] = await linkMails();
+    expect(await linkMails()).toHaveLength(1);
+    expect(mail).toMatchObject({ toAddress: order.email, subject: expect.stringContaining(order.orderNumber) });
+    const link = /\/order-status\/[0-9a-f-]{36}\?token=([0-9a-z]+\.[A-Za-z0-9_-]{32})/.exec(mail!.text)!;
+    expect((await status(order.orderId, link[1]!)).statusCode).toBe(200);
+    // Asking again in the same window sends no second mail (no mail flood); the answer stays the same.
+    expect((await track(order.orderId, order.email, '10.4.1.2')).json()).toEqual({ outcome: 'linkSent' });
+    expect(await linkMails()).toHaveLength(1);
+    // After the window the order answers normally again.
+    clock = new Date(clock.getTime() + 16 * 60 * 1000);
+    expect((await track(order.orderNumber, order.email, '10.4.1.3')).statusCode).toBe(200);
   });
 
   test('the status page needs proof: the signed link or the token from tracking', async () => {
@@ -122,6 +147,32 @@ describe.each(testDatabases())('after the sale on $name', (testDb) => {
     const ok = await t.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}/status?token=${token(order.orderId)}` });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().history.map((h: { event: string }) => h.event)).toEqual(['order_created', 'order_placed', 'payment_received']);
+  });
+
+  test('status links expire after 60 days; a link from an old mail (without its time) counts from the order day; each mail and tracking renews them', async () => {
+    const order = await paidOrder();
+    const madeNow = token(order.orderId);
+    const legacy = createHmac('sha256', t.config.appSecret).update(`status:${order.orderId}`).digest('base64url').slice(0, 32);
+    expect((await status(order.orderId, legacy)).statusCode).toBe(200);
+    const start = clock;
+    try {
+      clock = new Date(start.getTime() + 59 * DAY);
+      expect((await status(order.orderId, madeNow)).statusCode).toBe(200);
+      clock = new Date(start.getTime() + 61 * DAY);
+      for (const old of [madeNow, legacy]) {
+        const expired = await status(order.orderId, old);
+        expect(expired.statusCode).toBe(403);
+        expect(expired.json().error.code).toBe('linkExpired');
+      }
+      // A lookup with the e-mail hands out a fresh one.
+      const fresh = (await track(order.orderId, order.email, '10.5.0.1')).json().statusToken as string;
+      expect((await status(order.orderId, fresh)).statusCode).toBe(200);
+      // A forged time is no link at all.
+      const forged = `${clock.getTime().toString(36)}.${madeNow.split('.')[1]}`;
+      expect((await status(order.orderId, forged)).statusCode).toBe(404);
+    } finally {
+      clock = start;
+    }
   });
 
   test('the ZIP holds exactly the published images with the right names, and downloads are recorded', async () => {
@@ -206,10 +257,14 @@ describe.each(testDatabases())('after the sale on $name', (testDb) => {
     const { order } = await completedOrder();
     const withoutConfirm = await t.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/delete-photos`, headers: { 'x-status-token': token(order.orderId) }, payload: {} });
     expect(withoutConfirm.statusCode).toBe(400);
-    const response = await t.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/delete-photos`, headers: { 'x-status-token': token(order.orderId) }, payload: { confirm: true } });
+    const before = token(order.orderId);
+    const response = await t.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/delete-photos`, headers: { 'x-status-token': before }, payload: { confirm: true } });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ results: [], uploads: [], zipUrl: null, photosDeleteAfter: null });
-    expect(response.json().photosDeletedAt).not.toBeNull();
+    expect(response.json().order).toMatchObject({ results: [], uploads: [], zipUrl: null, photosDeleteAfter: null });
+    expect(response.json().order.photosDeletedAt).not.toBeNull();
+    // Deleting revoked every link made before (those in the mails too); the page got a new one.
+    expect((await status(order.orderId, before)).json().error.code).toBe('linkExpired');
+    expect((await status(order.orderId, response.json().statusToken)).statusCode).toBe(200);
     expect(await t.app.storage.listKeys(`uploads/${order.orderId}/`)).toEqual([]);
     expect(await t.app.storage.listKeys(`results/${order.orderId}/`)).toEqual([]);
     expect((await db.db.select({ n: count() }).from(orderUploads).where(eq(orderUploads.orderId, order.orderId)))[0]!.n).toBe(0);

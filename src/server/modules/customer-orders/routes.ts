@@ -5,11 +5,16 @@ import { plainText, revisionRequestSchema, trackingFormSchema } from '../../../d
 import { AppError, notFound } from '../../http/errors.js';
 import { createRateLimiter } from '../../http/rate-limit.js';
 import type { ZodTypeProvider } from '../../http/zod-provider.js';
-import { isStatusToken, statusToken } from '../orders/order-tokens.js';
+import { checkInvoiceToken, checkStatusToken, statusToken, type LinkVerdict } from '../orders/order-tokens.js';
 import type { CustomerOrderService } from './customer-order-service.js';
 import { checkDownload } from './download-links.js';
 
-/** Spec: 5 lookups per 15 minutes, per client address and per order. */
+/**
+ * Spec: 5 failed lookups per 15 minutes per client address (then 429). Per order the same number of failed
+ * lookups, from anywhere, puts it under guard instead of locking it: every further lookup gets one neutral
+ * answer, and the right e-mail gets the status link by mail (once per window). The guesser learns nothing;
+ * the customer is never locked out.
+ */
 export const TRACKING_LIMIT = { attempts: 5, windowMs: 15 * 60 * 1000 } as const;
 const STATUS_HEADER = 'x-status-token';
 
@@ -22,34 +27,52 @@ export const customerOrderRoutes: FastifyPluginAsync<{ service: CustomerOrderSer
   const limiter = createRateLimiter(app.db.db, app.now);
   const api = app.withTypeProvider<ZodTypeProvider>();
 
-  /** The signed link from the mails, or the token a successful tracking lookup gave this browser. */
-  function requireStatusAccess(request: { params: { id: string }; headers: FastifyRequest['headers']; query?: unknown }) {
+  function tokenOf(request: { headers: FastifyRequest['headers']; query?: unknown }): string | undefined {
     const header = request.headers[STATUS_HEADER];
     const fromQuery = (request.query as { token?: unknown } | undefined)?.token;
-    const token = typeof header === 'string' ? header : typeof fromQuery === 'string' ? fromQuery : undefined;
-    if (!isStatusToken(secret, request.params.id, token)) throw notFound('notFound');
+    return typeof header === 'string' ? header : typeof fromQuery === 'string' ? fromQuery : undefined;
+  }
+
+  /** A genuine link that ran out or was revoked says so (the page sends the visitor to tracking); anything else is not found. */
+  function grant(verdict: LinkVerdict) {
+    if (verdict === 'expired') throw new AppError(403, 'linkExpired');
+    if (verdict !== 'valid') throw notFound('notFound');
+  }
+
+  /** The signed link from the mails, or the token a successful tracking lookup gave this browser. */
+  async function requireStatusAccess(request: { params: { id: string }; headers: FastifyRequest['headers']; query?: unknown }) {
+    const order = await service.find(request.params.id);
+    grant(order ? checkStatusToken(secret, order, tokenOf(request), app.now()) : 'invalid');
   }
 
   api.post('/api/tracking', { schema: { body: trackingFormSchema } }, async (request, reply) => {
     const { orderId: reference, email } = request.body;
+    const { attempts, windowMs } = TRACKING_LIMIT;
     const addressKey = `tracking:ip:${request.ip}`;
-    const keys = [addressKey, `tracking:order:${reference}`];
-    const hits = [];
-    for (const key of keys) hits.push(await limiter.hit(key, TRACKING_LIMIT.attempts, TRACKING_LIMIT.windowMs));
-    const refused = hits.find((h) => !h.allowed);
-    if (refused) {
-      const retryAfterSeconds = Math.max(1, Math.ceil((refused.resetAt.getTime() - app.now().getTime()) / 1000));
+    const address = await limiter.hit(addressKey, attempts, windowMs);
+    if (!address.allowed) {
+      const retryAfterSeconds = Math.max(1, Math.ceil((address.resetAt.getTime() - app.now().getTime()) / 1000));
       reply.header('retry-after', String(retryAfterSeconds));
       throw new AppError(429, 'rateLimited', 'rateLimited', { retryAfterSeconds });
     }
     const order = await service.lookup(reference, email);
+    // Failed lookups of this order so far, under whichever reference was typed (number or id); 0 only looks.
+    const orderKeys = [...new Set([`tracking:order:${reference}`, ...(order ? [`tracking:order:${order.id}`, `tracking:order:${order.orderNumber}`] : [])])];
+    const failures = Math.max(...(await Promise.all(orderKeys.map((key) => limiter.hit(key, attempts, windowMs, 0)))).map((r) => r.hits));
+    const guarded = failures >= attempts;
+    if (!order) await limiter.hit(`tracking:order:${reference}`, attempts, windowMs);
+    else await limiter.undo(addressKey);
+    if (guarded) {
+      // The same answer whether the pair matched or not; only the order's own address can get in, by mail.
+      if (order && (await limiter.hit(`tracking:mail:${order.id}`, 1, windowMs)).allowed) await service.mailStatusLink(order);
+      return reply.status(202).send({ outcome: 'linkSent' as const });
+    }
     // One answer for a wrong id, a wrong e-mail, or both: nothing tells which half was wrong.
     if (!order) throw notFound('notFound');
     // A found order clears its own counter; the address keeps its earlier misses (only this hit is taken back),
     // so tracking one's own order now and then does not buy unlimited guesses at others.
-    await limiter.reset(`tracking:order:${order.id}`, `tracking:order:${order.orderNumber}`);
-    await limiter.undo(addressKey);
-    return { order: await service.view(order), statusToken: statusToken(secret, order.id) };
+    await limiter.reset(...orderKeys);
+    return { order: await service.view(order), statusToken: statusToken(secret, order.id, app.now()) };
   });
 
   // An invoice PDF: with the status token (header, or ?token= in the links of the mails and the status page).
@@ -57,7 +80,12 @@ export const customerOrderRoutes: FastifyPluginAsync<{ service: CustomerOrderSer
     '/api/orders/:id/invoices/:invoiceId',
     { schema: { params: z.object({ id: z.uuid({ error: 'notFound' }), invoiceId: z.uuid({ error: 'notFound' }) }).strict(), querystring: tokenQuery } },
     async (request, reply) => {
-      requireStatusAccess(request);
+      // The invoice's own link (mails, the status page), or the order's status link.
+      const invoiceVerdict = checkInvoiceToken(secret, request.params.id, request.params.invoiceId, tokenOf(request), app.now());
+      if (invoiceVerdict !== 'valid') await requireStatusAccess(request).catch((error: unknown) => {
+        if (invoiceVerdict === 'expired') grant('expired');
+        throw error;
+      });
       const file = await service.invoiceFile(request.params.id, request.params.invoiceId);
       return reply
         .type('application/pdf')
@@ -68,12 +96,12 @@ export const customerOrderRoutes: FastifyPluginAsync<{ service: CustomerOrderSer
   );
 
   api.get('/api/orders/:id/status', { schema: { params: orderParams, querystring: tokenQuery } }, async (request) => {
-    requireStatusAccess(request);
+    await requireStatusAccess(request);
     return service.viewById(request.params.id);
   });
 
   api.post('/api/orders/:id/revision', { schema: { params: orderParams, body: revisionRequestSchema } }, async (request) => {
-    requireStatusAccess(request);
+    await requireStatusAccess(request);
     return service.requestRevision(request.params.id, request.body.message);
   });
 
@@ -81,8 +109,11 @@ export const customerOrderRoutes: FastifyPluginAsync<{ service: CustomerOrderSer
     '/api/orders/:id/delete-photos',
     { schema: { params: orderParams, body: z.object({ confirm: z.literal(true, { error: 'confirmRequired' }) }).strict() } },
     async (request) => {
-      requireStatusAccess(request);
-      return service.deletePhotos(request.params.id);
+      await requireStatusAccess(request);
+      const order = await service.deletePhotos(request.params.id);
+      // Every link made until the deletion is revoked now; the page the customer is on gets a new one, made after it.
+      const deletedAt = order.photosDeletedAt ? new Date(order.photosDeletedAt).getTime() : 0;
+      return { order, statusToken: statusToken(secret, request.params.id, new Date(Math.max(app.now().getTime(), deletedAt + 1))) };
     },
   );
 

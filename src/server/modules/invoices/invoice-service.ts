@@ -15,14 +15,14 @@ import { invoiceCounters, invoices, orders } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
 import type { Storage } from '../../storage/storage.js';
 import { extrasOf, type OrderRow } from '../orders/order-repository.js';
-import { statusToken } from '../orders/order-tokens.js';
+import { invoiceToken } from '../orders/order-tokens.js';
 import { renderInvoicePdf } from './invoice-pdf.js';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 
-/** The customer's download link (the order's status token proves access, as in the mails' status link). */
-export function invoiceUrl(publicUrl: string, secret: string, orderId: string, invoiceId: string): string {
-  return `${publicUrl}/api/orders/${orderId}/invoices/${invoiceId}?token=${statusToken(secret, orderId)}`;
+/** The customer's download link, signed for this invoice and made now (it expires like a status link). */
+export function invoiceUrl(publicUrl: string, secret: string, orderId: string, invoiceId: string, issuedAt: Date): string {
+  return `${publicUrl}/api/orders/${orderId}/invoices/${invoiceId}?token=${invoiceToken(secret, orderId, invoiceId, issuedAt)}`;
 }
 
 /** The next number of the year, inside the caller's transaction (the counter row stays locked until it ends). */

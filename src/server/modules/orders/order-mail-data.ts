@@ -91,7 +91,8 @@ export function orderMailData(context: OrderMailContext, order: OrderRow, price:
             text: translate(ALL_MESSAGES[language], 'order.summary.waiver'),
           }
         : null,
-    statusUrl: statusUrl(context.publicUrl, context.appSecret, order.id),
+    // Made when the mail is: every mail renews the customer's way in.
+    statusUrl: statusUrl(context.publicUrl, context.appSecret, order.id, context.now()),
     termsUrl: `${context.publicUrl}/agb${languageQuery}`,
     privacyUrl: `${context.publicUrl}/datenschutz${languageQuery}`,
     withdrawalUrl: `${context.publicUrl}/widerruf${languageQuery}`,

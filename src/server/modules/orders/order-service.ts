@@ -428,7 +428,7 @@ export function createOrderService(deps: OrderServiceDeps) {
         status: order.status,
         paymentStatus: order.paymentStatus,
         paidAt: order.paidAt?.toISOString() ?? null,
-        statusUrl: statusUrl(deps.publicUrl, deps.appSecret, order.id),
+        statusUrl: statusUrl(deps.publicUrl, deps.appSecret, order.id, deps.now()),
       };
     },
 
@@ -438,10 +438,7 @@ export function createOrderService(deps: OrderServiceDeps) {
       return this.confirmation(orderId);
     },
 
-    async sessionBelongsToOrder(orderId: string, sessionId: string): Promise<boolean> {
-      const order = await orders.find(orderId);
-      return Boolean(order && order.providerSessionId && order.providerSessionId === sessionId);
-    },
+    find: (orderId: string) => orders.find(orderId),
   };
 }
 

@@ -10,7 +10,7 @@ import { rethrowMultipartError } from '../../http/error-handler.js';
 import { AppError, notFound } from '../../http/errors.js';
 import { createRateLimiter, type RateLimitResult } from '../../http/rate-limit.js';
 import type { ZodTypeProvider } from '../../http/zod-provider.js';
-import { draftToken, isDraftToken, isStatusToken } from './order-tokens.js';
+import { checkStatusToken, draftToken, isDraftToken } from './order-tokens.js';
 import type { OrderService } from './order-service.js';
 
 const orderParams = z.object({ id: z.uuid({ error: 'orderNotFound' }) }).strict();
@@ -103,8 +103,9 @@ export const orderRoutes: FastifyPluginAsync<{ service: OrderService }> = async 
   }) {
     const header = request.headers[DRAFT_HEADER];
     if (isDraftToken(secret, request.params.id, typeof header === 'string' ? header : undefined)) return;
-    if (isStatusToken(secret, request.params.id, request.query.token)) return;
-    if (request.query.session_id && (await service.sessionBelongsToOrder(request.params.id, request.query.session_id))) return;
+    const order = await service.find(request.params.id);
+    if (order && request.query.token && checkStatusToken(secret, order, request.query.token, app.now()) === 'valid') return;
+    if (order && request.query.session_id && order.providerSessionId === request.query.session_id) return;
     throw notFound('orderNotFound');
   }
 

@@ -53,7 +53,7 @@ export function createRefundService(deps: RefundDeps) {
         ...(cancellation
           ? [
               { kind: 'paragraph' as const, text: t('invoice', { invoice: cancellation.number }) },
-              { kind: 'button' as const, label: t('invoiceButton'), url: invoiceUrl(deps.publicUrl, deps.appSecret, order.id, cancellation.id) },
+              { kind: 'button' as const, label: t('invoiceButton'), url: invoiceUrl(deps.publicUrl, deps.appSecret, order.id, cancellation.id, deps.now()) },
             ]
           : []),
         { kind: 'paragraph', text: t('signOff', { site: deps.site.name }) },

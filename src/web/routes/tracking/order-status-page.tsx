@@ -111,7 +111,7 @@ function Revision({ order, token, onChange }: { order: OrderView; token: string;
   );
 }
 
-function Deletion({ order, token, onChange }: { order: OrderView; token: string; onChange: (order: OrderView) => void }) {
+function Deletion({ order, token, onChange }: { order: OrderView; token: string; onChange: (order: OrderView, token: string) => void }) {
   const { t, language } = useI18n();
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -119,7 +119,9 @@ function Deletion({ order, token, onChange }: { order: OrderView; token: string;
   const remove = async () => {
     setBusy(true);
     try {
-      onChange(await api<OrderView>(`/api/orders/${order.orderId}/delete-photos`, { method: 'POST', body: { confirm: true }, headers: { 'x-status-token': token } }));
+      // Deleting revokes every earlier link to this order; the answer brings this page a new one.
+      const result = await api<{ order: OrderView; statusToken: string }>(`/api/orders/${order.orderId}/delete-photos`, { method: 'POST', body: { confirm: true }, headers: { 'x-status-token': token } });
+      onChange(result.order, result.statusToken);
       setConfirming(false);
     } catch (caught) {
       setError(t(`errors.${caught instanceof ApiError ? caught.code : 'unknown'}`));
@@ -181,8 +183,10 @@ export function OrderStatusPage() {
         setOrder(await api<OrderView>(`/api/orders/${id}/status`, { headers: { 'x-status-token': proof } }));
         setFailed(false);
       } catch (caught) {
-        // Without a valid proof the visitor goes to tracking, which asks for the e-mail.
-        if (caught instanceof ApiError && caught.status === 404) navigate(`/tracking?order_id=${encodeURIComponent(id)}`, { replace: true });
+        // Without a valid proof the visitor goes to tracking, which asks for the e-mail (and says why when the
+        // link ran out or was revoked by deleting the photos).
+        if (caught instanceof ApiError && caught.code === 'linkExpired') navigate(`/tracking?order_id=${encodeURIComponent(id)}&link=expired`, { replace: true });
+        else if (caught instanceof ApiError && caught.status === 404) navigate(`/tracking?order_id=${encodeURIComponent(id)}`, { replace: true });
         else setFailed(true);
       } finally {
         setLoading(false);
@@ -257,7 +261,17 @@ export function OrderStatusPage() {
       <OrderSummary order={order} />
       <UploadsGallery order={order} />
       <History order={order} />
-      <Deletion order={order} token={token} onChange={setOrder} />
+      <Deletion
+        order={order}
+        token={token}
+        onChange={(next, nextToken) => {
+          setOrder(next);
+          setToken(nextToken);
+          rememberOrderAccess(next.orderId, nextToken);
+          // The mail's link in the address no longer works: keep the page on the new one.
+          if (params.get('token')) navigate(`/order-status/${next.orderId}`, { replace: true });
+        }}
+      />
       <section className="card" aria-labelledby="contact-title">
         <h2 id="contact-title">{t('orderStatus.contact.title')}</h2>
         <p>

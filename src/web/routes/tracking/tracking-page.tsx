@@ -42,6 +42,10 @@ export function TrackingPage() {
   const [error, setError] = useState<string | null>(null);
   const [order, setOrder] = useState<OrderView | null>(null);
   const [searching, setSearching] = useState(false);
+  // The order is under guard after many failed lookups: the answer says only that a link was mailed if it matched.
+  const [linkSent, setLinkSent] = useState(false);
+  // Sent here from the status page by a link that ran out or was revoked.
+  const expiredLink = params.get('link') === 'expired';
   const [lockedUntil, setLockedUntil] = useState<number | null>(null);
   const autoSearched = useRef(false);
 
@@ -66,6 +70,7 @@ export function TrackingPage() {
   const search = useCallback(
     async (rawId: string, rawEmail: string) => {
       setError(null);
+      setLinkSent(false);
       const parsed = trackingFormSchema.safeParse({ orderId: rawId, email: rawEmail });
       if (!parsed.success) {
         const fields = fieldErrors(parsed.error);
@@ -80,7 +85,12 @@ export function TrackingPage() {
       }
       setSearching(true);
       try {
-        const result = await api<{ order: OrderView; statusToken: string }>('/api/tracking', { method: 'POST', body: parsed.data });
+        const result = await api<{ order: OrderView; statusToken: string } | { outcome: 'linkSent' }>('/api/tracking', { method: 'POST', body: parsed.data });
+        if ('outcome' in result) {
+          setOrder(null);
+          setLinkSent(true);
+          return;
+        }
         writeAttempts(null);
         rememberOrderAccess(result.order.orderId, result.statusToken);
         setOrder(result.order);
@@ -130,6 +140,11 @@ export function TrackingPage() {
     <div className="page">
       <h1>{t('tracking.title')}</h1>
       <p className="page__lead">{t('tracking.subtitle')}</p>
+      {expiredLink && !order && (
+        <p className="alert alert--info" data-testid="track-link-expired">
+          {t('tracking.linkExpired')}
+        </p>
+      )}
       <form className="track-form" onSubmit={submit} noValidate>
         <div className="field">
           <label htmlFor="track-order">{t('tracking.orderIdLabel')}</label>
@@ -146,6 +161,11 @@ export function TrackingPage() {
       {error && (
         <p className="alert alert--error" role="alert" data-testid="track-error">
           {error}
+        </p>
+      )}
+      {linkSent && (
+        <p className="alert alert--info" role="status" data-testid="track-link-sent">
+          {t('tracking.linkSent')}
         </p>
       )}
       {order && (
