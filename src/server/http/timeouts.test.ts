@@ -83,6 +83,20 @@ describe.each(testDatabases().slice(0, 1))('timeouts on real sockets ($name)', (
     }
   });
 
+  test('a GET that announces a body and trickles it does not take the process down; the shop keeps serving', { timeout: 20_000 }, async () => {
+    const head = 'GET /api/health HTTP/1.1\r\nHost: shop.test\r\nContent-Length: 50\r\n\r\n';
+    const slow = Array.from({ length: 5 }, () => trickle(port, head, 'x'.repeat(50), 300));
+    try {
+      // Past the body timeout, with the bodies still coming: the process is alive and answers.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      const health = await fetch(`http://127.0.0.1:${port}/api/health`);
+      expect(health.status).toBe(200);
+      for (const s of slow) expect(s.answer()).toMatch(/^HTTP\/1\.1 200 /);
+    } finally {
+      for (const s of slow) s.stop();
+    }
+  });
+
   test('a request line and headers that never end are closed after the headers timeout, in our shape', { timeout: 20_000 }, async () => {
     const slow = trickle(port, 'GET /api/health HTTP/1.1\r\nHost: shop.test\r\n', 'X-Slow: ' + 'a'.repeat(100));
     try {

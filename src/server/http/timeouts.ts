@@ -11,7 +11,11 @@ import { AppError } from './errors.js';
 export const MIN_UPLOAD_BYTES_PER_SECOND = 16 * 1024;
 const CHECK_EVERY_MS = 500;
 
+/** Fastify reads no body for these; a slow one is Node's requestTimeout's business, not this timer's. */
+const NO_BODY_METHODS = new Set(['GET', 'HEAD']);
+
 function hasBody(request: FastifyRequest): boolean {
+  if (NO_BODY_METHODS.has(request.method)) return false;
   const length = request.headers['content-length'];
   return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
 }
@@ -41,12 +45,19 @@ export function registerBodyTimeouts(app: FastifyInstance, options: { bodyMs: nu
         return;
       }
       // The body parser answers with this error in our shape; the connection closes after the answer.
+      // Only while a parser listens: an 'error' nobody listens to would throw and end the process.
+      if (payload.listenerCount('error') === 0 || reply.sent) {
+        socket.destroy();
+        return;
+      }
       reply.header('connection', 'close');
       payload.emit('error', new AppError(408, 'requestTimeout'));
     }, CHECK_EVERY_MS);
     timer.unref();
     request.raw.once('end', done);
     request.raw.once('close', done);
+    reply.raw.once('finish', done);
+    reply.raw.once('close', done);
     return payload;
   });
 }
