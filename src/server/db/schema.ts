@@ -311,6 +311,8 @@ export const outgoingMail = pgTable(
     providerMessageId: text('provider_message_id'),
     error: text('error'),
     createdAt: createdAt(),
+    /** When the last attempt started; a 'sending' row older than the mailer's stale limit is claimed again. */
+    attemptedAt: timestamp('attempted_at', { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },
   (t) => [

@@ -1,7 +1,8 @@
 // Mails that a committed fact owes the customer (payment received, payment failed, refund made) must go out
 // even when the process dies right after the commit, or the mail server is down for an hour. The transaction
 // that records the fact also records a job for its mail; right after the commit the mail is sent at once, and
-// the job, due a little later, finds it sent (the mail's dedupe key) or sends it, retrying with backoff.
+// the job, due a little later, finds it sent (the mail's dedupe key) or sends it, retrying with backoff. A row
+// still 'sending' is not taken as sent: the job waits for it, and claims it once its sender is clearly gone.
 import type { Executor } from '../db/client.js';
 import type { JobHandler } from '../jobs/runner.js';
 import { createJobQueue } from '../jobs/queue.js';
@@ -51,6 +52,9 @@ export async function sendDeferred(senders: Record<string, DeferredMailSender>, 
   if (!sender) throw new MailNotSentError(mail.kind, 'no sender for this kind');
   const result = await sender(mail);
   if (result && !result.ok) throw new MailNotSentError(mail.kind, result.error);
+  // Another attempt is still under way (or died; after the mailer's stale limit the row is claimed again):
+  // the job tries again later rather than counting a mail that may never leave as sent.
+  if (result?.ok && result.inFlight) throw new MailNotSentError(mail.kind, 'an earlier attempt is still sending');
 }
 
 export function deferredMailHandler(senders: Record<string, DeferredMailSender>): Record<string, JobHandler> {

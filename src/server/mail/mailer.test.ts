@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vit
 import type { DatabaseHandle } from '../db/client.js';
 import { outgoingMail } from '../db/schema.js';
 import { testDatabases } from '../test/databases.js';
-import { createMailer, isPlausibleAddress, type EmailMessage, type MailerOptions } from './mailer.js';
+import { sendDeferred } from './deferred-mail.js';
+import { createMailer, isPlausibleAddress, STALE_SENDING_MS, type EmailMessage, type MailerOptions } from './mailer.js';
 import { decodeHeader, parseMime, startSmtpTestServer, type SmtpTestServer } from './smtp-test-server.js';
 
 const FROM = 'Bewerbungsfoto Shop <shop@example.test>';
@@ -162,6 +163,45 @@ describe.each(testDatabases())('mailer on $name', (testDb) => {
     const [row] = await rowsTo(msg.to);
     expect(row).toMatchObject({ status: 'sent', error: null });
     expect(smtp.received.filter((m) => m.rcptTo.includes(msg.to))).toHaveLength(1);
+  });
+
+  test('a row left sending by a sender that died is claimed again once stale; a young one counts as in flight', async () => {
+    const dedupeKey = `payment-received:${randomUUID()}`;
+    const msg = message({ dedupeKey });
+    // What a process that died between storing the row and the SMTP answer leaves behind.
+    await handle.db.insert(outgoingMail).values({
+      id: randomUUID(),
+      template: msg.template,
+      language: msg.language,
+      toAddress: msg.to,
+      fromAddress: FROM,
+      subject: msg.subject,
+      html: msg.html,
+      text: msg.text,
+      dedupeKey,
+      transport: 'smtp',
+      status: 'sending',
+      attemptedAt: new Date(Date.now() - 60_000),
+    });
+    const young = await mailer(smtp.url).sendEmail(msg);
+    expect(young).toMatchObject({ ok: true, duplicate: true, inFlight: true });
+    expect(smtp.received.filter((m) => m.rcptTo.includes(msg.to))).toHaveLength(0);
+
+    const later = createMailer({ db: handle.db, smtpUrl: smtp.url, from: FROM, now: () => new Date(Date.now() + STALE_SENDING_MS) });
+    onTestFinished(() => later.close());
+    const reclaimed = await later.sendEmail(msg);
+    expect(reclaimed).toMatchObject({ ok: true, duplicate: false });
+    expect(smtp.received.filter((m) => m.rcptTo.includes(msg.to))).toHaveLength(1);
+    const [row] = await rowsTo(msg.to);
+    expect(row).toMatchObject({ status: 'sent' });
+    // Sent now: the next attempt is a plain duplicate.
+    expect(await later.sendEmail(msg)).toEqual({ ok: true, id: row!.id, transport: 'smtp', duplicate: true });
+  });
+
+  test('a deferred mail whose first attempt is still sending is retried by its job, not counted as sent', async () => {
+    const result = { ok: true as const, id: 'x', transport: 'smtp' as const, duplicate: true, inFlight: true };
+    await expect(sendDeferred({ paid: async () => result }, { kind: 'paid', key: 'k', orderId: null, data: {} })).rejects.toThrow(/still sending/);
+    await expect(sendDeferred({ paid: async () => ({ ...result, inFlight: false }) }, { kind: 'paid', key: 'k', orderId: null, data: {} })).resolves.toBeUndefined();
   });
 
   test('header injection through subject, recipient or reply-to is refused and nothing is stored', async () => {

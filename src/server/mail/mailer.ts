@@ -1,7 +1,7 @@
 // One way out for every e-mail: a row in outgoing_mail first, then SMTP if configured.
 // Without SMTP the row is the whole delivery: the dev outbox (outbox-routes.ts) shows it.
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, lt, or } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { Language } from '../../domain/catalog.js';
 import type { Database } from '../db/client.js';
@@ -20,7 +20,8 @@ export interface EmailMessage {
 }
 
 export type SendResult =
-  | { ok: true; id: string; transport: 'smtp' | 'outbox'; duplicate: boolean }
+  /** inFlight: a duplicate whose first attempt has not finished yet (it may still fail). */
+  | { ok: true; id: string; transport: 'smtp' | 'outbox'; duplicate: boolean; inFlight?: boolean }
   | { ok: false; id: string | null; error: string };
 
 export interface Mailer {
@@ -40,7 +41,13 @@ export interface MailerOptions {
   smtpUrl: string | undefined;
   from: string;
   logger?: MailLogger;
+  /** A row still 'sending' this long after its attempt started belongs to a sender that died; default 5 min. */
+  staleSendingMs?: number;
+  now?: () => Date;
 }
+
+/** Far beyond one SMTP attempt's own limits (15 s connect + 15 s greeting + 60 s socket). */
+export const STALE_SENDING_MS = 5 * 60 * 1000;
 
 // Deliberately rough: one address, one @, nothing a header could be smuggled in with.
 // Real deliverability is the SMTP server's verdict, recorded as 'failed'.
@@ -69,6 +76,8 @@ const silentLogger: MailLogger = { info: () => {}, error: () => {} };
 export function createMailer(options: MailerOptions): Mailer {
   const { db, from } = options;
   const logger = options.logger ?? silentLogger;
+  const staleSendingMs = options.staleSendingMs ?? STALE_SENDING_MS;
+  const now = options.now ?? (() => new Date());
   const transport: 'smtp' | 'outbox' = options.smtpUrl ? 'smtp' : 'outbox';
   // Bounded timeouts: nodemailer's defaults (2 min connect, 10 min idle) would hold a
   // request or job for far too long when the relay is unreachable. Values in the URL win.
@@ -76,8 +85,12 @@ export function createMailer(options: MailerOptions): Mailer {
     ? nodemailer.createTransport({ url: options.smtpUrl, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 })
     : null;
 
-  /** Inserts the row, or claims a failed row with the same dedupe key for another attempt. */
-  async function store(message: EmailMessage): Promise<{ id: string; duplicate: boolean }> {
+  /**
+   * Inserts the row, or claims a row with the same dedupe key for another attempt: a failed one, or one left
+   * 'sending' by a sender that died mid-attempt (at worst that mail goes out twice; never zero times).
+   */
+  async function store(message: EmailMessage): Promise<{ id: string; duplicate: boolean; inFlight: boolean }> {
+    const attemptedAt = now();
     const status = transport === 'smtp' ? 'sending' : 'outbox';
     const content = {
       template: message.template,
@@ -90,6 +103,7 @@ export function createMailer(options: MailerOptions): Mailer {
       orderId: message.orderId ?? null,
       transport,
       status,
+      attemptedAt,
     };
     const dedupeKey = message.dedupeKey ?? null;
     const inserted = await db
@@ -97,21 +111,30 @@ export function createMailer(options: MailerOptions): Mailer {
       .values({ id: randomUUID(), ...content, dedupeKey })
       .onConflictDoNothing({ target: outgoingMail.dedupeKey })
       .returning({ id: outgoingMail.id });
-    if (inserted[0]) return { id: inserted[0].id, duplicate: false };
+    if (inserted[0]) return { id: inserted[0].id, duplicate: false, inFlight: false };
     if (dedupeKey === null) throw new Error('outgoing_mail insert returned no row');
 
-    // A failed attempt must not block the retry of a job: exactly one caller wins the
+    // A failed or abandoned attempt must not block the retry of a job: exactly one caller wins the
     // conditional update, everyone else sees a duplicate.
+    const staleBefore = new Date(attemptedAt.getTime() - staleSendingMs);
     const claimed = await db
       .update(outgoingMail)
       .set({ ...content, error: null, providerMessageId: null, sentAt: null })
-      .where(and(eq(outgoingMail.dedupeKey, dedupeKey), eq(outgoingMail.status, 'failed')))
+      .where(
+        and(
+          eq(outgoingMail.dedupeKey, dedupeKey),
+          or(eq(outgoingMail.status, 'failed'), and(eq(outgoingMail.status, 'sending'), lt(outgoingMail.attemptedAt, staleBefore))),
+        ),
+      )
       .returning({ id: outgoingMail.id });
-    if (claimed[0]) return { id: claimed[0].id, duplicate: false };
+    if (claimed[0]) return { id: claimed[0].id, duplicate: false, inFlight: false };
 
-    const [existing] = await db.select({ id: outgoingMail.id }).from(outgoingMail).where(eq(outgoingMail.dedupeKey, dedupeKey));
+    const [existing] = await db
+      .select({ id: outgoingMail.id, status: outgoingMail.status })
+      .from(outgoingMail)
+      .where(eq(outgoingMail.dedupeKey, dedupeKey));
     if (!existing) throw new Error('outgoing_mail row for the dedupe key vanished');
-    return { id: existing.id, duplicate: true };
+    return { id: existing.id, duplicate: true, inFlight: existing.status === 'sending' };
   }
 
   async function sendEmail(message: EmailMessage): Promise<SendResult> {
@@ -121,7 +144,7 @@ export function createMailer(options: MailerOptions): Mailer {
       return { ok: false, id: null, error: invalid };
     }
 
-    let stored: { id: string; duplicate: boolean };
+    let stored: { id: string; duplicate: boolean; inFlight: boolean };
     try {
       stored = await store(message);
     } catch (error) {
@@ -130,8 +153,8 @@ export function createMailer(options: MailerOptions): Mailer {
     }
     const { id } = stored;
     if (stored.duplicate) {
-      logger.info({ mailId: id, template: message.template, dedupeKey: message.dedupeKey }, 'mail already sent for this dedupe key');
-      return { ok: true, id, transport, duplicate: true };
+      logger.info({ mailId: id, template: message.template, dedupeKey: message.dedupeKey, inFlight: stored.inFlight }, 'mail already sent for this dedupe key');
+      return stored.inFlight ? { ok: true, id, transport, duplicate: true, inFlight: true } : { ok: true, id, transport, duplicate: true };
     }
     if (!smtp) {
       logger.info({ mailId: id, template: message.template }, 'mail stored in the dev outbox');
