@@ -10,6 +10,7 @@ import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
 import { multipart, PORTRAIT, portraitJpeg } from '../../test/images.js';
 import { WEBHOOK_PATH } from '../payments/routes.js';
+import { CHECKOUT_PROOF_GRACE_MS } from './routes.js';
 
 const CAMPAIGN = {
   CAMPAIGN_PERCENT: '20',
@@ -400,6 +401,20 @@ describe.each(testDatabases())('order flow on $name', (testDb) => {
     expect(bySession.json()).toMatchObject({ orderNumber: order.orderNumber, email: 'kundin@example.de', package: 'basic', totalCents: 1490 });
     const byToken = await t.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}/confirmation`, headers: { 'x-draft-token': order.draftToken } });
     expect(byToken.statusCode).toBe(200);
+    const statusUrl = new URL(bySession.json().statusUrl);
+
+    // The checkout's proofs are not lasting access: a week after the provider's session expired they open nothing.
+    await db.db.update(orders).set({ providerSessionExpiresAt: new Date(Date.now() - CHECKOUT_PROOF_GRACE_MS - 60_000) }).where(eq(orders.id, order.orderId));
+    expect((await t.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}/confirmation?session_id=${sessionId}` })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}/confirmation`, headers: { 'x-draft-token': order.draftToken } })).statusCode).toBe(404);
+    // The status link it handed out still does.
+    const byStatus = await t.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}/confirmation?token=${statusUrl.searchParams.get('token')}` });
+    expect(byStatus.statusCode).toBe(200);
+
+    // Within the window, but the photos were deleted (which revokes status links): the proofs open nothing either.
+    await db.db.update(orders).set({ providerSessionExpiresAt: new Date(), photosDeletedAt: new Date() }).where(eq(orders.id, order.orderId));
+    expect((await t.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}/confirmation?session_id=${sessionId}` })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}/confirmation`, headers: { 'x-draft-token': order.draftToken } })).statusCode).toBe(404);
   });
 
   test('the success page may ask the server to look again at the provider, never tell it', async () => {

@@ -17,6 +17,8 @@ const orderParams = z.object({ id: z.uuid({ error: 'orderNotFound' }) }).strict(
 const uploadParams = z.object({ id: z.uuid(), uploadId: z.uuid() }).strict();
 const DRAFT_HEADER = 'x-draft-token';
 const HOUR_MS = 3600 * 1000;
+/** A week after the provider's checkout session expired: time for a slow bank, not lasting access. */
+export const CHECKOUT_PROOF_GRACE_MS = 7 * 24 * HOUR_MS;
 
 export const orderRoutes: FastifyPluginAsync<{ service: OrderService }> = async (app, { service }) => {
   await app.register(multipart, {
@@ -94,6 +96,12 @@ export const orderRoutes: FastifyPluginAsync<{ service: OrderService }> = async 
     return service.checkout(request.params.id, request.body);
   });
 
+  /** Until then after the provider's session expired, the success page opens with the checkout's own proofs. */
+  function withinCheckoutWindow(order: { providerSessionExpiresAt: Date | null; createdAt: Date }): boolean {
+    const from = order.providerSessionExpiresAt ?? order.createdAt;
+    return app.now().getTime() <= from.getTime() + CHECKOUT_PROOF_GRACE_MS;
+  }
+
   /** The success page: proof is the draft token of this browser, the provider session id, or the status link. */
   const confirmationQuery = z.object({ session_id: plainText().max(200).optional(), token: plainText().max(100).optional() }).strict();
   async function requireConfirmationAccess(request: {
@@ -101,11 +109,16 @@ export const orderRoutes: FastifyPluginAsync<{ service: OrderService }> = async 
     query: z.output<typeof confirmationQuery>;
     headers: FastifyRequest['headers'];
   }) {
-    const header = request.headers[DRAFT_HEADER];
-    if (isDraftToken(secret, request.params.id, typeof header === 'string' ? header : undefined)) return;
     const order = await service.find(request.params.id);
-    if (order && request.query.token && checkStatusToken(secret, order, request.query.token, app.now()) === 'valid') return;
-    if (order && request.query.session_id && order.providerSessionId === request.query.session_id) return;
+    if (!order) throw notFound('orderNotFound');
+    if (request.query.token && checkStatusToken(secret, order, request.query.token, app.now()) === 'valid') return;
+    // The browser's draft token and the provider's session id prove the checkout, not lasting access: they
+    // open the page (and with it a fresh status link) only around the checkout, never after the photos
+    // were deleted (which revokes status links).
+    if (order.photosDeletedAt) throw notFound('orderNotFound');
+    const header = request.headers[DRAFT_HEADER];
+    if (isDraftToken(secret, order.id, typeof header === 'string' ? header : undefined) && withinCheckoutWindow(order)) return;
+    if (request.query.session_id && order.providerSessionId === request.query.session_id && withinCheckoutWindow(order)) return;
     throw notFound('orderNotFound');
   }
 
