@@ -92,6 +92,8 @@ test('a guesser cannot lock the customer out: the order answers neutrally, the l
   await expect(page.getByTestId('track-link-sent')).toContainText('haben wir Ihnen soeben einen Link');
   await expect(page.getByTestId('track-result')).toHaveCount(0);
   await expect(page.getByTestId('track-submit')).toBeEnabled();
+  // The mail goes out right after the answer.
+  await expect.poll(async () => (await outbox(request, email)).some((mail) => mail.template === 'tracking-link')).toBe(true);
   const linkMail = (await outbox(request, email)).find((mail) => mail.template === 'tracking-link')!;
   expect(linkMail.subject).toContain(order.orderNumber);
   const mailedLink = /http:\/\/[^\s]+\/order-status\/[0-9a-f-]{36}\?token=[\w.-]+/.exec(linkMail.text)![0];

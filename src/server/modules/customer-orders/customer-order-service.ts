@@ -144,8 +144,9 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
     },
 
     /** A fresh status link to the order's own address, in the order's language. */
-    async mailStatusLink(order: OrderRow): Promise<void> {
-      if (!order.email) return;
+    /** True when the mail went out (or into the outbox). */
+    async mailStatusLink(order: OrderRow): Promise<boolean> {
+      if (!order.email) return false;
       const language = order.language as Language;
       const t = (key: string, vars?: Record<string, string | number>) => translate(ALL_MESSAGES[language], `tracking.linkMail.${key}`, vars);
       const mail = renderSimpleMail({
@@ -161,6 +162,17 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
       });
       const sent = await deps.mailer.sendEmail({ ...mail, to: order.email, template: 'tracking-link', language, orderId: order.id, dedupeKey: `tracking-link:${order.id}:${deps.now().getTime()}` });
       if (!sent.ok) deps.log.error({ orderId: order.id, error: sent.error }, 'tracking link mail failed');
+      return sent.ok;
+    },
+
+    /** The id of the order a typed reference (number or id) names, whatever e-mail was typed with it. */
+    async resolveReference(reference: string): Promise<string | null> {
+      const byId = /^[0-9a-f-]{36}$/.test(reference);
+      const [order] = await db
+        .select({ id: orders.id })
+        .from(orders)
+        .where(byId ? eq(orders.id, reference) : eq(orders.orderNumber, reference));
+      return order?.id ?? null;
     },
 
     /** Tracking: the id or number and the e-mail must both match; otherwise one generic answer. */

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { and, count, eq } from 'drizzle-orm';
 import yauzl from 'yauzl';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.js';
 import { auditLog, generatedImages, imageDownloads, orderHistory, orderUploads, orders, outgoingMail, revisionRequests } from '../../db/schema.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
@@ -124,7 +124,8 @@ describe.each(testDatabases())('after the sale on $name', (testDb) => {
       expect(response.statusCode).toBe(202);
       expect(response.json()).toEqual({ outcome: 'linkSent' });
     }
-    // Only the right pair sends mail, to the order's own address, with a link that opens the status page.
+    // Only the right pair sends mail (after the answer), to the order's own address, with a link that opens the status page.
+    await vi.waitFor(async () => expect(await linkMails()).toHaveLength(1));
     const [mail] = await linkMails();
     expect(await linkMails()).toHaveLength(1);
     expect(mail).toMatchObject({ toAddress: order.email, subject: expect.stringContaining(order.orderNumber) });
@@ -136,6 +137,30 @@ describe.each(testDatabases())('after the sale on $name', (testDb) => {
     // After the window the order answers normally again.
     clock = new Date(clock.getTime() + 16 * 60 * 1000);
     expect((await track(order.orderNumber, order.email, '10.4.1.3')).statusCode).toBe(200);
+  });
+
+  test('under guard nothing tells a match: the address keeps every attempt, matched or not; number and id count together; concurrent guesses cannot slip past the count', async () => {
+    const order = await paidOrder();
+    // Three guesses by number and two by id: one counter, the order's.
+    for (let i = 0; i < 3; i++) expect((await track(order.orderNumber, `guess${i}@example.de`, `10.6.0.${i + 1}`)).statusCode).toBe(404);
+    for (let i = 3; i < 5; i++) expect((await track(order.orderId, `guess${i}@example.de`, `10.6.0.${i + 1}`)).statusCode).toBe(404);
+    // Guarded now. One address asking with the right pair five times and another with wrong pairs five times
+    // see the same answers, and both are slowed the same way (a match is no longer given back to the address).
+    const matched: number[] = [];
+    const guessed: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      matched.push((await track(order.orderNumber, order.email, '10.6.1.1')).statusCode);
+      guessed.push((await track(order.orderNumber, `other${i}@example.de`, '10.6.1.2')).statusCode);
+    }
+    expect(matched).toEqual([202, 202, 202, 202, 202, 429]);
+    expect(guessed).toEqual(matched);
+
+    // Twenty guesses at once at a fresh order, each from its own address: exactly five are answered "not found".
+    const fresh = await paidOrder();
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => track(fresh.orderNumber, `rush${i}@example.de`, `10.6.2.${i + 1}`)));
+    const codes = answers.map((a) => a.statusCode);
+    expect(codes.filter((c) => c === 404)).toHaveLength(5);
+    expect(codes.filter((c) => c === 202)).toHaveLength(15);
   });
 
   test('the status page needs proof: the signed link or the token from tracking', async () => {

@@ -55,23 +55,35 @@ export const customerOrderRoutes: FastifyPluginAsync<{ service: CustomerOrderSer
       reply.header('retry-after', String(retryAfterSeconds));
       throw new AppError(429, 'rateLimited', 'rateLimited', { retryAfterSeconds });
     }
+    // Every lookup of an order counts against it first, in one atomic step, under the order's id whichever
+    // reference was typed: concurrent guesses cannot slip past the count, and number and id share it.
+    const target = await service.resolveReference(reference);
+    const orderKey = `tracking:order:${target ?? reference}`;
+    const count = await limiter.hit(orderKey, attempts, windowMs);
+    const guarded = count.hits > attempts;
     const order = await service.lookup(reference, email);
-    // Failed lookups of this order so far, under whichever reference was typed (number or id); 0 only looks.
-    const orderKeys = [...new Set([`tracking:order:${reference}`, ...(order ? [`tracking:order:${order.id}`, `tracking:order:${order.orderNumber}`] : [])])];
-    const failures = Math.max(...(await Promise.all(orderKeys.map((key) => limiter.hit(key, attempts, windowMs, 0)))).map((r) => r.hits));
-    const guarded = failures >= attempts;
-    if (!order) await limiter.hit(`tracking:order:${reference}`, attempts, windowMs);
-    else await limiter.undo(addressKey);
     if (guarded) {
-      // The same answer whether the pair matched or not; only the order's own address can get in, by mail.
-      if (order && (await limiter.hit(`tracking:mail:${order.id}`, 1, windowMs)).allowed) await service.mailStatusLink(order);
+      // The same answer, at the same speed, whether the pair matched or not: the address keeps this attempt
+      // either way, and the mail goes out after the answer. Only the order's own address can get in, by mail.
+      if (order) {
+        const mailKey = `tracking:mail:${order.id}`;
+        if ((await limiter.hit(mailKey, 1, windowMs)).allowed) {
+          setImmediate(() => {
+            service
+              .mailStatusLink(order)
+              .then((sent) => (sent ? undefined : limiter.undo(mailKey)))
+              .catch((error: unknown) => request.log.error({ err: error, orderId: order.id }, 'tracking link mail failed'));
+          });
+        }
+      }
       return reply.status(202).send({ outcome: 'linkSent' as const });
     }
     // One answer for a wrong id, a wrong e-mail, or both: nothing tells which half was wrong.
     if (!order) throw notFound('notFound');
-    // A found order clears its own counter; the address keeps its earlier misses (only this hit is taken back),
-    // so tracking one's own order now and then does not buy unlimited guesses at others.
-    await limiter.reset(...orderKeys);
+    // A found order clears its own counter; the address gets only this attempt back (its earlier misses
+    // stay), so tracking one's own order now and then does not buy unlimited guesses at others.
+    await limiter.reset(orderKey);
+    await limiter.undo(addressKey);
     return { order: await service.view(order), statusToken: statusToken(secret, order.id, app.now()) };
   });
 
