@@ -41,14 +41,26 @@ function chain(error: unknown): unknown[] {
   return out;
 }
 
+/**
+ * Why an error looks like a database that cannot be reached right now: 'database' when the server or driver
+ * said so (SQLSTATE, node-postgres' own messages), 'socket' when only a socket error says it (which the object
+ * store or the mail server can throw as well), null for anything else (a bad query, a bug).
+ */
+export function unavailability(error: unknown): 'database' | 'socket' | null {
+  let socket = false;
+  for (const link of chain(error)) {
+    if (!link || typeof link !== 'object') continue;
+    const { code, message } = link as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return 'database';
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((m) => message.includes(m))) return 'database';
+    if (typeof code === 'string' && SOCKET_CODES.has(code)) socket = true;
+  }
+  return socket ? 'socket' : null;
+}
+
 /** Whether the error says the database cannot be reached right now (worth a retry), as opposed to a bad query. */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  return chain(error).some((link) => {
-    if (!link || typeof link !== 'object') return false;
-    const { code, message } = link as { code?: unknown; message?: unknown };
-    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || SOCKET_CODES.has(code))) return true;
-    return typeof message === 'string' && UNAVAILABLE_MESSAGES.some((m) => message.includes(m));
-  });
+  return unavailability(error) !== null;
 }
 
 /** PostgreSQL quotes the offending value in some messages (`invalid input syntax for type uuid: "…"`). */

@@ -126,4 +126,21 @@ describe.each(testDatabases())('job queue on $name', (testDb) => {
     expect(await queue.find(id)).toMatchObject({ status: 'done', attempts: 1 });
     expect(calls).toBe(2);
   });
+
+  test('a refused connection of another service (object store, mail server) counts as the job failing while the database answers', async () => {
+    const queue = createJobQueue(db.db, now);
+    const id = (await queue.enqueue({ queue: 'q.g', payload: {}, maxAttempts: 2 }))!;
+    const runner = createJobRunner({
+      queue,
+      log: quiet,
+      handlers: {
+        'q.g': async () => {
+          throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9000'), { code: 'ECONNREFUSED' });
+        },
+      },
+    });
+    expect(await runner.drain()).toBe(1);
+    // An attempt used, with backoff: not released again and again as if the database were away.
+    expect(await queue.find(id)).toMatchObject({ status: 'pending', attempts: 1, lastError: expect.stringContaining('ECONNREFUSED') });
+  });
 });

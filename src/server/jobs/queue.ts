@@ -163,6 +163,16 @@ export function createJobQueue(db: Executor, now: () => Date) {
      * Gives a job back without counting its attempt: it was cut short by something outside it (the database
      * went away mid-job), not by a fault of its own. It runs again after `delayMs`.
      */
+    /** Whether the database answers at all (a job's error that looks like an outage may be another service's). */
+    async ping(): Promise<boolean> {
+      try {
+        await db.execute(sql`select 1`);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+
     async release(id: number, workerId: string, delayMs: number): Promise<void> {
       await db
         .update(jobs)

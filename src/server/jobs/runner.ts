@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
-import { isDatabaseUnavailable } from '../db/errors.js';
+import { isDatabaseUnavailable, unavailability } from '../db/errors.js';
 import type { JobQueue, JobRow } from './queue.js';
 
 /** A job interrupted by a database outage runs again this much later. */
@@ -67,6 +67,16 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
     }
   }
 
+  /**
+   * Whether a job's error came from a database outage. A refused or reset socket may as well be the object
+   * store's or the mail server's: then only a database that does not answer now clears the job.
+   */
+  async function databaseWasAway(error: unknown): Promise<boolean> {
+    const kind = unavailability(error);
+    if (kind === 'database') return true;
+    return kind === 'socket' && !(await options.queue.ping());
+  }
+
   async function runOne(): Promise<boolean> {
     await options.queue.buryAbandoned();
     const job = await options.queue.claim(workerId, queues, leaseMs);
@@ -91,7 +101,7 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
     if (!failure) {
       await record(() => options.queue.complete(job.id, workerId));
       options.log.info({ jobId: job.id, queue: job.queue, attempt: job.attempts }, 'job done');
-    } else if (isDatabaseUnavailable(failure.error)) {
+    } else if (await databaseWasAway(failure.error)) {
       // Not the job's fault: it goes back without using up an attempt and runs once the database answers.
       options.log.warn({ jobId: job.id, queue: job.queue, err: failure.error }, 'job interrupted: the database is unavailable; it runs again');
       await record(() => options.queue.release(job.id, workerId, RELEASE_DELAY_MS));
