@@ -11,6 +11,9 @@ import pg from 'pg';
 import { runMigrations, type MigrationConnection } from './migrate.js';
 import * as schema from './schema.js';
 
+/** Longer than any query of the shop takes; a statement still running then is stuck. */
+export const STATEMENT_TIMEOUT_MS = 60_000;
+
 export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 /** A transaction or the database itself: repositories accept either. */
@@ -91,6 +94,13 @@ async function openPostgres(url: string, poolSize: number, onConnectionError?: (
     max: poolSize,
     // While the server is away a request waits this long for a connection, then gets a clean 503.
     connectionTimeoutMillis: 5_000,
+    // A server that stops answering without closing the connection (a dead host, a dropped route) is noticed:
+    // TCP keepalive finds the dead peer, the server ends a statement after a minute, and the client gives up
+    // on a query a little later still, so no request or job waits forever.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    statement_timeout: STATEMENT_TIMEOUT_MS,
+    query_timeout: STATEMENT_TIMEOUT_MS + 5_000,
   });
   // A connection that drops (a restart, a failover, pg_terminate_backend) must not crash the process: an idle
   // client reports to the pool, a checked-out one (inside a transaction, between its queries) to itself.

@@ -9,7 +9,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generatedImages, jobs, orders } from './schema.js';
-import { openDatabase, type DatabaseHandle } from './client.js';
+import { openDatabase, STATEMENT_TIMEOUT_MS, type DatabaseHandle } from './client.js';
 import { isDatabaseUnavailable } from './errors.js';
 import type { SandboxPaymentProvider } from '../payments/sandbox-provider.js';
 import { WEBHOOK_PATH } from '../modules/payments/routes.js';
@@ -87,6 +87,17 @@ describe('the database goes away (PostgreSQL)', () => {
       expect(isDatabaseUnavailable(error)).toBe(true);
       const again = (await handle.db.execute(sql`select 2 as n`)) as unknown as { rows: { n: number }[] };
       expect(again.rows[0]!.n).toBe(2);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  test('no statement waits forever: the server ends one after a minute, with keepalive on the connection', async () => {
+    const handle = await openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 1 });
+    try {
+      const shown = (await handle.db.execute(sql`show statement_timeout`)) as unknown as { rows: { statement_timeout: string }[] };
+      expect(STATEMENT_TIMEOUT_MS).toBe(60_000);
+      expect(shown.rows[0]!.statement_timeout).toBe("1min");
     } finally {
       await handle.close();
     }
