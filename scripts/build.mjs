@@ -1,6 +1,7 @@
 // `npm run build`: the browser bundle (dist/client) and the server bundle (dist/server).
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
 import { FINGERPRINT_FILE, ROOT, sourceFingerprint } from './build-info.mjs';
 
@@ -20,6 +21,7 @@ export async function buildAll({ quiet = false } = {}) {
   writeFileSync(FINGERPRINT_FILE, fingerprint);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// pathToFileURL: a checkout under a path with spaces or umlauts is percent-encoded in import.meta.url.
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   await buildAll({ quiet: process.argv.includes('--quiet') });
 }

@@ -97,7 +97,7 @@ describe('the database goes away (PostgreSQL)', () => {
     try {
       const shown = (await handle.db.execute(sql`show statement_timeout`)) as unknown as { rows: { statement_timeout: string }[] };
       expect(STATEMENT_TIMEOUT_MS).toBe(60_000);
-      expect(shown.rows[0]!.statement_timeout).toBe("1min");
+      expect(shown.rows[0]!.statement_timeout).toBe('1min');
     } finally {
       await handle.close();
     }
