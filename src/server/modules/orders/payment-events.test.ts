@@ -1,5 +1,6 @@
 // What a payment owes after its commit is never lost: its mail, when the mail server is down, goes out
 // from its job once the server is back; a payment whose event never arrives is found by asking the provider.
+import net from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.js';
@@ -65,6 +66,32 @@ describe.each(testDatabases())('payment events on $name', (testDb) => {
       expect(smtp.received.filter((m) => m.rcptTo.includes(order.email))).toHaveLength(2);
     } finally {
       await smtp.close();
+    }
+  });
+
+  test('a mail server that accepts and then never answers holds neither the checkout nor the event of the provider: both are answered, the mails go on after', { timeout: 60_000 }, async () => {
+    // Takes the connection and says nothing: nodemailer waits for its greeting timeout.
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as net.AddressInfo).port;
+    const slow = await buildTestApp(db, { SMTP_URL: `smtp://127.0.0.1:${port}`, DEFAULT_PRODUCTION_MODE: 'manual' }, { now: () => clock });
+    try {
+      const order = await placeOrder(slow.app);
+      const mailRow = async (key: string) => (await db.db.select().from(outgoingMail).where(eq(outgoingMail.dedupeKey, key)))[0];
+      // Checkout answered while its confirmation is still on its way.
+      const [received] = await db.db.select().from(outgoingMail).where(and(eq(outgoingMail.orderId, order.orderId), eq(outgoingMail.template, 'order-received')));
+      expect(received).toMatchObject({ status: 'sending' });
+      await payOrder(slow.app, order);
+      // The provider's event answered, the order paid, its mail still on its way (and owed by its job).
+      expect(await orderRow(order.orderId)).toMatchObject({ paymentStatus: 'paid' });
+      expect(await mailRow(`payment-confirmed:${order.orderId}`)).toMatchObject({ status: 'sending' });
+      const [job] = await db.db.select().from(jobs).where(and(eq(jobs.queue, DEFERRED_MAIL_QUEUE), eq(jobs.dedupeKey, `payment-confirmed:${order.orderId}`)));
+      expect(job).toMatchObject({ status: 'pending' });
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+      await slow.close();
     }
   });
 

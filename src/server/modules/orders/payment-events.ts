@@ -22,6 +22,9 @@ import { createOrderRepository, type OrderRow } from './order-repository.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** How long a provider's event waits for its mails before it is answered; the rest goes on after. */
+export const SETTLE_BEFORE_ANSWER_MS = 5_000;
+
 /** What applying an event did, and what it owes once committed. */
 export interface EventEffect {
   outcome: string;
@@ -226,7 +229,7 @@ export function createPaymentEventService(deps: PaymentEventDeps) {
   }
 
   /** An owed mail at once, right after its commit; if that fails its job sends it later. */
-  async function sendOwedMail(mail: DeferredMail): Promise<void> {
+  async function sendOwedMailNow(mail: DeferredMail): Promise<void> {
     try {
       await sendDeferred(senders, mail);
     } catch (error) {
@@ -234,11 +237,32 @@ export function createPaymentEventService(deps: PaymentEventDeps) {
     }
   }
 
-  /** After the commit: the owed mails, then the harmless rest. */
+  /**
+   * After the commit: the owed mails, then the harmless rest. Someone waits for the answer (the provider,
+   * the customer at the checkout or on the success page): a slow mail server must not hold them, so after
+   * SETTLE_BEFORE_ANSWER_MS the answer goes and the work goes on after it; the mails' jobs cover a process
+   * that dies meanwhile.
+   */
   async function settle(effect: EventEffect): Promise<void> {
-    for (const mail of effect.mails ?? []) await sendOwedMail(mail);
-    if (effect.afterCommit) await effect.afterCommit().catch((error: unknown) => log.error({ err: error }, 'work after a payment event failed'));
+    await within(
+      (async () => {
+        for (const mail of effect.mails ?? []) await sendOwedMailNow(mail);
+        if (effect.afterCommit) await effect.afterCommit().catch((error: unknown) => log.error({ err: error }, 'work after a payment event failed'));
+      })(),
+    );
   }
+
+  async function within(work: Promise<void>): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, SETTLE_BEFORE_ANSWER_MS);
+      timer.unref();
+    });
+    await Promise.race([work, waited]);
+    clearTimeout(timer);
+  }
+
+  const sendOwedMail = (mail: DeferredMail) => within(sendOwedMailNow(mail));
 
   /** Asks the provider about an order's open checkout and applies what it says (a payment is only ever marked from here or an event). */
   async function confirmFromProvider(order: OrderRow): Promise<string> {
@@ -289,6 +313,7 @@ export function createPaymentEventService(deps: PaymentEventDeps) {
           .where(eq(paymentEvents.id, inserted[0]!.id));
         return applied;
       });
+      // The provider waits for this answer and retries after its own timeout: settle() does not hold it long.
       if (!effect.duplicate) await settle(effect);
       return effect.outcome;
     },
