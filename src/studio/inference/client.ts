@@ -39,7 +39,10 @@ export function createInference(options: { idleMs?: number } = {}): Inference & 
   // The models take a few hundred MB: a shop between orders gives them back.
   let idleTimer: NodeJS.Timeout | null = null;
   let nextId = 1;
-  const pending = new Map<number, { resolve: (response: InferenceResponse) => void; reject: (error: Error) => void }>();
+  // Each request belongs to the thread it was posted to: a thread stopped for idleness exits later, and its
+  // exit must not fail the requests of the thread started after it.
+  const pending = new Map<number, { thread: Worker; resolve: (response: InferenceResponse) => void; reject: (error: Error) => void }>();
+  const pendingOn = (thread: Worker) => [...pending.values()].some((waiting) => waiting.thread === thread);
 
   function start(): Worker {
     if (worker) return worker;
@@ -54,6 +57,7 @@ export function createInference(options: { idleMs?: number } = {}): Inference & 
     const fail = (error: Error) => {
       if (worker === started) worker = null;
       for (const [id, waiting] of pending) {
+        if (waiting.thread !== started) continue;
         pending.delete(id);
         waiting.reject(error);
       }
@@ -68,7 +72,7 @@ export function createInference(options: { idleMs?: number } = {}): Inference & 
     if (idleTimer) clearTimeout(idleTimer);
     idleTimer = setTimeout(() => {
       idleTimer = null;
-      if (worker !== thread || pending.size > 0) return;
+      if (worker !== thread || pendingOn(thread)) return;
       worker = null;
       void thread.terminate();
     }, idleMs);
@@ -80,11 +84,11 @@ export function createInference(options: { idleMs?: number } = {}): Inference & 
     if (idleTimer) clearTimeout(idleTimer);
     const thread = start();
     return new Promise((resolve, reject) => {
-      pending.set(id, { resolve, reject });
+      pending.set(id, { thread, resolve, reject });
       thread.ref();
       thread.postMessage({ ...request, id });
     }).finally(() => {
-      if (pending.size === 0) {
+      if (!pendingOn(thread)) {
         thread.unref();
         stopWhenIdle(thread);
       }
