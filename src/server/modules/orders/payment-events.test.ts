@@ -1,5 +1,6 @@
 // What a payment owes after its commit is never lost: its mail, when the mail server is down, goes out
 // from its job once the server is back; a payment whose event never arrives is found by asking the provider.
+import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -110,5 +111,34 @@ describe.each(testDatabases())('payment events on $name', (testDb) => {
     expect(history).toHaveLength(1);
     // Another process in the same window does nothing (the provider is asked once per window).
     expect(await t.app.paymentEvents.reconcileOpenCheckouts()).toEqual({ checked: 0, paid: 0 });
+  });
+
+  test('many abandoned checkouts do not hide a paid one: the oldest open checkout is reached within a few windows', async () => {
+    const order = await placeOrder(t.app);
+    const row = await orderRow(order.orderId);
+    await (t.app.payments as SandboxPaymentProvider).simulate(row.providerSessionId!, 'pay');
+    // Sixty abandoned checkouts placed after it, each with a session the provider no longer knows.
+    const placedAt = row.orderedAt!.getTime();
+    await db.db.insert(orders).values(
+      Array.from({ length: 60 }, (_, i) => ({
+        ...row,
+        id: randomUUID(),
+        orderNumber: `${row.orderNumber}-${i}`,
+        email: `abandoned${i}@example.de`,
+        providerSessionId: `cs_gone_${i}`,
+        providerPaymentId: null,
+        orderedAt: new Date(placedAt + (i + 1) * 1000),
+        createdAt: new Date(placedAt + (i + 1) * 1000),
+      })),
+    );
+    // Touched afterwards (its row version now lies after the others on disk): no natural order favours it.
+    await db.db.update(orders).set({ language: row.language }).where(eq(orders.id, order.orderId));
+    let windows = 0;
+    while ((await orderRow(order.orderId)).paymentStatus !== 'paid' && windows < 12) {
+      clock = new Date(clock.getTime() + RECONCILE.minAgeMs + RECONCILE.everyMs);
+      expect((await t.app.paymentEvents.reconcileOpenCheckouts()).checked).toBe(RECONCILE.batch);
+      windows++;
+    }
+    expect(await orderRow(order.orderId)).toMatchObject({ paymentStatus: 'paid' });
   });
 });

@@ -4,7 +4,7 @@
 // provider's retry applies the event; after the commit the retry is a duplicate and changes nothing.
 // Mails go out right after the commit and, should that fail, from their job (mail/deferred-mail.ts); the
 // order mails' senders live here, the order confirmation of checkout included.
-import { and, eq, gt, inArray, isNotNull, lt } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNotNull, lt, notInArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { formatMoney } from '../../../domain/money.js';
 import { canChangePayment, canTransition, type OrderStatus, type PaymentStatus } from '../../../domain/order-state.js';
@@ -330,19 +330,29 @@ export function createPaymentEventService(deps: PaymentEventDeps) {
       const now = deps.now();
       const turn = await createRateLimiter(db, deps.now).hit('reconcile:payments', 1, RECONCILE.everyMs - 1000);
       if (!turn.allowed) return { checked: 0, paid: 0 };
-      const open = await db
+      const openCheckout = and(
+        eq(ordersTable.status, 'created'),
+        inArray(ordersTable.paymentStatus, ['pending']),
+        isNotNull(ordersTable.providerSessionId),
+        lt(ordersTable.orderedAt, new Date(now.getTime() - RECONCILE.minAgeMs)),
+        gt(ordersTable.orderedAt, new Date(now.getTime() - RECONCILE.maxAgeMs)),
+      );
+      // Abandoned checkouts pile up: half the batch goes to the newest (a payment just missed is the likeliest),
+      // half to a random draw of the rest, so no open checkout is left out run after run.
+      const newest = await db
         .select()
         .from(ordersTable)
-        .where(
-          and(
-            eq(ordersTable.status, 'created'),
-            inArray(ordersTable.paymentStatus, ['pending']),
-            isNotNull(ordersTable.providerSessionId),
-            lt(ordersTable.orderedAt, new Date(now.getTime() - RECONCILE.minAgeMs)),
-            gt(ordersTable.orderedAt, new Date(now.getTime() - RECONCILE.maxAgeMs)),
-          ),
-        )
-        .limit(RECONCILE.batch);
+        .where(openCheckout)
+        .orderBy(desc(ordersTable.orderedAt))
+        .limit(RECONCILE.batch / 2);
+      const seen = newest.map((order) => order.id);
+      const drawn = await db
+        .select()
+        .from(ordersTable)
+        .where(seen.length ? and(openCheckout, notInArray(ordersTable.id, seen)) : openCheckout)
+        .orderBy(sql`random()`)
+        .limit(RECONCILE.batch - newest.length);
+      const open = [...newest, ...drawn];
       let paid = 0;
       for (const order of open) {
         try {
