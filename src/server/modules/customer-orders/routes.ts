@@ -94,10 +94,18 @@ export const customerOrderRoutes: FastifyPluginAsync<{ service: CustomerOrderSer
     async (request, reply) => {
       // The invoice's own link (mails, the status page), or the order's status link.
       const invoiceVerdict = checkInvoiceToken(secret, request.params.id, request.params.invoiceId, tokenOf(request), app.now());
-      if (invoiceVerdict !== 'valid') await requireStatusAccess(request).catch((error: unknown) => {
-        if (invoiceVerdict === 'expired') grant('expired');
-        throw error;
-      });
+      try {
+        if (invoiceVerdict !== 'valid') await requireStatusAccess(request).catch((error: unknown) => {
+          if (invoiceVerdict === 'expired') grant('expired');
+          throw error;
+        });
+      } catch (error) {
+        // The link was opened from a mail in a browser: the tracking page, with a note when it ran out, rather
+        // than an error in our API's shape.
+        if (!(error instanceof AppError) || !/text\/html/.test(request.headers.accept ?? '')) throw error;
+        const expired = error.code === 'linkExpired';
+        return reply.redirect(expired ? `/tracking?order_id=${encodeURIComponent(request.params.id)}&link=expired` : '/tracking', 303);
+      }
       const file = await service.invoiceFile(request.params.id, request.params.invoiceId);
       return reply
         .type('application/pdf')

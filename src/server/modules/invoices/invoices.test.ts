@@ -7,6 +7,7 @@ import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
 import { pdfText } from '../../test/pdf-text.js';
 import { payOrder, placeOrder } from '../../test/seed.js';
+import { invoiceToken, STATUS_LINK_LIFETIME_MS } from '../orders/order-tokens.js';
 import { statusToken } from '../orders/order-tokens.js';
 
 const SITE = {
@@ -95,6 +96,19 @@ describe.each(testDatabases())('invoices on $name', (testDb) => {
     // The status view lists it with its link.
     const view = await t.app.inject({ method: 'POST', url: '/api/tracking', payload: { orderId: row!.orderNumber, email: order.email }, remoteAddress: '10.90.1.1' });
     expect(view.json().order.invoices).toEqual([expect.objectContaining({ number: invoice!.number, kind: 'invoice', grossCents: 5290, url: expect.stringContaining(`/invoices/${invoice!.id}?token=`) })]);
+
+    // A link from a mail that ran out, opened in a browser: the tracking page with its note, not an API error.
+    const stale = invoiceToken(t.config.appSecret, row!.id, invoice!.id, new Date(clock.getTime() - STATUS_LINK_LIFETIME_MS - 60_000));
+    const url = `/api/orders/${row!.id}/invoices/${invoice!.id}?token=${stale}`;
+    const inBrowser = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    expect(inBrowser.statusCode).toBe(303);
+    expect(inBrowser.headers.location).toBe(`/tracking?order_id=${row!.id}&link=expired`);
+    // A made-up link: the tracking page without a note. A program still gets our error shape.
+    const madeUp = await t.app.inject({ method: 'GET', url: `/api/orders/${row!.id}/invoices/${invoice!.id}?token=x`, headers: { accept: 'text/html' } });
+    expect(madeUp.headers.location).toBe('/tracking');
+    const byProgram = await t.app.inject({ method: 'GET', url });
+    expect(byProgram.statusCode).toBe(403);
+    expect(byProgram.json().error.code).toBe('linkExpired');
   });
 
   test('names in any Latin, Greek or Cyrillic script and long address lines are printed whole', async () => {
