@@ -342,7 +342,7 @@ const MAIL_TEXTS: Record<Language, MailTexts> = {
       heading: 'Your order',
       orderNumber: 'Order number',
       orderedAt: 'Ordered on',
-      email: 'E-mail address',
+      email: 'Email address',
       package: 'Package',
       scope: 'What is included',
       uploads: 'Uploaded photos',
@@ -384,9 +384,9 @@ const MAIL_TEXTS: Record<Language, MailTexts> = {
         'The withdrawal period expires fourteen days after the day on which the contract was concluded.',
       how: ({ contact, support, online }) =>
         `To exercise the right of withdrawal, you must inform us (${contact}) of your decision to withdraw from this contract by an ` +
-        `unequivocal statement – for example by e-mail to ${support} or by letter. ` +
+        `unequivocal statement – for example by email to ${support} or by letter. ` +
         `You can also declare your withdrawal electronically on our website with "Withdraw from contract" (${online}); ` +
-        'we will then acknowledge its receipt by e-mail without delay. ' +
+        'we will then acknowledge its receipt by email without delay. ' +
         'To meet the withdrawal deadline, it is sufficient for you to send your communication concerning your ' +
         'exercise of the right of withdrawal before the withdrawal period has expired.',
       consequencesHeading: 'Effects of withdrawal',
@@ -414,20 +414,20 @@ const MAIL_TEXTS: Record<Language, MailTexts> = {
     },
     terms: { text: 'Our general terms and conditions apply to your order:', link: 'View terms and conditions' },
     footer: {
-      sentTo: ({ email, site }) => `This e-mail was sent to ${email} because you placed an order with ${site}.`,
+      sentTo: ({ email, site }) => `This email was sent to ${email} because you placed an order with ${site}.`,
       terms: 'Terms and conditions',
       privacy: 'Privacy policy',
       phone: 'Phone:',
-      email: 'E-mail:',
+      email: 'Email:',
     },
     received: {
       preheader: (n) => `We have received your order ${n} – contract details, prices and withdrawal information.`,
       intro: ({ site, button, dateTime }) =>
-        `Thank you for your order with ${site}. By clicking "${button}" on ${dateTime} you concluded the contract. This e-mail ` +
+        `Thank you for your order with ${site}. By clicking "${button}" on ${dateTime} you concluded the contract. This email ` +
         'contains all contract details, the prices and the information on your right of withdrawal – please keep it.',
       pendingHeading: 'Payment pending',
       pending:
-        'We have not received your payment yet. As soon as it is confirmed, you will receive another e-mail and we will start on ' +
+        'We have not received your payment yet. As soon as it is confirmed, you will receive another email and we will start on ' +
         'your photos. For payments by direct debit, the confirmation can take a few working days.',
     },
     confirmed: {
@@ -459,7 +459,7 @@ const MAIL_TEXTS: Record<Language, MailTexts> = {
         'This can have several causes – for example, the bank declined the payment or the payment process was not completed. ' +
         'Your order remains saved, and you can simply start the payment again, also with a different payment method:',
       retryButton: 'Try the payment again',
-      afterPayment: 'As soon as we receive your payment, we will start on your photos and confirm the payment by e-mail.',
+      afterPayment: 'As soon as we receive your payment, we will start on your photos and confirm the payment by email.',
       help: (support) => `Any questions, or does it not work again? Write to us at ${support} – we are happy to help.`,
     },
     ready: {
