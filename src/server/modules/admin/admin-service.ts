@@ -122,7 +122,7 @@ export function createAdminService(deps: AdminDeps) {
         })),
       ),
       results: await Promise.all(
-        results.map(async (r) => ({
+        byIdentity(results).map(async (r) => ({
           id: r.id,
           fileName: r.fileName,
           fileSize: r.fileSize,
@@ -159,6 +159,8 @@ export function createAdminService(deps: AdminDeps) {
       style: order.styleBase as never,
       location: order.refineLocation as never,
       outfit: order.refineOutfit as never,
+      // This mail lists no package scope; only a generator order's pictures can wear the chosen outfit.
+      newOutfits: order.productionMode === 'generator',
       gender: order.gender as never,
       extras,
       photoCount: 0,
@@ -389,3 +391,21 @@ export function createAdminService(deps: AdminDeps) {
 }
 
 export type AdminService = ReturnType<typeof createAdminService>;
+
+/** A generated draft's identity check: its distance to the customer's own photos (lower is more alike). */
+function identityDistance(variant: unknown): number | null {
+  const distance = (variant as { identity?: { distance?: unknown } } | null)?.identity?.distance;
+  return typeof distance === 'number' ? distance : null;
+}
+
+/**
+ * Results in the order they were made, except that the generator's drafts are listed best first (smallest
+ * identity distance), so the reviewer starts with the pictures most like the customer.
+ */
+function byIdentity<T extends { status: string; generationType: string; variant: unknown }>(results: T[]): T[] {
+  const scored = (r: T) => r.status === 'draft' && r.generationType === 'external' && identityDistance(r.variant) !== null;
+  const drafts = results.filter(scored).sort((a, b) => identityDistance(a.variant)! - identityDistance(b.variant)!);
+  let next = 0;
+  return results.map((r) => (scored(r) ? drafts[next++]! : r));
+}
+

@@ -76,8 +76,21 @@ export interface AdminResult {
   publishedAt: string | null;
   /** admin_upload (staff), studio (our pipeline) or external (a generator). */
   generationType: string;
-  /** For studio drafts: format, backdrop, style, the requested outfit, the photo and its slot. */
-  variant: { format?: string; backdrop?: { kind: string; variant: number }; requestedOutfit?: string | null; index?: number; generation?: number } | null;
+  /**
+   * For studio drafts: format, backdrop, style, the requested outfit, the photo and its slot. For the
+   * generator's drafts: the format, the picture's number, what it wears and where, and its identity check.
+   */
+  variant: {
+    format?: string;
+    backdrop?: { kind: string; variant: number };
+    requestedOutfit?: string | null;
+    index?: number;
+    generation?: number;
+    generator?: string;
+    outfit?: { description: string };
+    background?: { description: string };
+    identity?: { distance: number; limit: number };
+  } | null;
 }
 
 export interface AdminJob {

@@ -207,10 +207,25 @@ const BACKDROP_LABELS: Record<string, string> = { studio: 'Studio', office: 'Bü
 /** Where a studio draft comes from, for the reviewer: format, backdrop, and the outfit the customer asked for. */
 function variantText(result: AdminResult): string | null {
   const variant = result.variant;
+  if (result.generationType === 'external' && variant) return generatorText(variant);
   if (result.generationType !== 'studio' || !variant) return null;
   const parts = [FORMAT_LABELS[variant.format ?? ''] ?? variant.format, variant.backdrop ? `${BACKDROP_LABELS[variant.backdrop.kind] ?? variant.backdrop.kind} ${variant.backdrop.variant + 1}` : null];
   if (variant.requestedOutfit) parts.push(`gewünschtes Outfit: ${outfitName(variant.requestedOutfit)} (Kleidung unverändert)`);
   return `Studio · ${parts.filter(Boolean).join(' · ')}`;
+}
+
+const decimal = (value: number) => value.toLocaleString('de-DE', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** A generator's draft: format, picture, outfit and background asked for, and how alike the face is. */
+function generatorText(variant: NonNullable<AdminResult['variant']>): string {
+  const parts = [
+    FORMAT_LABELS[variant.format ?? ''] ?? variant.format,
+    typeof variant.index === 'number' ? `Bild ${variant.index + 1}` : null,
+    variant.identity ? `Identität ${decimal(variant.identity.distance)} (Grenze ${decimal(variant.identity.limit)}, kleiner ist ähnlicher)` : null,
+    variant.outfit ? `Outfit: ${variant.outfit.description}` : null,
+    variant.background ? `Hintergrund: ${variant.background.description}` : null,
+  ];
+  return `${variant.generator ?? 'Generator'} · ${parts.filter(Boolean).join(' · ')}`;
 }
 
 /** Generated images with their status; staff publish, archive or delete them one by one. */
