@@ -53,6 +53,7 @@ test('a turned head is a warning at the yaw and pitch limits', async () => {
   // A photo of a turned head cannot be made from a frontal portrait: the real face, with the angles given.
   const turned = (yaw: number, pitch: number): Inference => ({
     detectFaces: async (image) => (await inference.detectFaces(image)).map((face) => ({ ...face, yaw, pitch })),
+    describeFace: (image, face) => inference.describeFace(image, face),
     segment: async () => new Uint8Array(),
     close: async () => {},
   });

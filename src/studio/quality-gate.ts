@@ -1,9 +1,11 @@
 // The quality gate at upload: is there exactly one face, large, sharp, well lit and turned to the camera?
 // Refusals (no face, several faces) stop an upload; everything else is a warning with advice for the
-// customer. Callable without a server: bytes and an inference client in, a report out.
+// customer. Callable without a server: bytes and an inference client in, a report out. The report also
+// carries the face's descriptor, for the identity check across an order's photos (identity.ts).
 import sharp from 'sharp';
+import { roundDescriptor } from './identity.js';
 import type { Inference } from './inference/client.js';
-import type { Box, DetectedFace } from './inference/types.js';
+import type { Box, DetectedFace, FaceDescriptor } from './inference/types.js';
 import { FACE_SAMPLE_PX, GATE } from './thresholds.js';
 
 export type QualityIssueCode = 'noFace' | 'multipleFaces' | 'faceTooSmall' | 'headTurned' | 'blurred' | 'tooDark' | 'tooBright' | 'lowResolution';
@@ -21,6 +23,11 @@ export interface QualityReport {
   /** The main face in the stored photo's pixels, for framing later. */
   face: (Box & { yaw: number; pitch: number; roll: number }) | null;
   measures: { faces: number; faceHeightRatio?: number; faceHeightPx?: number; sharpness?: number; brightness?: number; clipped?: number };
+  /**
+   * The main face's 128-d descriptor (biometric data: stored only with the photo, never logged or shown).
+   * Missing in reports made before the identity check, and when the net found no face to describe.
+   */
+  descriptor?: FaceDescriptor;
 }
 
 /** Variance of the 4-neighbour Laplacian: low when edges are soft (blur, heavy noise reduction, upscaling). */
@@ -59,7 +66,8 @@ export async function assessPhoto(input: Buffer, inference: Inference): Promise<
     .removeAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const faces = (await inference.detectFaces({ data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height })).filter(
+  const analysed = { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
+  const faces = (await inference.detectFaces(analysed)).filter(
     (face) => face.score >= GATE.minFaceScore,
   );
   if (faces.length === 0) return { verdict: 'refused', issues: [{ code: 'noFace', measured: 0, limit: 1 }], face: null, measures: { faces: 0 } };
@@ -100,11 +108,14 @@ export async function assessPhoto(input: Buffer, inference: Inference): Promise<
     issues.push({ code: 'tooBright', measured: Math.round(brightness), limit: GATE.maxBrightness });
   }
 
+  const descriptor = await inference.describeFace(analysed, main);
+
   return {
     verdict: issues.length ? 'warning' : 'ok',
     issues,
     face: { x: Math.round(main.box.x / scale), y: Math.round(main.box.y / scale), width: Math.round(main.box.width / scale), height: Math.round(main.box.height / scale), yaw: round(main.yaw), pitch: round(main.pitch), roll: round(main.roll) },
     measures: { faces: 1, faceHeightRatio: round(faceHeightRatio), faceHeightPx: Math.round(faceHeightPx), sharpness: Math.round(sharpness), brightness: Math.round(brightness), clipped: round(clipped) },
+    ...(descriptor ? { descriptor: roundDescriptor(descriptor) } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-// Face detection and person segmentation, answered by a worker thread (worker.ts) that is started on
+// Face detection, face descriptors and person segmentation, answered by a worker thread (worker.ts) that is started on
 // first use and restarted if it dies. The HTTP thread never runs the models itself.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -7,10 +7,17 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { PROJECT_ROOT } from '../../server/paths.js';
 import type { InferenceRequest, InferenceResponse } from './protocol.js';
-import type { DetectedFace, RgbImage } from './types.js';
+import type { DetectedFace, FaceDescriptor, RgbImage } from './types.js';
 
 export interface Inference {
   detectFaces(image: RgbImage): Promise<DetectedFace[]>;
+  /**
+   * The 128-d descriptor of a face (dlib's ResNet face recognition net; compare with src/studio/identity.ts):
+   * of the given face of `image` (a detection from detectFaces() on the same pixels: aligned by its
+   * landmarks), or of the largest face found when none is given. Null when there is no face.
+   * Descriptors are biometric data: keep them only as long as the photo, never log them.
+   */
+  describeFace(image: RgbImage, face?: Pick<DetectedFace, 'box' | 'landmarks'>): Promise<FaceDescriptor | null>;
   /** A SEGMENTATION_SIZE square in, the person probability (0–255) per pixel out. */
   segment(image: RgbImage): Promise<Uint8Array>;
   close(): Promise<void>;
@@ -79,7 +86,7 @@ export function createInference(options: { idleMs?: number } = {}): Inference & 
     idleTimer.unref();
   }
 
-  function call(request: Omit<InferenceRequest, 'id'>): Promise<InferenceResponse> {
+  function call(request: InferenceRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never): Promise<InferenceResponse> {
     const id = nextId++;
     if (idleTimer) clearTimeout(idleTimer);
     const thread = start();
@@ -104,6 +111,12 @@ export function createInference(options: { idleMs?: number } = {}): Inference & 
       if (!response.ok) throw new Error(response.error);
       if (response.op !== 'detect') throw new Error('unexpected answer');
       return response.faces;
+    },
+    async describeFace(image, face) {
+      const response = await call(face ? { op: 'describe', image, face: { box: face.box, ...(face.landmarks ? { landmarks: face.landmarks } : {}) } } : { op: 'describe', image });
+      if (!response.ok) throw new Error(response.error);
+      if (response.op !== 'describe') throw new Error('unexpected answer');
+      return response.descriptor;
     },
     async segment(image) {
       const response = await call({ op: 'segment', image });

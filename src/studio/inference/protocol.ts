@@ -1,8 +1,12 @@
-import type { DetectedFace, RgbImage } from './types.js';
+import type { DetectedFace, FaceDescriptor, RgbImage } from './types.js';
 
-export type InferenceRequest = { id: number; op: 'detect'; image: RgbImage } | { id: number; op: 'segment'; image: RgbImage };
+export type InferenceRequest =
+  | { id: number; op: 'detect'; image: RgbImage }
+  | { id: number; op: 'segment'; image: RgbImage }
+  | { id: number; op: 'describe'; image: RgbImage; face?: Pick<DetectedFace, 'box' | 'landmarks'> };
 
 export type InferenceResponse =
   | { id: number; ok: true; op: 'detect'; faces: DetectedFace[] }
   | { id: number; ok: true; op: 'segment'; mask: Uint8Array }
+  | { id: number; ok: true; op: 'describe'; descriptor: FaceDescriptor | null }
   | { id: number; ok: false; error: string };

@@ -10,7 +10,8 @@ import { loadGraphModel, type GraphModel } from '@tensorflow/tfjs-converter';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { PROJECT_ROOT } from '../../server/paths.js';
 import { SEGMENTATION_SIZE } from './segmentation-size.js';
-import type { DetectedFace, RgbImage } from './types.js';
+import { alignedChip, boxChip, loadFaceRecognitionNet, type FaceRecognitionNet } from './face-recognition.js';
+import type { Box, DetectedFace, FaceDescriptor, FaceLandmarks, RgbImage } from './types.js';
 
 const require = createRequire(import.meta.url);
 const WASM_DIR = `${path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm'))}/`;
@@ -56,8 +57,34 @@ interface HumanInstance {
 
 export interface Runtime {
   detectFaces(image: RgbImage): Promise<DetectedFace[]>;
+  /**
+   * The 128-d descriptor of a face: the given one (aligned by its landmarks, or else matched to a detection
+   * by its box), or the largest face found. Null when there is no face.
+   */
+  describeFace(image: RgbImage, face?: Pick<DetectedFace, 'box' | 'landmarks'>): Promise<FaceDescriptor | null>;
   /** Person probability (0–255) per pixel of a SEGMENTATION_SIZE square input. */
   segment(image: RgbImage): Promise<Uint8Array>;
+}
+
+// MediaPipe face mesh points (the mesh @vladmandic/human runs): eye corners and the point under the nose.
+const MESH = { rightEyeOuter: 263, rightEyeInner: 362, leftEyeOuter: 33, leftEyeInner: 133, noseBottom: 2 } as const;
+
+function landmarksOf(mesh: HumanFace['mesh']): FaceLandmarks | undefined {
+  if (!mesh || mesh.length < 468) return undefined;
+  const point = (index: number) => ({ x: mesh[index]![0], y: mesh[index]![1] });
+  return {
+    rightEyeOuter: point(MESH.rightEyeOuter),
+    rightEyeInner: point(MESH.rightEyeInner),
+    leftEyeOuter: point(MESH.leftEyeOuter),
+    leftEyeInner: point(MESH.leftEyeInner),
+    noseBottom: point(MESH.noseBottom),
+  };
+}
+
+function overlap(a: Box, b: Box): number {
+  const w = Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x));
+  const h = Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
+  return (w * h) / (a.width * a.height + b.width * b.height - w * h);
 }
 
 let runtime: Promise<Runtime> | null = null;
@@ -105,22 +132,41 @@ async function createRuntime(): Promise<Runtime> {
   for (const listener of process.listeners('uncaughtException')) if (!before.exception.includes(listener)) process.removeListener('uncaughtException', listener);
   for (const listener of process.listeners('unhandledRejection')) if (!before.rejection.includes(listener)) process.removeListener('unhandledRejection', listener);
   const selfie: GraphModel = await loadGraphModel(pathToFileURL(SELFIE_MODEL).href);
+  // Loaded on the first descriptor: a thread that only detects and segments does not hold its weights.
+  let recognition: Promise<FaceRecognitionNet> | null = null;
+
+  async function detectFaces(image: RgbImage): Promise<DetectedFace[]> {
+    const input = tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
+    try {
+      const result = await human.detect(input);
+      return result.face.map((face) => ({
+        box: { x: face.box[0], y: face.box[1], width: face.box[2], height: face.box[3] },
+        score: face.score,
+        yaw: face.rotation?.angle.yaw ?? 0,
+        pitch: face.rotation?.angle.pitch ?? 0,
+        roll: face.rotation?.angle.roll ?? 0,
+        ...(landmarksOf(face.mesh) ? { landmarks: landmarksOf(face.mesh)! } : {}),
+      }));
+    } finally {
+      input.dispose();
+    }
+  }
 
   return {
-    async detectFaces(image) {
-      const input = tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
-      try {
-        const result = await human.detect(input);
-        return result.face.map((face) => ({
-          box: { x: face.box[0], y: face.box[1], width: face.box[2], height: face.box[3] },
-          score: face.score,
-          yaw: face.rotation?.angle.yaw ?? 0,
-          pitch: face.rotation?.angle.pitch ?? 0,
-          roll: face.rotation?.angle.roll ?? 0,
-        }));
-      } finally {
-        input.dispose();
+    detectFaces,
+    async describeFace(image, given) {
+      let face: Pick<DetectedFace, 'box' | 'landmarks'> | undefined = given;
+      if (!face?.landmarks) {
+        const found = await detectFaces(image);
+        const best = given
+          ? found.filter((candidate) => overlap(candidate.box, given.box) > 0.3).sort((a, b) => overlap(b.box, given.box) - overlap(a.box, given.box))[0]
+          : found.sort((a, b) => b.box.height - a.box.height)[0];
+        face = best?.landmarks ? best : (given ?? best);
       }
+      if (!face) return null;
+      const chip = face.landmarks ? alignedChip(image, face.landmarks) : boxChip(image, face.box);
+      recognition ??= loadFaceRecognitionNet();
+      return (await recognition).describeChip(chip);
     },
     async segment(image) {
       if (image.width !== SEGMENTATION_SIZE || image.height !== SEGMENTATION_SIZE) throw new Error(`segment() needs a ${SEGMENTATION_SIZE}px square`);

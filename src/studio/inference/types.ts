@@ -12,6 +12,23 @@ export interface Box {
   height: number;
 }
 
+export interface Point {
+  x: number;
+  y: number;
+}
+
+/**
+ * The five points dlib aligns its face chips by, in image pixels: the outer and inner corner of the eye on
+ * the image's right (the person's left eye), of the eye on the image's left, and the bottom of the nose.
+ */
+export interface FaceLandmarks {
+  rightEyeOuter: Point;
+  rightEyeInner: Point;
+  leftEyeOuter: Point;
+  leftEyeInner: Point;
+  noseBottom: Point;
+}
+
 /** A face as the detector reports it; angles in radians (0 = looking straight at the camera). */
 export interface DetectedFace {
   box: Box;
@@ -19,4 +36,9 @@ export interface DetectedFace {
   yaw: number;
   pitch: number;
   roll: number;
+  /** From the face mesh, when the detector ran it. */
+  landmarks?: FaceLandmarks;
 }
+
+/** What the face recognition net makes of a face: 128 numbers, compared by Euclidean distance. */
+export type FaceDescriptor = number[];

@@ -24,6 +24,7 @@ import type { Mailer } from '../../mail/mailer.js';
 import type { PaymentEvent, PaymentProvider } from '../../payments/provider.js';
 import { noteIntent, settleIntent } from '../../storage/intents.js';
 import type { Storage } from '../../storage/storage.js';
+import { showsAnotherPerson } from '../../../studio/identity.js';
 import type { QualityReport } from '../../../studio/quality-gate.js';
 import { processCustomerPhoto } from '../uploads/image-processing.js';
 import { photoQualityView } from '../studio/photo-quality.js';
@@ -226,6 +227,8 @@ export function createOrderService(deps: OrderServiceDeps) {
       // Before anything is stored: a refused photo leaves nothing behind.
       const quality = await deps.checkPhoto(image.buffer);
       if (quality?.verdict === 'refused') throw unprocessable(quality.issues[0]!.code);
+      // Every photo of an order shows the same person: a face unlike all the accepted ones is refused.
+      if (showsAnotherPerson(quality, (await orders.uploads(orderId)).map((upload) => upload.quality))) throw unprocessable('differentPerson');
       const key = `uploads/${orderId}/${randomBytes(16).toString('hex')}.${image.extension}`;
       const files = [key, thumbnailKey(key)];
       // Noted first: should this process die before the row commits, the deletion job finds the files.
@@ -239,6 +242,8 @@ export function createOrderService(deps: OrderServiceDeps) {
           if (!order) throw notFound('orderNotFound');
           if (!isEditable(order) || order.providerSessionId) throw conflict('orderLocked');
           if ((await repo.uploadCount(orderId)) >= UPLOAD_LIMITS.maxPhotos) throw conflict('tooManyPhotos', { max: UPLOAD_LIMITS.maxPhotos });
+          // Again under the lock: of two photos sent at once, the second is compared with the first.
+          if (showsAnotherPerson(quality, (await repo.uploads(orderId)).map((upload) => upload.quality))) throw unprocessable('differentPerson');
           // New photos after an earlier deletion (a retry days later) are kept under the usual rules again.
           if (order.photosDeletedAt) await repo.update(orderId, { photosDeletedAt: null });
           await settleIntent(tx, files);

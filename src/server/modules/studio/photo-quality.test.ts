@@ -15,6 +15,9 @@ test('models that fail: the photo is accepted unchecked, the failure logged', as
     segment: async () => {
       throw new Error('wasm backend did not start');
     },
+    describeFace: async () => {
+      throw new Error('wasm backend did not start');
+    },
     close: async () => {},
   };
   const lines: string[] = [];
