@@ -1,21 +1,36 @@
 import { expect, test } from 'vitest';
-import { EMPTY_SELECTION, checkoutSchema, completeSelection, WAIVER_TEXT_VERSION } from './order-selection.js';
+import { EMPTY_SELECTION, checkoutSchema, completeSelection, deliverableSelection, WAIVER_TEXT_VERSION, type Selection } from './order-selection.js';
+
+const GENERATOR = { newOutfits: true };
+const STUDIO = { newOutfits: false };
 
 test('every step must be answered, refinement only for pro and premium', () => {
-  expect(completeSelection(EMPTY_SELECTION)).toEqual({ ok: false, code: 'genderRequired' });
-  expect(completeSelection({ ...EMPTY_SELECTION, gender: 'female' })).toEqual({ ok: false, code: 'styleRequired' });
-  expect(completeSelection({ ...EMPTY_SELECTION, gender: 'female', style: 'casual' })).toEqual({ ok: false, code: 'packageRequired' });
-  expect(completeSelection({ ...EMPTY_SELECTION, gender: 'female', style: 'casual', package: 'pro', location: 'office' })).toEqual({
+  expect(completeSelection(EMPTY_SELECTION, GENERATOR)).toEqual({ ok: false, code: 'genderRequired' });
+  expect(completeSelection({ ...EMPTY_SELECTION, gender: 'female' }, GENERATOR)).toEqual({ ok: false, code: 'styleRequired' });
+  expect(completeSelection({ ...EMPTY_SELECTION, gender: 'female', style: 'casual' }, GENERATOR)).toEqual({ ok: false, code: 'packageRequired' });
+  expect(completeSelection({ ...EMPTY_SELECTION, gender: 'female', style: 'casual', package: 'pro', location: 'office' }, GENERATOR)).toEqual({
     ok: false,
     code: 'refinementRequired',
   });
-  const basic = completeSelection({ gender: 'male', style: 'professional', package: 'basic', location: 'office', outfit: 'casual', extras: [] });
+  const basic = completeSelection({ gender: 'male', style: 'professional', package: 'basic', location: 'office', outfit: 'casual', extras: [] }, GENERATOR);
   expect(basic).toEqual({ ok: true, value: { gender: 'male', style: 'professional', package: 'basic', location: null, outfit: null, extras: [] } });
+});
+
+test('without a generator refinement is the backdrop alone, and an outfit is refused: nobody could make it', () => {
+  const pro: Selection = { gender: 'female', style: 'casual', package: 'pro', location: 'office', outfit: null, extras: [] };
+  expect(completeSelection(pro, STUDIO)).toEqual({ ok: true, value: { ...pro, extras: [] } });
+  expect(completeSelection({ ...pro, location: null }, STUDIO)).toEqual({ ok: false, code: 'refinementRequired' });
+  expect(completeSelection({ ...pro, outfit: 'business' }, STUDIO)).toEqual({ ok: false, code: 'outfitNotOffered' });
+  expect(completeSelection({ ...pro, package: 'basic', location: null, outfit: 'casual' }, STUDIO)).toEqual({ ok: false, code: 'outfitNotOffered' });
+  expect(completeSelection({ ...pro, outfit: 'business' }, GENERATOR)).toEqual({ ok: true, value: { ...pro, outfit: 'business', extras: [] } });
+  // A draft saved by a tab from before loses the outfit instead of failing the wizard's background save.
+  expect(deliverableSelection({ ...pro, outfit: 'business' }, STUDIO).outfit).toBeNull();
+  expect(deliverableSelection({ ...pro, outfit: 'business' }, GENERATOR).outfit).toBe('business');
 });
 
 test('express is not offered with premium', () => {
   expect(
-    completeSelection({ gender: 'diverse', style: 'creative', package: 'premium', location: 'studio', outfit: 'business', extras: ['express_delivery'] }),
+    completeSelection({ gender: 'diverse', style: 'creative', package: 'premium', location: 'studio', outfit: 'business', extras: ['express_delivery'] }, GENERATOR),
   ).toEqual({ ok: false, code: 'extraNotOffered' });
 });
 

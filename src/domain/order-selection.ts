@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { BASE_STYLES, EXTRA_KEYS, GENDERS, LANGUAGES, LOCATIONS, OUTFITS, PACKAGES, PACKAGE_KEYS, isExtraOffered } from './catalog.js';
 import type { BaseStyle, ExtraKey, Gender, Location, Outfit, PackageKey } from './catalog.js';
+import type { Capabilities } from './capabilities.js';
 import { emailSchema, multilineText, plainText } from './validation.js';
 
 /** Version of the withdrawal-waiver text at the order button; stored with the consent. */
@@ -82,18 +83,23 @@ export interface CompleteSelection {
   extras: ExtraKey[];
 }
 
-export type SelectionProblem = 'genderRequired' | 'styleRequired' | 'packageRequired' | 'refinementRequired' | 'extraNotOffered';
+export type SelectionProblem = 'genderRequired' | 'styleRequired' | 'packageRequired' | 'refinementRequired' | 'extraNotOffered' | 'outfitNotOffered';
 
 /**
- * A selection that can be ordered: every step answered, location and outfit exactly when the package
- * has refinement, only extras the package offers.
+ * A selection that can be ordered: every step answered, location (and, where the shop can make new
+ * outfits, an outfit) exactly when the package has refinement, only extras the package offers. Without
+ * a generator an outfit is refused: nobody could deliver it.
  */
-export function completeSelection(selection: Selection): { ok: true; value: CompleteSelection } | { ok: false; code: SelectionProblem } {
+export function completeSelection(
+  selection: Selection,
+  capabilities: Capabilities,
+): { ok: true; value: CompleteSelection } | { ok: false; code: SelectionProblem } {
   if (!selection.gender) return { ok: false, code: 'genderRequired' };
   if (!selection.style) return { ok: false, code: 'styleRequired' };
   if (!selection.package) return { ok: false, code: 'packageRequired' };
+  if (selection.outfit && !capabilities.newOutfits) return { ok: false, code: 'outfitNotOffered' };
   const pkg = PACKAGES[selection.package];
-  if (pkg.hasRefinement && (!selection.location || !selection.outfit)) return { ok: false, code: 'refinementRequired' };
+  if (pkg.hasRefinement && (!selection.location || (capabilities.newOutfits && !selection.outfit))) return { ok: false, code: 'refinementRequired' };
   const extras = [...new Set(selection.extras)];
   if (extras.some((extra) => !isExtraOffered(selection.package!, extra))) return { ok: false, code: 'extraNotOffered' };
   return {
@@ -103,8 +109,17 @@ export function completeSelection(selection: Selection): { ok: true; value: Comp
       style: selection.style,
       package: selection.package,
       location: pkg.hasRefinement ? selection.location : null,
-      outfit: pkg.hasRefinement ? selection.outfit : null,
+      outfit: pkg.hasRefinement && capabilities.newOutfits ? selection.outfit : null,
       extras,
     },
   };
+}
+
+/**
+ * A draft keeps only what the shop can make: without a generator an outfit (sent by a tab opened while one
+ * was configured) is dropped when the draft is saved, not refused, so the wizard's background saves never
+ * fail on it. The order button refuses it (completeSelection).
+ */
+export function deliverableSelection(selection: Selection, capabilities: Capabilities): Selection {
+  return capabilities.newOutfits || selection.outfit === null ? selection : { ...selection, outfit: null };
 }

@@ -28,6 +28,7 @@ import { seoRoutes } from './modules/seo/routes.js';
 import { createCustomerOrderService } from './modules/customer-orders/customer-order-service.js';
 import { customerOrderRoutes } from './modules/customer-orders/routes.js';
 import { createOrderService } from './modules/orders/order-service.js';
+import { shopCapabilities } from './capabilities.js';
 import { RECONCILE, type PaymentEventService } from './modules/orders/payment-events.js';
 import { createRetentionService, type RetentionService } from './modules/retention/retention-service.js';
 import { schedulePeriodic } from './jobs/periodic.js';
@@ -272,6 +273,7 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     signedUrlTtlSeconds: config.signedUrlTtlSeconds,
     checkPhoto,
     defaultProductionMode: config.defaultProductionMode,
+    capabilities: shopCapabilities(config),
     invoiceLink: async (order) => {
       await invoices.storeMissing(order.id);
       const [invoice] = (await invoices.forOrder(order.id)).filter((row) => row.kind === 'invoice');

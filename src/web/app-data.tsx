@@ -1,4 +1,5 @@
 import { createContext, useContext, type ReactNode } from 'react';
+import type { Capabilities } from '../domain/capabilities.js';
 import type { Language } from '../domain/catalog.js';
 import type { CatalogView } from '../domain/catalog-view.js';
 import type { ConsentServices, ExamplePair, SiteInfo } from '../domain/site.js';
@@ -17,6 +18,8 @@ export interface AppData {
   consent: ConsentServices;
   /** Before/after pairs (none: the section and its links are not shown). */
   examples: ExamplePair[];
+  /** What the shop's pictures can be (server configuration): texts promise only that. */
+  capabilities: Capabilities;
   /** The year for the copyright line, from the server's clock so both sides agree. */
   year: number;
 }

@@ -152,7 +152,7 @@ export function App({ data, extra }: { data: AppData; extra?: ReactNode }) {
   const { messages, ...rest } = data;
   return (
     <AppDataProvider data={rest}>
-      <I18nProvider language={data.language} messages={messages}>
+      <I18nProvider language={data.language} messages={messages} capabilities={data.capabilities}>
         {extra}
         <Routes>
           <Route path="/admin/*" element={<StaffShell />} />

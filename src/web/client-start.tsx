@@ -40,12 +40,12 @@ export async function start() {
   }
   // Development without server rendering (the Vite dev server): fetch what the server would embed.
   const language = storedLanguage() ?? 'de';
-  const [catalog, { consent, examples, ...site }, messages] = await Promise.all([
+  const [catalog, { consent, examples, capabilities, ...site }, messages] = await Promise.all([
     fetch('/api/catalog').then((r) => r.json()),
     fetch('/api/site').then((r) => r.json()),
     loadMessages(language),
   ]);
-  const data: AppData = { language, languageFromUrl: false, messages, catalog, site, consent, examples, year: new Date().getFullYear() };
+  const data: AppData = { language, languageFromUrl: false, messages, catalog, site, consent, examples, capabilities, year: new Date().getFullYear() };
   createRoot(root).render(
     <StrictMode>
       <BrowserRouter>

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
 import { LANGUAGES, type Language } from '../domain/catalog.js';
+import type { Capabilities } from '../domain/capabilities.js';
 import type { CatalogView } from '../domain/catalog-view.js';
 import type { ConsentServices, ExamplePair, SiteInfo } from '../domain/site.js';
 import { APP_DATA_ELEMENT_ID, serializeAppData, type AppData } from './app-data.js';
@@ -23,6 +24,7 @@ export interface RenderInput {
   site: SiteInfo;
   consent: ConsentServices;
   examples: ExamplePair[];
+  capabilities: Capabilities;
   publicUrl: string;
   now: Date;
   /** The answer's CSP nonce for the inline scripts React may emit. */
@@ -98,6 +100,7 @@ export async function render(input: RenderInput): Promise<RenderResult> {
     site: input.site,
     consent: input.consent,
     examples: input.examples,
+    capabilities: input.capabilities,
     year: Number(new Intl.DateTimeFormat('en', { year: 'numeric', timeZone: 'Europe/Berlin' }).format(input.now)),
   };
   const html = await renderComplete(

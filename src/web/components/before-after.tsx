@@ -23,6 +23,8 @@ function Pair({ pair }: { pair: ExamplePair }) {
         </div>
         <figcaption className="before-after__caption">
           {t('home.examples.caption', { style, location })}
+          {/* What was done to the example (scripts/make-examples.ts runs the studio pipeline). */}
+          <span className="before-after__made">{t('home.examples.made')}</span>
           <span className="before-after__credit">{t('home.examples.credit', { credit: pair.credit })}</span>
         </figcaption>
       </figure>

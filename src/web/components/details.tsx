@@ -17,10 +17,11 @@ export function DetailRows({ rows }: { rows: [string, string][] }) {
 }
 
 /** What a package contains, as the pricing grid and the order summary list it. */
-export function packageFeatures(pkg: CatalogPackageView, t: Translate, options: { refinement?: boolean } = {}): string[] {
+export function packageFeatures(pkg: CatalogPackageView, t: Translate, options: { refinement?: boolean; newOutfits: boolean }): string[] {
   return [
     t('home.pricing.photos', { n: pkg.imageCount }),
-    pkg.outfits > 1 ? t('home.pricing.outfitsMany', { n: pkg.outfits }) : t('home.pricing.outfits', { n: pkg.outfits }),
+    // Outfits are counted only where the pictures can show a chosen one (a generator makes them).
+    ...(options.newOutfits ? [pkg.outfits > 1 ? t('home.pricing.outfitsMany', { n: pkg.outfits }) : t('home.pricing.outfits', { n: pkg.outfits })] : []),
     pkg.backgrounds > 1 ? t('home.pricing.backgroundsMany', { n: pkg.backgrounds }) : t('home.pricing.backgrounds', { n: pkg.backgrounds }),
     t('home.pricing.hd'),
     ...(pkg.hasRefinement && options.refinement !== false ? [t('home.pricing.refinement')] : []),

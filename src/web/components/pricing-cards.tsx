@@ -2,6 +2,7 @@
 // card leads to the wizard.
 import type { CatalogPackageView, CatalogView } from '../../domain/catalog-view.js';
 import { formatMoney } from '../../domain/money.js';
+import { useAppData } from '../app-data.js';
 import { useI18n } from '../i18n/i18n.js';
 import { trackEvent } from '../lib/metrics.js';
 import { packageFeatures } from './details.js';
@@ -9,6 +10,7 @@ import { PageLink } from './page-link.js';
 
 function PricingCard({ pkg, headingLevel }: { pkg: CatalogPackageView; headingLevel: 'h2' | 'h3' }) {
   const { t } = useI18n();
+  const { capabilities } = useAppData();
   const name = t(`catalog.packages.${pkg.key}.name`);
   const discounted = pkg.priceCents < pkg.listPriceCents;
   const Heading = headingLevel;
@@ -34,7 +36,7 @@ function PricingCard({ pkg, headingLevel }: { pkg: CatalogPackageView; headingLe
         )}
       </div>
       <ul className="price-card__features">
-        {packageFeatures(pkg, t).map((feature) => (
+        {packageFeatures(pkg, t, { newOutfits: capabilities.newOutfits }).map((feature) => (
           <li key={feature}>{feature}</li>
         ))}
       </ul>

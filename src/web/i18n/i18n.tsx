@@ -1,4 +1,6 @@
 import { createContext, use, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { STUDIO_CAPABILITIES, type Capabilities } from '../../domain/capabilities.js';
+import { claimKey } from '../claims.js';
 import { isLanguage, LANGUAGES, type Language } from '../../domain/catalog.js';
 import { PAGE_NAMESPACES, keysOf, loadMessages, loadPageMessages, translate, type LoadedMessages, type Messages, type PageNamespace } from './messages.js';
 
@@ -57,7 +59,8 @@ function loadPage(language: Language, namespace: PageNamespace): Promise<void> {
   return promise;
 }
 
-export function I18nProvider(props: { language: Language; messages: LoadedMessages; children: ReactNode }) {
+export function I18nProvider(props: { language: Language; messages: LoadedMessages; capabilities?: Capabilities; children: ReactNode }) {
+  const capabilities = props.capabilities ?? STUDIO_CAPABILITIES;
   const [state, setState] = useState({ language: props.language, messages: props.messages });
   const [switching, setSwitching] = useState(false);
   const [pagesVersion, setPagesVersion] = useState(0);
@@ -108,11 +111,11 @@ export function I18nProvider(props: { language: Language; messages: LoadedMessag
       language: state.language,
       messages: merged,
       switching,
-      t: (key, vars) => translate(current(), key, vars),
+      t: (key, vars) => translate(current(), claimKey(key, capabilities), vars),
       keys: (key) => keysOf(current(), key),
       setLanguage,
     };
-  }, [state.language, merged, switching, setLanguage]);
+  }, [state.language, merged, switching, setLanguage, capabilities]);
   return <I18nContext.Provider value={value}>{props.children}</I18nContext.Provider>;
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { buildCatalogView } from '../../../domain/catalog-view.js';
+import { shopCapabilities } from '../../capabilities.js';
 
 export const catalogRoutes: FastifyPluginAsync = async (app) => {
   app.get('/api/catalog', async (_request, reply) => {
@@ -8,9 +9,10 @@ export const catalogRoutes: FastifyPluginAsync = async (app) => {
     return buildCatalogView(app.config.campaign, app.now());
   });
 
-  // The operator's public details (footer, contact, legal pages), the services that need consent and the examples.
+  // The operator's public details (footer, contact, legal pages), the services that need consent, the examples
+  // and what the pictures can be (the pages promise only that).
   app.get('/api/site', async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=300');
-    return { ...app.config.site, consent: app.config.consentServices, examples: app.config.examples };
+    return { ...app.config.site, consent: app.config.consentServices, examples: app.config.examples, capabilities: shopCapabilities(app.config) };
   });
 };

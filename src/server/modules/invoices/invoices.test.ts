@@ -20,7 +20,7 @@ const SITE = {
   CAMPAIGN_STARTS_AT: '2026-11-01T00:00:00+01:00',
   CAMPAIGN_ENDS_AT: '2027-01-01T00:00:00+01:00',
 };
-const PRO_EXTRAS = { gender: 'female', style: 'professional', package: 'pro', location: 'studio', outfit: 'business', extras: ['extra_variants', 'express_delivery'] };
+const PRO_EXTRAS = { gender: 'female', style: 'professional', package: 'pro', location: 'studio', outfit: null, extras: ['extra_variants', 'express_delivery'] };
 const euro = (cents: number) => `${(cents / 100).toFixed(2).replace('.', ',')} €`;
 
 describe.each(testDatabases())('invoices on $name', (testDb) => {

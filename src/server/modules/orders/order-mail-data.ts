@@ -1,6 +1,7 @@
 // What the order mails show, built from the order row: shared by checkout (order received) and the payment
 // events (paid, failed), which send their mails long after the request that placed the order.
 import { deliveryHours, requiredResultCount, type Language } from '../../../domain/catalog.js';
+import type { Capabilities } from '../../../domain/capabilities.js';
 import type { Selection } from '../../../domain/order-selection.js';
 import type { PriceBreakdown } from '../../../domain/pricing.js';
 import type { SiteInfo } from '../../../domain/site.js';
@@ -14,6 +15,8 @@ export interface OrderMailContext {
   publicUrl: string;
   appSecret: string;
   site: SiteInfo;
+  /** What the shop's pictures can be: the mails promise outfits only when they can be made. */
+  capabilities: Capabilities;
   now: () => Date;
 }
 
@@ -64,7 +67,8 @@ export function orderMailData(context: OrderMailContext, order: OrderRow, price:
     package: price.package,
     style: selection.style,
     location: selection.location,
-    outfit: selection.outfit,
+    outfit: context.capabilities.newOutfits ? selection.outfit : null,
+    newOutfits: context.capabilities.newOutfits,
     gender: selection.gender,
     extras: price.extras,
     photoCount,

@@ -46,6 +46,7 @@ function mailData(
     style: 'professional',
     location: 'office',
     outfit: 'business',
+    newOutfits: true,
     gender: 'female',
     extras: price.extras,
     photoCount: 5,
@@ -413,4 +414,17 @@ test('photos-ready: each language has its own text, Spanish says "tú"', () => {
   const es = renderPhotosReadyMail(readyData('es')).text;
   expect(es).not.toMatch(/\busted\b/i);
   expect(es).toMatch(/\btu\b/);
+});
+
+test('the mails promise outfits only where the pictures can show them (a generator makes them)', () => {
+  const outfitWords: Record<Language, RegExp> = { de: /outfit/i, en: /outfit/i, es: /vestuario|conjunto|outfit/i };
+  for (const language of LANGUAGES) {
+    for (const template of TEMPLATES) {
+      const studio = render(template, mailData(language, {}, { newOutfits: false, outfit: null }));
+      expect(studio.text, `${template} ${language}`).not.toMatch(outfitWords[language]);
+      expect(studio.html, `${template} ${language}`).not.toMatch(outfitWords[language]);
+      const generator = render(template, mailData(language, {}, { newOutfits: true, outfit: 'business' }));
+      if (template !== 'payment-failed') expect(generator.text, `${template} ${language}`).toMatch(outfitWords[language]);
+    }
+  }
 });

@@ -18,6 +18,8 @@ export interface OrderMailData {
   style: 'professional' | 'casual' | 'creative' | null;
   location: 'office' | 'studio' | 'creative' | null;
   outfit: 'business' | 'smart_casual' | 'casual' | null;
+  /** Whether the pictures can show new outfits (a generator makes them); else no outfit is promised. */
+  newOutfits: boolean;
   gender: 'male' | 'female' | 'diverse' | null;
   extras: ExtraName[];
   /** Uploaded selfies. */
@@ -869,7 +871,7 @@ function scopeText({ data, t }: Context): string {
   const definition = PACKAGES[data.package];
   const parts = [
     t.features.photos(data.resultCount, OUTPUT_DPI),
-    t.features.outfits(definition.outfits),
+    ...(data.newOutfits ? [t.features.outfits(definition.outfits)] : []),
     t.features.backgrounds(definition.backgrounds),
   ];
   if (definition.colourAdjustment) parts.push(t.features.colourAdjustment);
@@ -896,7 +898,7 @@ function summaryBlocks(ctx: Context, full: boolean): Block[] {
     if (data.gender) rows.push({ label: s.gender, value: name(`genders.${data.gender}`) });
     if (data.style) rows.push({ label: s.style, value: name(`styles.${data.style}.name`) });
     if (data.location) rows.push({ label: s.location, value: name(`locations.${data.location}.name`) });
-    if (data.outfit) rows.push({ label: s.outfit, value: name(`outfits.${data.outfit}.name`) });
+    if (data.outfit && data.newOutfits) rows.push({ label: s.outfit, value: name(`outfits.${data.outfit}.name`) });
   }
   rows.push({ label: s.extras, value: extrasText(ctx) });
   rows.push({ label: s.delivery, value: deliveryText(ctx) });

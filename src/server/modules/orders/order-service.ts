@@ -3,12 +3,14 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Campaign } from '../../../domain/campaign.js';
+import type { Capabilities } from '../../../domain/capabilities.js';
 import { PACKAGES, UPLOAD_LIMITS, type Language } from '../../../domain/catalog.js';
 import { orderNumberFromBytes } from '../../../domain/order-number.js';
 import type { ProductionMode } from '../../../domain/order-state.js';
 import {
   PHOTO_CONSENT_VERSION,
   completeSelection,
+  deliverableSelection,
   type CheckoutInput,
   type CompleteSelection,
   type Selection,
@@ -56,6 +58,8 @@ export interface OrderServiceDeps {
   refundMailSenders?: Record<string, DeferredMailSender>;
   /** Who makes the pictures of a new order (staff may change it per order). */
   defaultProductionMode?: ProductionMode;
+  /** What the shop's pictures can be (src/server/capabilities.ts): without new outfits none is taken. */
+  capabilities: Capabilities;
   now: () => Date;
   log: FastifyBaseLogger;
 }
@@ -193,7 +197,7 @@ export function createOrderService(deps: OrderServiceDeps) {
 
   return {
     async createDraft(input: { language: Language; selection: Selection }) {
-      const order = await createOrderRow(input.language, input.selection);
+      const order = await createOrderRow(input.language, deliverableSelection(input.selection, deps.capabilities));
       await orders.addHistory(order.id, { event: 'order_created', toStatus: 'created', actorType: 'customer' });
       return draftView(order);
     },
@@ -202,7 +206,8 @@ export function createOrderService(deps: OrderServiceDeps) {
       return draftView(await requireOrder(orderId));
     },
 
-    async saveSelection(orderId: string, language: Language, selection: Selection) {
+    async saveSelection(orderId: string, language: Language, sent: Selection) {
+      const selection = deliverableSelection(sent, deps.capabilities);
       const order = await requireOrder(orderId);
       if (!isEditable(order)) throw conflict('orderLocked');
       const same = (a: Selection, b: Selection) =>
@@ -289,7 +294,7 @@ export function createOrderService(deps: OrderServiceDeps) {
       const order = await requireOrder(orderId);
       if (order.paymentStatus === 'paid' || order.paymentStatus === 'refunded') throw conflict('alreadyPaid');
       if (!isEditable(order)) throw conflict('orderLocked');
-      const complete = completeSelection(input.selection);
+      const complete = completeSelection(input.selection, deps.capabilities);
       if (!complete.ok) throw unprocessable(complete.code);
       const selection: CompleteSelection = complete.value;
       const photoCount = await orders.uploadCount(orderId);

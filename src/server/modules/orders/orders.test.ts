@@ -19,7 +19,8 @@ const CAMPAIGN = {
   CAMPAIGN_ENDS_AT: '2099-01-01T00:00:00Z',
 };
 
-const PRO = { gender: 'female', style: 'professional', package: 'pro', location: 'office', outfit: 'business', extras: ['extra_variants', 'express_delivery'] };
+// The test shop has no generator: refinement is the backdrop alone, and no outfit can be chosen.
+const PRO = { gender: 'female', style: 'professional', package: 'pro', location: 'office', outfit: null, extras: ['extra_variants', 'express_delivery'] };
 const BASIC = { gender: 'male', style: 'casual', package: 'basic', location: null, outfit: null, extras: [] };
 
 describe.each(testDatabases())('order flow on $name', (testDb) => {
@@ -223,10 +224,28 @@ describe.each(testDatabases())('order flow on $name', (testDb) => {
     const order = await readyOrder(BASIC, 3);
     expect((await checkout(order, { selection: { ...PRO, location: null } })).json().error.code).toBe('refinementRequired');
     expect((await checkout(order, { selection: { ...PRO, package: 'premium' } })).json().error.code).toBe('extraNotOffered');
+    // Without a generator nobody can dress the customer anew: an outfit is refused, not silently sold.
+    const outfit = await checkout(order, { selection: { ...PRO, outfit: 'business' } });
+    expect(outfit.statusCode).toBe(422);
+    expect(outfit.json().error.code).toBe('outfitNotOffered');
     const noWaiver = await checkout(order, { waiverAccepted: false });
     expect(noWaiver.statusCode).toBe(400);
     expect(noWaiver.json().error.fields.waiverAccepted).toBe('waiverRequired');
     expect((await checkout(order, { email: 'nope' })).json().error.fields.email).toBe('invalidEmail');
+  });
+
+  test('without a generator a draft keeps no outfit: a tab from before saves without it instead of failing', async () => {
+    const order = await draft({ ...PRO, outfit: 'business' });
+    expect(await orderRow(order.orderId)).toMatchObject({ refineLocation: 'office', refineOutfit: null });
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: `/api/orders/${order.orderId}/selection`,
+      headers: { 'x-draft-token': order.draftToken },
+      payload: { language: 'de', selection: { ...PRO, location: 'studio', outfit: 'casual' } },
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json().selection).toMatchObject({ location: 'studio', outfit: null });
+    expect(await orderRow(order.orderId)).toMatchObject({ refineLocation: 'studio', refineOutfit: null });
   });
 
   test('prices come from the catalogue: a price in the body is refused and the provider gets catalogue amounts', async () => {

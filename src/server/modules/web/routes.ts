@@ -6,6 +6,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../../domain/catalog.js';
 import { buildCatalogView } from '../../../domain/catalog-view.js';
 import { errorPage, preloadAllPages, render } from '../../../web/entry-server.js';
+import { shopCapabilities } from '../../capabilities.js';
 
 export interface WebRoutesOptions {
   templatePath: string;
@@ -74,6 +75,7 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, optio
         site: app.config.site,
         consent: app.config.consentServices,
         examples: app.config.examples,
+        capabilities: shopCapabilities(app.config),
         publicUrl: app.config.publicUrl,
         now: app.now(),
         nonce: (reply as unknown as { cspNonce?: { script: string } }).cspNonce?.script,

@@ -1,4 +1,5 @@
-// The steps that are one choice each: gender, style, package and refinement (location + outfit).
+// The steps that are one choice each: gender, style, package and refinement (location, and the outfit
+// where a generator can make one).
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { BASE_STYLES, GENDERS, LOCATIONS, OUTFITS, PACKAGES, PACKAGE_KEYS } from '../../../domain/catalog.js';
@@ -118,11 +119,13 @@ export function PackageStep() {
 
 export function RefinementStep() {
   const { t } = useI18n();
+  const { capabilities } = useAppData();
   const { state, select } = useWizard();
   const navigate = useNavigate();
   const [showRequired, setShowRequired] = useState(false);
   const { location, outfit } = state.selection;
-  const complete = Boolean(location && outfit);
+  // Without a generator the pictures keep the clothes of the selfies: there is no outfit to choose.
+  const complete = Boolean(location && (outfit || !capabilities.newOutfits));
   return (
     <section className="step">
       <StepHeader title={t('order.refinement.title')} subtitle={t('order.refinement.subtitle')} />
@@ -144,24 +147,28 @@ export function RefinementStep() {
           />
         ))}
       </div>
-      <h2 className="step__subheading" id="outfit-heading">
-        {t('order.refinement.outfitTitle')}
-      </h2>
-      <div className="choices choices--three" role="group" aria-labelledby="outfit-heading">
-        {OUTFITS.map((key) => (
-          <ChoiceButton
-            key={key}
-            testId={`outfit-${key}`}
-            selected={outfit === key}
-            title={t(`catalog.outfits.${key}.name`)}
-            description={t(`catalog.outfits.${key}.description`)}
-            onClick={() => {
-              select({ outfit: key });
-              setShowRequired(false);
-            }}
-          />
-        ))}
-      </div>
+      {capabilities.newOutfits && (
+        <>
+          <h2 className="step__subheading" id="outfit-heading">
+            {t('order.refinement.outfitTitle')}
+          </h2>
+          <div className="choices choices--three" role="group" aria-labelledby="outfit-heading">
+            {OUTFITS.map((key) => (
+              <ChoiceButton
+                key={key}
+                testId={`outfit-${key}`}
+                selected={outfit === key}
+                title={t(`catalog.outfits.${key}.name`)}
+                description={t(`catalog.outfits.${key}.description`)}
+                onClick={() => {
+                  select({ outfit: key });
+                  setShowRequired(false);
+                }}
+              />
+            ))}
+          </div>
+        </>
+      )}
       {showRequired && !complete && (
         <p className="alert alert--error" role="alert">
           {t('order.refinement.required')}

@@ -26,7 +26,9 @@ function campaignFromCatalog(catalog: ReturnType<typeof useAppData>['catalog']) 
 
 export function SummaryStep() {
   const { t, language } = useI18n();
-  const { catalog } = useAppData();
+  const { catalog, capabilities } = useAppData();
+  // outfitNotOffered is this page's own message (the shared error catalogue has no outfit wording).
+  const errorText = (code: string) => (code === 'outfitNotOffered' ? t('order.summary.outfitNotOffered') : t(`errors.${code}`, { min: UPLOAD_LIMITS.minPhotos }));
   const { state, ready, update, select, draftHeaders } = useWizard();
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -104,9 +106,9 @@ export function SummaryStep() {
       document.getElementById(billingProblems.billingName ? 'billing-name' : 'billing-address')?.focus();
       return;
     }
-    const complete = completeSelection({ ...selection, extras });
+    const complete = completeSelection({ ...selection, extras }, capabilities);
     if (!complete.ok) {
-      setError(t(`errors.${complete.code}`));
+      setError(errorText(complete.code));
       return;
     }
     if (!state.orderId || (uploads?.length ?? 0) < UPLOAD_LIMITS.minPhotos) {
@@ -133,7 +135,7 @@ export function SummaryStep() {
     } catch (caught) {
       const code = caught instanceof ApiError ? caught.code : 'unknown';
       trackEvent('error_occurred', code);
-      setError(`${t('order.summary.checkoutError', { message: t(`errors.${code}`, { min: UPLOAD_LIMITS.minPhotos }) })} ${t('order.summary.retry')}`);
+      setError(`${t('order.summary.checkoutError', { message: errorText(code) })} ${t('order.summary.retry')}`);
       setSubmitting(false);
     }
   };
@@ -143,11 +145,11 @@ export function SummaryStep() {
     ...(selection.gender ? ([[t('order.summary.gender'), t(`catalog.genders.${selection.gender}`)]] as [string, string][]) : []),
     ...(selection.style ? ([[t('order.summary.style'), t(`catalog.styles.${selection.style}.name`)]] as [string, string][]) : []),
     ...(PACKAGES[pkg].hasRefinement && selection.location ? ([[t('order.summary.location'), t(`catalog.locations.${selection.location}.name`)]] as [string, string][]) : []),
-    ...(PACKAGES[pkg].hasRefinement && selection.outfit ? ([[t('order.summary.outfit'), t(`catalog.outfits.${selection.outfit}.name`)]] as [string, string][]) : []),
+    ...(PACKAGES[pkg].hasRefinement && capabilities.newOutfits && selection.outfit ? ([[t('order.summary.outfit'), t(`catalog.outfits.${selection.outfit}.name`)]] as [string, string][]) : []),
   ];
   const shown = (uploads ?? []).slice(0, THUMBNAILS_SHOWN);
   const more = (uploads?.length ?? 0) - shown.length;
-  const features = packageFeatures(view, t, { refinement: false });
+  const features = packageFeatures(view, t, { refinement: false, newOutfits: capabilities.newOutfits });
   const termsLink = linkTarget('agb');
   const privacyLink = linkTarget('datenschutz');
 

@@ -2,6 +2,7 @@
 // server-side draft order once it exists.
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { EMPTY_SELECTION, type Selection } from '../../../domain/order-selection.js';
+import { useAppData } from '../../app-data.js';
 import { api } from '../../lib/api.js';
 import { useI18n } from '../../i18n/i18n.js';
 
@@ -53,15 +54,20 @@ const WizardContext = createContext<WizardValue | null>(null);
 
 export function WizardProvider({ children }: { children: ReactNode }) {
   const { language } = useI18n();
+  const { capabilities } = useAppData();
   const [state, setState] = useState<WizardState>(INITIAL);
   const [ready, setReady] = useState(false);
   const syncTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => {
-    // Session storage exists only in the browser: read it after hydration.
+    // Session storage exists only in the browser: read it after hydration. An outfit chosen while a
+    // generator was configured is dropped when none is: nobody could make it.
+    const loaded = load();
     // eslint-disable-next-line react-hooks/set-state-in-effect
-    setState(load());
+    setState(capabilities.newOutfits ? loaded : { ...loaded, selection: { ...loaded.selection, outfit: null } });
     setReady(true);
+    // Once, after hydration: the capabilities do not change while the page lives.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   useEffect(() => {
