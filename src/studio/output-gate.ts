@@ -1,0 +1,32 @@
+// The gate a generated picture passes before anyone sees it: exactly one face, sharp, and the customer's own
+// (its descriptor close enough to the order's accepted photos). A picture that fails is discarded and asked
+// for again; it never becomes a draft. The limits are the upload gate's (thresholds.ts).
+import type { Inference } from './inference/client.js';
+import type { Box, FaceDescriptor } from './inference/types.js';
+import { compareIdentity } from './identity.js';
+import { assessPhoto } from './quality-gate.js';
+import { IDENTITY } from './thresholds.js';
+
+export type OutputRejection = 'noFace' | 'multipleFaces' | 'blurred' | 'otherPerson' | 'noDescriptor';
+
+export type OutputVerdict =
+  | { ok: true; face: Box; identity: { distance: number; limit: number } }
+  | { ok: false; reason: OutputRejection; identity?: { distance: number; limit: number } };
+
+/**
+ * Checks one generated picture against the order's reference descriptors (at least one: without a reference
+ * nothing could be checked, and nothing unchecked becomes a draft).
+ */
+export async function checkGeneratedPicture(picture: Buffer, references: readonly FaceDescriptor[], inference: Inference): Promise<OutputVerdict> {
+  if (references.length === 0) throw new Error('no reference photo of the customer to check generated pictures against');
+  const report = await assessPhoto(picture, inference);
+  const refused = report.issues.find((issue) => issue.code === 'noFace' || issue.code === 'multipleFaces');
+  if (refused || !report.face) return { ok: false, reason: (refused?.code as 'noFace' | 'multipleFaces' | undefined) ?? 'noFace' };
+  if (report.issues.some((issue) => issue.code === 'blurred')) return { ok: false, reason: 'blurred' };
+  if (!report.descriptor) return { ok: false, reason: 'noDescriptor' };
+  const comparison = compareIdentity(report.descriptor, references)!;
+  const identity = { distance: Math.round(comparison.distance * 1000) / 1000, limit: IDENTITY.maxSamePersonDistance };
+  if (!comparison.samePerson) return { ok: false, reason: 'otherPerson', identity };
+  const { x, y, width, height } = report.face;
+  return { ok: true, face: { x, y, width, height }, identity };
+}
