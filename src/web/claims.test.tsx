@@ -113,6 +113,16 @@ test.each(LANGUAGES)('with a generator the outfit choice and its copy appear (%s
   expect(terms).toMatch(OUTFIT_WORDS[language]);
 });
 
+test.each(LANGUAGES)('a list shows each claim once, in the variant of the mode (%s)', async (language) => {
+  const tip = (variant: string) => translate(ALL_MESSAGES[language], `guides.applicationPhotos.tips.items.${variant}`);
+  const studio = await page('/bewerbungsfotos-erstellen', language, STUDIO_CAPABILITIES);
+  expect(studio).toContain(tip('variety'));
+  expect(studio).not.toContain(tip('varietyGenerator'));
+  const generator = await page('/bewerbungsfotos-erstellen', language, GENERATOR);
+  expect(generator).toContain(tip('varietyGenerator'));
+  expect(generator.split(tip('varietyGenerator'))).toHaveLength(2);
+});
+
 test.each(LANGUAGES)('the examples say what the studio did to them (%s)', async (language) => {
   const home = await page('/', language, STUDIO_CAPABILITIES);
   expect(home).toContain(translate(ALL_MESSAGES[language], 'home.examples.made'));

@@ -26,6 +26,7 @@ export const CLAIM_KEYS: ReadonlySet<string> = new Set([
   'guides.applicationPhotos.benefits.items.clothing.text',
   'guides.applicationPhotos.benefits.items.background.text',
   'guides.applicationPhotos.howItWorks.steps.choose.text',
+  'guides.applicationPhotos.tips.items.variety',
   'guides.applicationPhotos.faq.items.whichPackage.a',
   'guides.linkedin.howItWorks.steps.style.text',
   'guides.linkedin.faq.items.style.a',
@@ -38,4 +39,9 @@ export const CLAIM_KEYS: ReadonlySet<string> = new Set([
 /** The key to show for `key` with these capabilities. */
 export function claimKey(key: string, capabilities: Capabilities): string {
   return capabilities.newOutfits && CLAIM_KEYS.has(key) ? `${key}Generator` : key;
+}
+
+/** Whether `key` is the generator variant of a claim (not a text of its own). */
+export function isClaimVariant(key: string): boolean {
+  return key.endsWith('Generator') && CLAIM_KEYS.has(key.slice(0, -'Generator'.length));
 }

@@ -1,6 +1,6 @@
 import { createContext, use, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { STUDIO_CAPABILITIES, type Capabilities } from '../../domain/capabilities.js';
-import { claimKey } from '../claims.js';
+import { claimKey, isClaimVariant } from '../claims.js';
 import { isLanguage, LANGUAGES, type Language } from '../../domain/catalog.js';
 import { PAGE_NAMESPACES, keysOf, loadMessages, loadPageMessages, translate, type LoadedMessages, type Messages, type PageNamespace } from './messages.js';
 
@@ -112,7 +112,8 @@ export function I18nProvider(props: { language: Language; messages: LoadedMessag
       messages: merged,
       switching,
       t: (key, vars) => translate(current(), claimKey(key, capabilities), vars),
-      keys: (key) => keysOf(current(), key),
+      // A list (tips, FAQ items) shows each claim once: its `…Generator` variant is not an item of its own.
+      keys: (key) => keysOf(current(), key).filter((child) => !isClaimVariant(`${key}.${child}`)),
       setLanguage,
     };
   }, [state.language, merged, switching, setLanguage, capabilities]);
