@@ -2,7 +2,7 @@
 // of the customer passes with its distance; someone else, a picture without a face, a blurred one and a group
 // are discarded with their reason.
 import path from 'node:path';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { PROJECT_ROOT } from '../server/paths.js';
 import { createInference } from './inference/client.js';
@@ -16,7 +16,7 @@ const inference = createInference();
 let references: FaceDescriptor[];
 
 /** At a generator's size: 4:5, about 1 MP. */
-const asOutput = (file: string, transform: (image: sharp.Sharp) => sharp.Sharp = (image) => image) =>
+const asOutput = (file: string, transform: (image: Sharp) => Sharp = (image) => image) =>
   transform(sharp(file).resize(896, 1120, { fit: 'cover' })).jpeg({ quality: 92 }).toBuffer();
 
 beforeAll(async () => {
