@@ -39,7 +39,7 @@ import type { PaymentProvider } from './payments/provider.js';
 import { webRoutes } from './modules/web/routes.js';
 import { PROJECT_ROOT, WEB_DIST_DIR } from './paths.js';
 import { createInference, type Inference } from '../studio/inference/client.js';
-import { createReplicateGenerator } from './generator/replicate-generator.js';
+import { createGenerator } from './generator/create-generator.js';
 import type { ImageGenerator } from './generator/provider.js';
 import { createJobQueue, type JobQueue } from './jobs/queue.js';
 import { deferredMailHandler } from './mail/deferred-mail.js';
@@ -92,6 +92,8 @@ export interface AppOverrides {
   /** An image generator in place of the configured HTTP one (null: none). */
   generator?: ImageGenerator | null;
   generatorPollMs?: number;
+  /** Cog: between two repeats of the idempotent PUT (default a minute). */
+  generatorRecheckMs?: number;
   /** Tests run jobs themselves (jobRunner.drain()) instead of in the background. */
   startJobs?: boolean;
   now?: () => Date;
@@ -242,7 +244,7 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
   const studio = createStudioService({ db: db.db, storage, inference, queue: jobQueue, now, log: app.log });
   app.decorate('jobs', jobQueue);
   app.decorate('studio', studio);
-  const generator = overrides.generator !== undefined ? overrides.generator : config.generator ? createReplicateGenerator(config.generator) : null;
+  const generator = overrides.generator !== undefined ? overrides.generator : config.generator ? createGenerator(config.generator) : null;
   const generatorService = createGeneratorService({
     db: db.db,
     storage,
@@ -253,6 +255,7 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     now,
     log: app.log,
     ...(overrides.generatorPollMs ? { pollMs: overrides.generatorPollMs } : {}),
+    ...(overrides.generatorRecheckMs ? { recheckMs: overrides.generatorRecheckMs } : {}),
   });
 
   const auth = createAuthService({ db: db.db, now });

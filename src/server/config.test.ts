@@ -34,7 +34,7 @@ test('a wrong setting names the setting', () => {
   expect(problems({ CAMPAIGN_PACKAGES: 'gold' })[0]).toMatch(/^CAMPAIGN_\*: unknown package "gold"/);
   expect(problems({ CAMPAIGN_ENDS_AT: '2020-01-01' })[0]).toMatch(/end must be after start/);
   expect(problems({ S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k' })[0]).toMatch(/^S3_ACCESS_KEY_ID/);
-  expect(problems({ DEFAULT_PRODUCTION_MODE: 'generator' })).toContain('DEFAULT_PRODUCTION_MODE: generator needs GENERATOR_URL');
+  expect(problems({ DEFAULT_PRODUCTION_MODE: 'generator' })).toContain('DEFAULT_PRODUCTION_MODE: generator needs GENERATOR');
 });
 
 test('production refuses the sandbox and a missing secret unless told', () => {

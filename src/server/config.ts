@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { validateCampaign, type Campaign } from '../domain/campaign.js';
 import { BASE_STYLES, LOCATIONS, PACKAGE_KEYS, type PackageKey } from '../domain/catalog.js';
 import { SOCIAL_NETWORKS, type ConsentServices, type ExamplePair, type ExternalLink, type SiteInfo } from '../domain/site.js';
+import { parseInputMap, type InputMap } from './generator/profiles/generic.js';
+import { findProfile, PROFILE_KEYS } from './generator/profiles/registry.js';
 import { PROJECT_ROOT } from './paths.js';
 
 export class ConfigError extends Error {
@@ -83,9 +85,13 @@ const envSchema = z.object({
   CHAT_NAME: optionalString,
   EXAMPLES_FILE: optionalString,
   RUN_JOBS: bool.default(true),
-  GENERATOR_URL: url.optional(),
-  GENERATOR_TOKEN: optionalString,
+  GENERATOR: z.enum(['replicate', 'cog'], { error: 'must be replicate or cog' }).optional(),
+  REPLICATE_API_TOKEN: optionalString,
+  REPLICATE_API_URL: url.optional(),
+  COG_URL: url.optional(),
   GENERATOR_MODEL: optionalString,
+  GENERATOR_PROFILE: z.enum(PROFILE_KEYS, { error: `must be one of ${PROFILE_KEYS.join(', ')}` }).optional(),
+  GENERATOR_INPUT_MAP: optionalString,
   GENERATOR_WEBHOOK_SECRET: optionalString,
   GENERATOR_NAME: optionalString,
   DEFAULT_PRODUCTION_MODE: z.enum(PRODUCTION_MODES, { error: 'must be studio, generator or manual' }).default('studio'),
@@ -141,8 +147,8 @@ export interface AppConfig {
   examples: ExamplePair[];
   /** Whether this process also works the job queue (studio drafts); `npm run worker` processes always do. */
   runJobs: boolean;
-  /** An external image generator (prediction API of the Replicate kind); null when not configured. */
-  generator: { baseUrl: string; token: string; model: string; webhookSecret: string | null; name: string } | null;
+  /** An external image generator (Replicate's API or a Cog container) and its model profile; null when not configured. */
+  generator: GeneratorConfig | null;
   /** Who makes the pictures of a new order until staff choose otherwise. */
   defaultProductionMode: ProductionMode;
   /** Seeds the first staff account when none exists. */
@@ -313,9 +319,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const socialLinks = parseLinks('SOCIAL_LINKS', env.SOCIAL_LINKS, (key) => SOCIAL_NETWORKS[key] ?? null, problems);
   const sisterSites = parseLinks('SISTER_SITES', env.SISTER_SITES, languageName, problems);
   const examples = loadExamples(env.EXAMPLES_FILE, problems);
-  if (env.GENERATOR_URL && (!env.GENERATOR_TOKEN || !env.GENERATOR_MODEL)) problems.push('GENERATOR_TOKEN / GENERATOR_MODEL: required with GENERATOR_URL');
+  const generator = parseGenerator(env, problems);
   // Otherwise every paid order would wait for a generator that does not exist.
-  if (env.DEFAULT_PRODUCTION_MODE === 'generator' && !env.GENERATOR_URL) problems.push('DEFAULT_PRODUCTION_MODE: generator needs GENERATOR_URL');
+  if (env.DEFAULT_PRODUCTION_MODE === 'generator' && !env.GENERATOR) problems.push('DEFAULT_PRODUCTION_MODE: generator needs GENERATOR');
   if (env.HEADERS_TIMEOUT_SECONDS > env.REQUEST_TIMEOUT_SECONDS) problems.push('HEADERS_TIMEOUT_SECONDS: must not be longer than REQUEST_TIMEOUT_SECONDS');
   if (problems.length) throw new ConfigError(problems);
 
@@ -354,20 +360,56 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       registerEntry: env.SITE_REGISTER_ENTRY ?? null,
       socialLinks,
       sisterSites,
-      generatorName: env.GENERATOR_URL ? (env.GENERATOR_NAME ?? new URL(env.GENERATOR_URL).hostname) : null,
+      generatorName: generator?.name ?? null,
     },
     consentServices: { analytics: service(env.ANALYTICS_SCRIPT_URL, env.ANALYTICS_NAME), chat: service(env.CHAT_SCRIPT_URL, env.CHAT_NAME) },
     examples,
     runJobs: env.RUN_JOBS,
     defaultProductionMode: env.DEFAULT_PRODUCTION_MODE,
-    generator: env.GENERATOR_URL
-      ? {
-          baseUrl: env.GENERATOR_URL,
-          token: env.GENERATOR_TOKEN!,
-          model: env.GENERATOR_MODEL!,
-          webhookSecret: env.GENERATOR_WEBHOOK_SECRET ?? null,
-          name: env.GENERATOR_NAME ?? new URL(env.GENERATOR_URL).hostname,
-        }
-      : null,
+    generator,
   };
+}
+
+export interface GeneratorConfig {
+  kind: 'replicate' | 'cog';
+  /** Replicate: the API token; Cog: unused. */
+  token: string;
+  /** Replicate's API (default https://api.replicate.com/v1) or the Cog container's address. */
+  baseUrl: string;
+  /** Replicate: owner/name or owner/name:version; Cog: what the container runs, if said (picks the profile). */
+  model: string | null;
+  profile: string | null;
+  inputMap: InputMap | null;
+  webhookSecret: string | null;
+  name: string;
+}
+
+function parseGenerator(env: z.infer<typeof envSchema>, problems: string[]): GeneratorConfig | null {
+  if (!env.GENERATOR) return null;
+  let inputMap: InputMap | null = null;
+  if (env.GENERATOR_INPUT_MAP) {
+    const parsed = parseInputMap(env.GENERATOR_INPUT_MAP);
+    if (typeof parsed === 'string') problems.push(`GENERATOR_INPUT_MAP: ${parsed}`);
+    else inputMap = parsed;
+  }
+  if (env.GENERATOR_PROFILE === 'generic' && !env.GENERATOR_INPUT_MAP) problems.push('GENERATOR_INPUT_MAP: required with GENERATOR_PROFILE=generic');
+  const model = env.GENERATOR_MODEL ?? null;
+  if (model && !/^[a-z0-9][a-z0-9._-]*\/[a-z0-9][a-z0-9._-]*(:[0-9a-f]{64})?$/i.test(model)) problems.push('GENERATOR_MODEL: must be owner/name or owner/name:version (64 hex digits)');
+  // Which inputs to send must be known before the first order, not found out by a failed prediction.
+  if (!findProfile({ key: env.GENERATOR_PROFILE, model: model ?? undefined, inputMap }) && env.GENERATOR_PROFILE !== 'generic') {
+    problems.push(`GENERATOR_PROFILE: required unless GENERATOR_MODEL is a model with a profile (${PROFILE_KEYS.join(', ')}; generic with GENERATOR_INPUT_MAP)`);
+  }
+  const secret = env.GENERATOR_WEBHOOK_SECRET ?? null;
+  if (env.GENERATOR === 'replicate') {
+    if (!env.REPLICATE_API_TOKEN) problems.push('REPLICATE_API_TOKEN: required with GENERATOR=replicate');
+    if (!model) problems.push('GENERATOR_MODEL: required with GENERATOR=replicate');
+    if (secret && !/^whsec_[A-Za-z0-9+/=]+$/.test(secret)) problems.push('GENERATOR_WEBHOOK_SECRET: Replicate\'s signing secret looks like whsec_… (GET /v1/webhooks/default/secret)');
+    const baseUrl = env.REPLICATE_API_URL ?? 'https://api.replicate.com/v1';
+    return { kind: 'replicate', token: env.REPLICATE_API_TOKEN ?? '', baseUrl, model, profile: env.GENERATOR_PROFILE ?? null, inputMap, webhookSecret: secret, name: env.GENERATOR_NAME ?? 'Replicate, Inc.' };
+  }
+  if (!env.COG_URL) problems.push('COG_URL: required with GENERATOR=cog');
+  // A Cog container reports a result only by its webhook: without one the shop would never learn it.
+  if (!secret || secret.length < 32) problems.push('GENERATOR_WEBHOOK_SECRET: required with GENERATOR=cog (at least 32 characters; it signs the webhook address the container calls)');
+  const baseUrl = env.COG_URL ?? 'http://localhost:5000';
+  return { kind: 'cog', token: '', baseUrl, model, profile: env.GENERATOR_PROFILE ?? null, inputMap, webhookSecret: secret, name: env.GENERATOR_NAME ?? new URL(baseUrl).hostname };
 }

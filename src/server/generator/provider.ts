@@ -1,31 +1,40 @@
 // One interface for an external image generator (a hosted generative model for what the studio cannot do:
-// outfits, styles). The HTTP adapter speaks the prediction API of the Replicate kind (replicate-generator.ts).
+// outfits, styles), one file per protocol: Replicate's HTTP API through its official client
+// (replicate-generator.ts) and the HTTP API every Cog model container serves (cog-generator.ts). What the
+// model's inputs are called is a model profile's business (profiles/).
+import type { ModelProfile } from './profiles/profile.js';
 
 export type PredictionStatus = 'starting' | 'processing' | 'succeeded' | 'failed' | 'canceled';
 
 export interface Prediction {
   id: string;
   status: PredictionStatus;
-  /** Addresses of the finished images (valid for a short time at the provider). */
-  output: string[];
+  /** The model's output as it came (the profile reads it: a list, one address, data: URIs …). */
+  output: unknown;
   error: string | null;
 }
 
-export interface PredictionInput {
-  /** Short-lived signed links to the customer's photos. */
-  images: string[];
-  prompt: string;
-  count: number;
-}
-
 export interface ImageGenerator {
+  readonly kind: 'replicate' | 'cog';
+  /** Who runs it (EXIF, privacy policy). */
   readonly name: string;
-  create(input: PredictionInput, webhookUrl: string | null): Promise<Prediction>;
-  get(id: string): Promise<Prediction>;
-  /** Downloads one output (size- and type-checked by the caller). */
-  fetchOutput(url: string): Promise<Buffer>;
-  /** Removes the prediction with its inputs and outputs at the provider, once we have our copies. */
-  remove(id: string): Promise<void>;
+  readonly profile: ModelProfile;
+  /**
+   * Whether `check` reads the prediction's real state. Replicate: yes (GET /v1/predictions/{id}). Cog: no;
+   * its HTTP API has no way to read a prediction (only its webhook reports the result), so `check` repeats
+   * the idempotent PUT, which answers for the running prediction or starts it again when the container lost it.
+   */
+  readonly readable: boolean;
+  /**
+   * Starts one prediction. `id` is ours: Cog takes it as the prediction id (PUT /predictions/{id}, the
+   * idempotency key); Replicate assigns its own (in the answer). The webhook is called once, on completion.
+   */
+  create(input: Record<string, unknown>, options: { id: string; webhookUrl: string | null }): Promise<Prediction>;
+  check(id: string, input: Record<string, unknown>, webhookUrl: string | null): Promise<Prediction>;
+  /** Stops a prediction we no longer want (a finished or unknown one is no error). */
+  cancel(id: string): Promise<void>;
+  /** One output as bytes: an address at the provider or a data: URI (size-checked here, type-checked by the caller). */
+  fetchOutput(reference: string): Promise<Buffer>;
 }
 
 export class GeneratorError extends Error {
@@ -36,4 +45,45 @@ export class GeneratorError extends Error {
     super(message);
     this.name = 'GeneratorError';
   }
+}
+
+export const PREDICTION_STATUSES: readonly PredictionStatus[] = ['starting', 'processing', 'succeeded', 'failed', 'canceled'];
+
+/** A prediction object of either API (they share these fields), or an error naming what came instead. */
+export function toPrediction(body: unknown, fallbackId?: string): Prediction {
+  const raw = (body ?? {}) as { id?: unknown; status?: unknown; output?: unknown; error?: unknown };
+  const id = typeof raw.id === 'string' ? raw.id : fallbackId;
+  if (!id || !PREDICTION_STATUSES.includes(raw.status as PredictionStatus)) throw new GeneratorError('the generator answered something that is not a prediction');
+  return { id, status: raw.status as PredictionStatus, output: raw.output ?? null, error: typeof raw.error === 'string' ? raw.error : raw.error ? JSON.stringify(raw.error) : null };
+}
+
+const DATA_URI = /^data:([^;,]*)(?:;[^,]*)?;base64,(.*)$/s;
+
+/** Fetches an output address (only https, or the given origin for a stand-in or an own host) or decodes a data: URI. */
+export async function readOutput(reference: string, options: { allowedOrigin: string | null; maxBytes: number; timeoutMs: number; headers?: Record<string, string> }): Promise<Buffer> {
+  const data = DATA_URI.exec(reference.slice(0, 200));
+  if (data) {
+    const buffer = Buffer.from(reference.slice(reference.indexOf(',') + 1), 'base64');
+    if (buffer.length > options.maxBytes) throw new GeneratorError('output too large');
+    return buffer;
+  }
+  let url: URL;
+  try {
+    url = new URL(reference);
+  } catch {
+    throw new GeneratorError(`output address refused: ${reference.slice(0, 100)}`);
+  }
+  if (url.protocol !== 'https:' && url.origin !== options.allowedOrigin) throw new GeneratorError(`output address refused: ${reference.slice(0, 100)}`);
+  let response: Response;
+  try {
+    response = await fetch(url, { signal: AbortSignal.timeout(options.timeoutMs), ...(options.headers ? { headers: options.headers } : {}) });
+  } catch (error) {
+    throw new GeneratorError(`output not reachable: ${(error as Error).message}`);
+  }
+  if (!response.ok) throw new GeneratorError(`output: ${response.status}`, response.status);
+  const length = Number(response.headers.get('content-length') ?? 0);
+  if (length > options.maxBytes) throw new GeneratorError('output too large');
+  const buffer = Buffer.from(await response.arrayBuffer());
+  if (buffer.length > options.maxBytes) throw new GeneratorError('output too large');
+  return buffer;
 }

@@ -1,85 +1,86 @@
-// The HTTP adapter for a prediction API of the Replicate kind: POST /v1/predictions (model version and
-// input), GET /v1/predictions/{id}, DELETE /v1/predictions/{id}; bearer token; outputs as URLs.
-import { GeneratorError, type ImageGenerator, type Prediction, type PredictionStatus } from './provider.js';
+// Replicate's HTTP API through its official client (npm `replicate`): POST /v1/predictions with a version,
+// or POST /v1/models/{owner}/{name}/predictions for an official model's latest version; GET
+// /v1/predictions/{id}; POST /v1/predictions/{id}/cancel. There is no delete: Replicate removes an API
+// prediction's inputs and output files itself after an hour, so the service copies outputs at once.
+// https://replicate.com/docs/reference/http, github.com/replicate/replicate-javascript
+import Replicate from 'replicate';
+import { GeneratorError, readOutput, toPrediction, type ImageGenerator, type Prediction } from './provider.js';
+import type { ModelProfile } from './profiles/profile.js';
 
 export interface ReplicateOptions {
-  baseUrl: string;
   token: string;
-  /** The model version (or "owner/model") to run. */
+  /** "owner/name" (its latest version) or "owner/name:version". */
   model: string;
+  profile: ModelProfile;
   name: string;
-  /** Largest output we accept. */
+  /** The API's address (default https://api.replicate.com/v1; a stand-in in tests). */
+  baseUrl?: string;
   maxOutputBytes?: number;
   timeoutMs?: number;
 }
 
-const STATUSES: readonly PredictionStatus[] = ['starting', 'processing', 'succeeded', 'failed', 'canceled'];
+export function parseModelReference(model: string): { model: `${string}/${string}`; version: string | null } | null {
+  const match = /^([a-z0-9][a-z0-9._-]*)\/([a-z0-9][a-z0-9._-]*)(?::([0-9a-f]{64}))?$/i.exec(model.trim());
+  if (!match) return null;
+  return { model: `${match[1]}/${match[2]}`, version: match[3] ?? null };
+}
 
-function toPrediction(body: unknown): Prediction {
-  const raw = body as { id?: unknown; status?: unknown; output?: unknown; error?: unknown };
-  if (typeof raw.id !== 'string' || !STATUSES.includes(raw.status as PredictionStatus)) throw new GeneratorError('the generator answered something that is not a prediction');
-  const output = Array.isArray(raw.output) ? raw.output.filter((u): u is string => typeof u === 'string') : typeof raw.output === 'string' ? [raw.output] : [];
-  return { id: raw.id, status: raw.status as PredictionStatus, output, error: typeof raw.error === 'string' ? raw.error : raw.error ? JSON.stringify(raw.error) : null };
+/** The client throws ApiError (with the response) for a non-2xx answer, TypeError when unreachable. */
+function asGeneratorError(what: string, error: unknown): GeneratorError {
+  const status = (error as { response?: { status?: unknown } }).response?.status;
+  const message = (error as Error).message ?? String(error);
+  return new GeneratorError(`${what}: ${typeof status === 'number' ? `Replicate answered ${status}: ` : 'Replicate is not reachable: '}${message.slice(0, 300)}`, typeof status === 'number' ? status : null);
 }
 
 export function createReplicateGenerator(options: ReplicateOptions): ImageGenerator {
-  const base = options.baseUrl.replace(/\/$/, '');
+  const reference = parseModelReference(options.model);
+  if (!reference) throw new GeneratorError(`GENERATOR_MODEL must be owner/name or owner/name:version, not ${options.model}`);
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const maxBytes = options.maxOutputBytes ?? 25 * 1024 * 1024;
+  const baseUrl = options.baseUrl ?? 'https://api.replicate.com/v1';
+  const client = new Replicate({
+    auth: options.token,
+    baseUrl,
+    fetch: (input, init) => fetch(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(timeoutMs) }),
+  });
+  const ownOrigin = new URL(baseUrl).origin;
 
-  async function call(method: string, path: string, body?: unknown): Promise<Response> {
-    let response: Response;
+  async function call(what: string, request: () => Promise<unknown>): Promise<Prediction> {
+    let body: unknown;
     try {
-      response = await fetch(`${base}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${options.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-        signal: AbortSignal.timeout(timeoutMs),
-      });
+      body = await request();
     } catch (error) {
-      throw new GeneratorError(`the generator is not reachable: ${(error as Error).message}`);
+      throw asGeneratorError(what, error);
     }
-    return response;
-  }
-
-  async function json(response: Response, what: string): Promise<Prediction> {
-    if (!response.ok) throw new GeneratorError(`${what}: the generator answered ${response.status} ${(await response.text()).slice(0, 200)}`, response.status);
-    return toPrediction(await response.json());
+    return toPrediction(body);
   }
 
   return {
+    kind: 'replicate',
     name: options.name,
-    async create(input, webhookUrl) {
-      const response = await call('POST', '/v1/predictions', {
-        version: options.model,
-        input: { prompt: input.prompt, input_images: input.images, num_outputs: input.count },
-        ...(webhookUrl ? { webhook: webhookUrl, webhook_events_filter: ['completed'] } : {}),
-      });
-      return json(response, 'create prediction');
+    profile: options.profile,
+    readable: true,
+    create(input, { webhookUrl }) {
+      return call('create prediction', () =>
+        client.predictions.create({
+          ...(reference.version ? { version: reference.version } : { model: reference.model }),
+          input,
+          ...(webhookUrl ? { webhook: webhookUrl, webhook_events_filter: ['completed' as const] } : {}),
+        }),
+      );
     },
-    async get(id) {
-      return json(await call('GET', `/v1/predictions/${encodeURIComponent(id)}`), 'read prediction');
+    check(id) {
+      return call('read prediction', () => client.predictions.get(id));
     },
-    async fetchOutput(url) {
-      // Outputs come from the provider's file host: only https (or the configured base, for a stand-in).
-      if (!url.startsWith('https://') && !url.startsWith(`${base}/`)) throw new GeneratorError(`output address refused: ${url.slice(0, 100)}`);
-      let response: Response;
+    async cancel(id) {
       try {
-        response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+        await client.predictions.cancel(id);
       } catch (error) {
-        throw new GeneratorError(`output not reachable: ${(error as Error).message}`);
+        const failure = asGeneratorError('cancel prediction', error);
+        // Gone already is what we wanted.
+        if (failure.status !== 404) throw failure;
       }
-      if (!response.ok) throw new GeneratorError(`output: ${response.status}`, response.status);
-      const length = Number(response.headers.get('content-length') ?? 0);
-      if (length > maxBytes) throw new GeneratorError('output too large');
-      const buffer = Buffer.from(await response.arrayBuffer());
-      if (buffer.length > maxBytes) throw new GeneratorError('output too large');
-      return buffer;
     },
-    async remove(id) {
-      const response = await call('DELETE', `/v1/predictions/${encodeURIComponent(id)}`);
-      // Gone already counts as removed.
-      if (!response.ok && response.status !== 404) throw new GeneratorError(`delete prediction: ${response.status}`, response.status);
-    },
+    // Output files live on replicate.delivery (https); the stand-in serves them from its own address.
+    fetchOutput: (url) => readOutput(url, { allowedOrigin: ownOrigin, maxBytes: options.maxOutputBytes ?? 25 * 1024 * 1024, timeoutMs }),
   };
 }

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { expect, test } from 'vitest';
 import { PORTRAIT } from '../../test/images.js';
 import type { Inference } from '../../../studio/inference/client.js';
+import { pulidProfile } from '../../generator/profiles/pulid.js';
 import { createReplicateGenerator } from '../../generator/replicate-generator.js';
 import { createPhotoCheck, photoQualityView } from './photo-quality.js';
 
@@ -30,7 +31,7 @@ test('models that fail: the photo is accepted unchecked, the failure logged', as
 });
 
 test("the generator's outputs are fetched only from https or the provider's own address", async () => {
-  const generator = createReplicateGenerator({ baseUrl: 'http://127.0.0.1:9', token: 't', model: 'm', name: 'n' });
+  const generator = createReplicateGenerator({ baseUrl: 'http://127.0.0.1:9/v1', token: 't', model: 'zsxkib/pulid', profile: pulidProfile, name: 'n' });
   for (const url of ['http://169.254.169.254/latest/meta-data', 'file:///etc/passwd', 'http://127.0.0.1:9@evil.example/x.png']) {
     await expect(generator.fetchOutput(url), url).rejects.toThrow(/output address refused/);
   }

@@ -1,0 +1,204 @@
+// A local stand-in for the HTTP API a Cog model container serves (github.com/replicate/cog docs/http.md), for
+// tests, on a random port: GET / (discovery), GET /health-check, POST /predictions and the idempotent
+// PUT /predictions/{id} (synchronous, or `Prefer: respond-async` answering 202 at once), one prediction at a
+// time (409 for another while one runs; the same id again answers for the running one, and starts it anew
+// once it has ended, as the docs only promise idempotency "while the prediction is still running"),
+// POST /predictions/{id}/cancel (404 for an id not running), webhooks (unsigned, as Cog sends them) filtered by
+// webhook_events_filter, and file outputs as data: URIs or, as with --upload-url, as URLs. No GET of a
+// prediction: Cog has none. Its outputs are real photos (stand-in-outputs.ts). Test-only.
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ModelBehaviour } from './replicate-stand-in.js';
+import { httpDelivery, standInFile, type WebhookDelivery } from './stand-in-outputs.js';
+
+type WebhookEvent = 'start' | 'output' | 'logs' | 'completed';
+
+export interface CogPrediction {
+  id: string;
+  input: Record<string, unknown>;
+  status: 'starting' | 'processing' | 'succeeded' | 'failed' | 'canceled';
+  output: unknown;
+  error: string | null;
+  webhook: string | null;
+  events: WebhookEvent[];
+  /** How often this id was started (a PUT after the end starts it again). */
+  runs: number;
+  /** PUTs answered for the running prediction. */
+  repeats: number;
+  canceled: boolean;
+  done: Promise<void>;
+}
+
+export interface CogStandIn {
+  baseUrl: string;
+  behaviour: ModelBehaviour;
+  /** Inputs the model requires (a missing one is a 422, as Cog's input validation answers). */
+  required: string[];
+  /** `data-uri` (Cog's default) or `url` (a container run with --upload-url). */
+  files: 'data-uri' | 'url';
+  predictions: Map<string, CogPrediction>;
+  deliver: WebhookDelivery;
+  health: 'STARTING' | 'READY' | 'SETUP_FAILED';
+  finish(id: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startCogStandIn(options: { behaviour?: Partial<ModelBehaviour>; required?: string[] } = {}): Promise<CogStandIn> {
+  let base = '';
+  const timers = new Set<NodeJS.Timeout>();
+  const finishers = new Map<string, () => void>();
+  const state: Omit<CogStandIn, 'baseUrl' | 'stop' | 'finish'> = {
+    behaviour: { output: 'same-person', shape: 'list', text: null, empty: false, fail: null, delayMs: 30, ...options.behaviour },
+    required: options.required ?? [],
+    files: 'data-uri',
+    predictions: new Map(),
+    deliver: httpDelivery,
+    health: 'READY',
+  };
+  const uploads = new Map<string, { body: Buffer; contentType: string }>();
+  // Every image it makes is the next photo of the set, also across predictions of one image each.
+  let produced = 0;
+  const running = () => [...state.predictions.values()].find((p) => p.status === 'starting' || p.status === 'processing');
+
+  const view = (p: CogPrediction) => ({ id: p.id, input: p.input, output: p.output, status: p.status, error: p.error, logs: '', metrics: p.status === 'succeeded' ? { predict_time: state.behaviour.delayMs / 1000 } : {} });
+
+  async function sendWebhook(p: CogPrediction, event: WebhookEvent): Promise<void> {
+    if (!p.webhook || !p.events.includes(event)) return;
+    await state.deliver(p.webhook, { 'content-type': 'application/json' }, JSON.stringify(view(p))).catch(() => 0);
+  }
+
+  async function complete(p: CogPrediction): Promise<void> {
+    if (p.status !== 'starting' && p.status !== 'processing') return;
+    const b = state.behaviour;
+    if (b.fail) {
+      p.status = 'failed';
+      p.error = b.fail;
+    } else {
+      const count = b.shape === 'single' ? 1 : Number(p.input.num_outputs ?? p.input.num_samples ?? 1);
+      const files = await Promise.all(
+        Array.from({ length: count }, async (_, i) => {
+          const file = await standInFile(b.output, produced++);
+          if (state.files === 'data-uri') return `data:${file.contentType};base64,${file.body.toString('base64')}`;
+          const name = `${p.id}-${p.runs}-${i}.${file.extension}`;
+          uploads.set(name, file);
+          return `${base}/upload/${name}`;
+        }),
+      );
+      p.status = 'succeeded';
+      p.output = b.text !== null ? b.text : b.empty ? (b.shape === 'list' ? [] : null) : b.shape === 'list' ? files : files[0];
+    }
+    finishers.get(p.id)?.();
+    await sendWebhook(p, 'completed');
+  }
+
+  function start(id: string, body: Record<string, unknown>): CogPrediction {
+    const previous = state.predictions.get(id);
+    let resolveDone: () => void = () => {};
+    const p: CogPrediction = {
+      id,
+      input: (body.input ?? {}) as Record<string, unknown>,
+      status: 'starting',
+      output: null,
+      error: null,
+      webhook: typeof body.webhook === 'string' ? body.webhook : null,
+      events: Array.isArray(body.webhook_events_filter) ? (body.webhook_events_filter as WebhookEvent[]) : ['start', 'output', 'logs', 'completed'],
+      runs: (previous?.runs ?? 0) + 1,
+      repeats: previous?.repeats ?? 0,
+      canceled: false,
+      done: new Promise<void>((resolve) => (resolveDone = resolve)),
+    };
+    finishers.set(id, resolveDone);
+    state.predictions.set(id, p);
+    void sendWebhook(p, 'start');
+    p.status = 'processing';
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      void complete(p);
+    }, state.behaviour.delayMs);
+    timers.add(timer);
+    return p;
+  }
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      void (async () => {
+        const send = (status: number, payload: unknown) => {
+          res.writeHead(status, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(payload));
+        };
+        const url = new URL(req.url ?? '/', base);
+        if (req.method === 'GET' && url.pathname === '/') {
+          return send(200, { cog_version: '0.17.0', docs_url: '/docs', openapi_url: '/openapi.json', shutdown_url: '/shutdown', healthcheck_url: '/health-check', predictions_url: '/predictions', predictions_idempotent_url: '/predictions/{prediction_id}', predictions_cancel_url: '/predictions/{prediction_id}/cancel' });
+        }
+        if (req.method === 'GET' && url.pathname === '/health-check') {
+          const status = state.health === 'READY' && running() ? 'BUSY' : state.health;
+          return send(200, { status, setup: { started_at: new Date(0).toISOString(), completed_at: new Date(0).toISOString(), status: state.health === 'SETUP_FAILED' ? 'failed' : state.health === 'STARTING' ? 'starting' : 'succeeded', logs: '' }, version: { coglet: '0.17.0', cog: '0.14.0', python: '3.13.0' } });
+        }
+        const upload = /^\/upload\/([\w.-]+)$/.exec(url.pathname);
+        if (req.method === 'GET' && upload) {
+          const file = uploads.get(upload[1]!);
+          if (!file) return send(404, { detail: 'Not Found' });
+          res.writeHead(200, { 'content-type': file.contentType, 'content-length': file.body.length });
+          res.end(file.body);
+          return;
+        }
+        const cancel = /^\/predictions\/([^/]+)\/cancel$/.exec(url.pathname);
+        if (req.method === 'POST' && cancel) {
+          const p = state.predictions.get(cancel[1]!);
+          if (!p || (p.status !== 'starting' && p.status !== 'processing')) return send(404, { detail: 'Not Found' });
+          p.status = 'canceled';
+          p.canceled = true;
+          finishers.get(p.id)?.();
+          void sendWebhook(p, 'completed');
+          return send(200, {});
+        }
+        const idempotent = /^\/predictions\/([^/]+)$/.exec(url.pathname);
+        if ((req.method === 'POST' && url.pathname === '/predictions') || (req.method === 'PUT' && idempotent)) {
+          let body: Record<string, unknown>;
+          try {
+            body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
+          } catch {
+            return send(400, { detail: 'invalid JSON' });
+          }
+          const input = (body.input ?? {}) as Record<string, unknown>;
+          const missing = state.required.filter((name) => input[name] === undefined || input[name] === null);
+          if (missing.length) return send(422, { detail: missing.map((name) => ({ loc: ['body', 'input', name], msg: 'field required', type: 'value_error.missing' })) });
+          if (state.health !== 'READY') return send(503, { detail: 'model not ready' });
+          const id = idempotent ? decodeURIComponent(idempotent[1]!) : typeof body.id === 'string' ? body.id : randomBytes(16).toString('hex');
+          const current = running();
+          let p: CogPrediction;
+          if (current && current.id === id) {
+            current.repeats++;
+            p = current;
+          } else if (current) {
+            return send(409, { detail: 'Already running a prediction' });
+          } else {
+            p = start(id, body);
+          }
+          if (req.headers.prefer === 'respond-async') return send(202, view(p));
+          await p.done;
+          return send(200, view(p));
+        }
+        return send(404, { detail: 'Not Found' });
+      })();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return Object.assign(state, {
+    baseUrl: base,
+    async finish(id: string) {
+      const p = state.predictions.get(id);
+      if (p) await complete(p);
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const timer of timers) clearTimeout(timer);
+        for (const finish of finishers.values()) finish();
+        server.close(() => resolve());
+      }),
+  });
+}

@@ -1,0 +1,81 @@
+// A model profile maps our request (the customer's face photos, prompt, count, seed, size) onto one model's
+// own input names, written from that model's published input schema, and reads its output back. One module
+// per model; registry.ts picks one by GENERATOR_PROFILE (or by the model named in GENERATOR_MODEL).
+import { GeneratorError } from '../provider.js';
+
+export interface GenerationRequest {
+  /** Short-lived links to the customer's photos, best first. */
+  faces: string[];
+  prompt: string;
+  negativePrompt: string;
+  /** Pictures wanted in total (the profile splits them into calls). */
+  count: number;
+  /** Seed of the first call; a profile gives each call its own seed derived from it. */
+  seed: number;
+  /** Wanted size; a profile fits it into its model's limits, keeping the aspect ratio. */
+  width: number;
+  height: number;
+}
+
+export interface ModelCall {
+  input: Record<string, unknown>;
+  /** Images this call must answer with. */
+  outputs: number;
+}
+
+export interface ModelProfile {
+  readonly key: string;
+  /** The model (owner/name) the profile was written for; null for the generic one. */
+  readonly model: string | null;
+  /** The predictions that make `count` pictures (several when the model makes fewer per call). */
+  calls(request: GenerationRequest): ModelCall[];
+  /** The output of one finished call as image references (URLs or data: URIs); anything else is an error. */
+  outputs(raw: unknown, expected: number): string[];
+}
+
+/** `count` split into calls of at most `perCall` outputs: 10 by 4 is [4, 4, 2]. */
+export function splitCount(count: number, perCall: number): number[] {
+  const calls: number[] = [];
+  for (let left = count; left > 0; left -= perCall) calls.push(Math.min(perCall, left));
+  return calls;
+}
+
+/** The wanted size scaled into [min, max] on both sides, rounded down to a multiple (SDXL: 64, FLUX: 16). */
+export function fitSize(width: number, height: number, limits: { min: number; max: number; multiple: number }): { width: number; height: number } {
+  let scale = Math.min(1, limits.max / Math.max(width, height));
+  scale = Math.max(scale, limits.min / Math.min(width, height));
+  const round = (v: number) => Math.min(limits.max, Math.max(limits.min, Math.floor((v * scale) / limits.multiple) * limits.multiple));
+  return { width: round(width), height: round(height) };
+}
+
+function describe(raw: unknown): string {
+  if (raw === null || raw === undefined) return 'no output';
+  if (typeof raw === 'string') return `a string (${raw.slice(0, 40)}…)`;
+  if (Array.isArray(raw)) return `a list of ${raw.length}`;
+  return `a ${typeof raw}`;
+}
+
+function isImageReference(value: unknown): value is string {
+  return typeof value === 'string' && (/^https?:\/\//.test(value) || /^data:[^,]*;base64,/.test(value));
+}
+
+/**
+ * Reads a model's output as the profile's schema declares it: `list` (Cog `List[Path]`) or `single` (`Path`).
+ * A wrong profile for the model shows here, as an error staff can act on, never as an empty order.
+ */
+export function readOutputs(profile: string, shape: 'list' | 'single', raw: unknown, expected: number): string[] {
+  const wrong = (what: string) => new GeneratorError(`the model answered ${what}; profile "${profile}" expects ${shape === 'list' ? `a list of ${expected} images` : 'one image'} (check GENERATOR_PROFILE and GENERATOR_MODEL)`);
+  let items: unknown[];
+  if (shape === 'list') {
+    if (!Array.isArray(raw)) throw wrong(describe(raw));
+    items = raw;
+  } else {
+    if (Array.isArray(raw) || typeof raw !== 'string') throw wrong(describe(raw));
+    items = [raw];
+  }
+  if (items.length === 0) throw wrong('no images');
+  const bad = items.find((item) => !isImageReference(item));
+  if (bad !== undefined) throw wrong(`${describe(bad)} where an image address belongs`);
+  if (items.length < expected) throw wrong(`${items.length} of ${expected} images`);
+  return (items as string[]).slice(0, expected);
+}

@@ -1,0 +1,49 @@
+// What the test stand-ins of the generators answer with: real photographs from test/fixtures, chosen per
+// test. Test-only; nothing in the app imports it.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import { PROJECT_ROOT } from '../paths.js';
+
+/**
+ * `same-person`: other photos of the man in test/fixtures/faces/franck_*.jpg; `other-person`: Grace Hopper and
+ * Eileen Collins; `no-face`: a crop of the blue backdrop beside him; `not-an-image`: SVG markup sent as PNG.
+ */
+export type StandInOutput = 'same-person' | 'other-person' | 'no-face' | 'not-an-image';
+
+export interface StandInFile {
+  body: Buffer;
+  contentType: string;
+  extension: string;
+}
+
+const FIXTURES = path.join(PROJECT_ROOT, 'test/fixtures');
+const FRANCK = ['franck_01829.jpg', 'franck_02221.jpg', 'franck_02683.jpg', 'franck_03979.jpg', 'franck_04117.jpg'];
+const cache = new Map<string, Promise<StandInFile>>();
+
+async function load(kind: StandInOutput, index: number): Promise<StandInFile> {
+  switch (kind) {
+    case 'same-person':
+      return { body: await readFile(path.join(FIXTURES, 'faces', FRANCK[index % FRANCK.length]!)), contentType: 'image/jpeg', extension: 'jpg' };
+    case 'other-person':
+      return index % 2 === 0
+        ? { body: await readFile(path.join(FIXTURES, 'portrait-hopper.jpg')), contentType: 'image/jpeg', extension: 'jpg' }
+        : { body: await readFile(path.join(FIXTURES, 'portrait-astronaut.png')), contentType: 'image/png', extension: 'png' };
+    case 'no-face':
+      // The top right of the 720×576 frame is his blue backdrop, nothing else.
+      return { body: await sharp(path.join(FIXTURES, 'faces', FRANCK[index % FRANCK.length]!)).extract({ left: 580, top: 0, width: 140, height: 200 }).resize(560, 800).png().toBuffer(), contentType: 'image/png', extension: 'png' };
+    case 'not-an-image':
+      return { body: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), contentType: 'image/png', extension: 'png' };
+  }
+}
+
+export function standInFile(kind: StandInOutput, index: number): Promise<StandInFile> {
+  const key = `${kind}:${kind === 'not-an-image' ? 0 : index % 5}`;
+  if (!cache.has(key)) cache.set(key, load(kind, index));
+  return cache.get(key)!;
+}
+
+/** Where a stand-in delivers a webhook: a real HTTP call, or straight into the app under test (inject). */
+export type WebhookDelivery = (url: string, headers: Record<string, string>, body: string) => Promise<number>;
+
+export const httpDelivery: WebhookDelivery = async (url, headers, body) => (await fetch(url, { method: 'POST', headers, body })).status;

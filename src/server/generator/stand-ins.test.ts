@@ -1,0 +1,73 @@
+// The stand-ins speak the documented protocols: the official Replicate client works against one, and the Cog
+// one answers as docs/http.md says (idempotent PUT, 409 while busy, cancel, health, no GET of a prediction).
+import Replicate from 'replicate';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createCogGenerator } from './cog-generator.js';
+import { startCogStandIn, type CogStandIn } from './cog-stand-in.js';
+import { instantIdProfile } from './profiles/instant-id.js';
+import { startReplicateStandIn, type ReplicateStandIn } from './replicate-stand-in.js';
+import { verifyWebhook } from './webhook-signature.js';
+
+describe('Replicate stand-in', () => {
+  let stand: ReplicateStandIn;
+  beforeAll(async () => {
+    stand = await startReplicateStandIn({ behaviour: { output: 'other-person', delayMs: 10 } });
+  });
+  afterAll(() => stand.stop());
+
+  test('the official client runs a model on it and gets real photos; webhooks are signed as Replicate signs them', async () => {
+    const received: { headers: Record<string, string>; body: string }[] = [];
+    stand.deliver = async (_url, headers, body) => {
+      received.push({ headers, body });
+      return 204;
+    };
+    const client = new Replicate({ auth: stand.token, baseUrl: stand.baseUrl });
+    const prediction = await client.predictions.create({ model: 'zsxkib/pulid', input: { main_face_image: 'https://x/a.jpg', num_samples: 2 }, webhook: 'https://shop.example/hook', webhook_events_filter: ['completed'] });
+    expect(prediction.status).toBe('starting');
+    const done = await client.wait(prediction, { interval: 10 });
+    expect(done.status).toBe('succeeded');
+    const output = done.output as string[];
+    expect(output).toHaveLength(2);
+    const photo = Buffer.from(await (await fetch(output[0]!)).arrayBuffer());
+    expect(await sharp(photo).metadata()).toMatchObject({ format: 'jpeg', width: 512, height: 600 });
+    expect(received).toHaveLength(1);
+    const { headers, body } = received[0]!;
+    expect(await verifyWebhook(stand.webhookSecret, { id: headers['webhook-id'], timestamp: headers['webhook-timestamp'], signature: headers['webhook-signature'] }, body, new Date())).toBe(true);
+    expect(JSON.parse(body)).toMatchObject({ id: prediction.id, status: 'succeeded' });
+    await expect(new Replicate({ auth: 'wrong', baseUrl: stand.baseUrl }).predictions.get(prediction.id)).rejects.toThrow(/401/);
+    const canceled = await client.predictions.cancel((await client.predictions.create({ version: 'a'.repeat(64), input: {} })).id);
+    expect(canceled.status).toBe('canceled');
+  });
+});
+
+describe('Cog stand-in', () => {
+  let stand: CogStandIn;
+  beforeAll(async () => {
+    stand = await startCogStandIn({ required: ['image'], behaviour: { shape: 'single', delayMs: 200 } });
+  });
+  afterAll(() => stand.stop());
+
+  test('health, the idempotent PUT, 409 for another while busy, cancel, 422 for a missing input, no GET', async () => {
+    const cog = createCogGenerator({ baseUrl: stand.baseUrl, profile: instantIdProfile, name: 'gpu' });
+    expect(await cog.health()).toBe('READY');
+    const started = await cog.create({ image: 'https://x/a.jpg' }, { id: 'p1', webhookUrl: null });
+    expect(started).toMatchObject({ id: 'p1', status: 'processing' });
+    expect(await cog.health()).toBe('BUSY');
+    expect(await cog.check('p1', { image: 'https://x/a.jpg' }, null)).toMatchObject({ id: 'p1' });
+    expect(stand.predictions.get('p1')).toMatchObject({ runs: 1, repeats: 1 });
+    await expect(cog.create({ image: 'https://x/a.jpg' }, { id: 'p2', webhookUrl: null })).rejects.toThrow(/409/);
+    expect((await fetch(`${stand.baseUrl}/predictions/p1`)).status).toBe(404);
+    await cog.cancel('p1');
+    expect(stand.predictions.get('p1')!.status).toBe('canceled');
+    await cog.cancel('p1');
+    await expect(cog.create({ prompt: 'no image' }, { id: 'p3', webhookUrl: null })).rejects.toThrow(/422/);
+    // Synchronous: the answer is the finished prediction, a data: URI for the file.
+    stand.behaviour.delayMs = 10;
+    const response = await fetch(`${stand.baseUrl}/predictions/p4`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ input: { image: 'https://x/a.jpg' } }) });
+    const body = (await response.json()) as { status: string; output: string };
+    expect(body.status).toBe('succeeded');
+    expect(body.output).toMatch(/^data:image\/jpeg;base64,/);
+    expect((await sharp(await cog.fetchOutput(body.output)).metadata()).width).toBe(720);
+  });
+});
