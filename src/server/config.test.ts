@@ -81,3 +81,22 @@ test('a broken examples manifest names the wrong field', () => {
   writeFileSync(file, '{nope');
   expect(problems({ EXAMPLES_FILE: file })[0]).toMatch(/not valid JSON/);
 });
+
+test('generator settings: a kind with what it needs, a model whose inputs are known, Cog only with a webhook secret', () => {
+  const version = 'b'.repeat(64);
+  expect(loadConfig(base).generator).toBeNull();
+  const replicate = loadConfig({ ...base, GENERATOR: 'replicate', REPLICATE_API_TOKEN: 'r8_x', GENERATOR_MODEL: `zsxkib/pulid:${version}` }).generator;
+  expect(replicate).toMatchObject({ kind: 'replicate', baseUrl: 'https://api.replicate.com/v1', model: `zsxkib/pulid:${version}`, webhookSecret: null });
+  expect(problems({ GENERATOR: 'replicate', GENERATOR_MODEL: `zsxkib/pulid:${version}` })).toEqual(['REPLICATE_API_TOKEN: required with GENERATOR=replicate']);
+  expect(problems({ GENERATOR: 'replicate', REPLICATE_API_TOKEN: 'r8_x', GENERATOR_MODEL: 'zsxkib/pulid' })[0]).toMatch(/^GENERATOR_MODEL: a community model needs its version/);
+  expect(problems({ GENERATOR: 'replicate', REPLICATE_API_TOKEN: 'r8_x', GENERATOR_MODEL: 'acme/headshots' })[0]).toMatch(/^GENERATOR_PROFILE: required/);
+  expect(problems({ GENERATOR: 'replicate', REPLICATE_API_TOKEN: 'r8_x', GENERATOR_MODEL: 'acme/headshots', GENERATOR_PROFILE: 'generic' })).toEqual(['GENERATOR_INPUT_MAP: required with GENERATOR_PROFILE=generic']);
+  expect(problems({ GENERATOR: 'replicate', REPLICATE_API_TOKEN: 'r8_x', GENERATOR_MODEL: 'acme/headshots', GENERATOR_PROFILE: 'generic', GENERATOR_INPUT_MAP: '{"faces":"image"}' })[0]).toMatch(/^GENERATOR_INPUT_MAP: prompt/);
+  expect(problems({ GENERATOR: 'replicate', REPLICATE_API_TOKEN: 'r8_x', GENERATOR_MODEL: `zsxkib/pulid:${version}`, GENERATOR_WEBHOOK_SECRET: 'secret' })[0]).toMatch(/^GENERATOR_WEBHOOK_SECRET: Replicate/);
+  expect(problems({ GENERATOR: 'cog', COG_URL: 'http://gpu-1:5000', GENERATOR_PROFILE: 'instant-id' })[0]).toMatch(/^GENERATOR_WEBHOOK_SECRET: required with GENERATOR=cog/);
+  expect(problems({ GENERATOR: 'cog', GENERATOR_PROFILE: 'instant-id', GENERATOR_WEBHOOK_SECRET: 'x'.repeat(32) })).toEqual(['COG_URL: required with GENERATOR=cog']);
+  const cog = loadConfig({ ...base, GENERATOR: 'cog', COG_URL: 'http://gpu-1:5000', GENERATOR_MODEL: 'zsxkib/instant-id', GENERATOR_WEBHOOK_SECRET: 'x'.repeat(32) });
+  expect(cog.generator).toMatchObject({ kind: 'cog', baseUrl: 'http://gpu-1:5000', name: 'gpu-1' });
+  expect(cog.site.generatorName).toBe('gpu-1');
+  expect(problems({ GENERATOR: 'comfy' })[0]).toMatch(/^GENERATOR: must be replicate or cog/);
+});

@@ -403,6 +403,9 @@ function parseGenerator(env: z.infer<typeof envSchema>, problems: string[]): Gen
   if (env.GENERATOR === 'replicate') {
     if (!env.REPLICATE_API_TOKEN) problems.push('REPLICATE_API_TOKEN: required with GENERATOR=replicate');
     if (!model) problems.push('GENERATOR_MODEL: required with GENERATOR=replicate');
+    // Replicate runs "owner/name" without a version only for its official models; the profiled ones are
+    // community models, and their input names belong to a version.
+    else if (!model.includes(':') && findProfile({ model })) problems.push('GENERATOR_MODEL: a community model needs its version (owner/name:<64 hex digits>)');
     if (secret && !/^whsec_[A-Za-z0-9+/=]+$/.test(secret)) problems.push('GENERATOR_WEBHOOK_SECRET: Replicate\'s signing secret looks like whsec_… (GET /v1/webhooks/default/secret)');
     const baseUrl = env.REPLICATE_API_URL ?? 'https://api.replicate.com/v1';
     return { kind: 'replicate', token: env.REPLICATE_API_TOKEN ?? '', baseUrl, model, profile: env.GENERATOR_PROFILE ?? null, inputMap, webhookSecret: secret, name: env.GENERATOR_NAME ?? 'Replicate, Inc.' };

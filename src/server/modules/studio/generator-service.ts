@@ -5,7 +5,7 @@
 // the outputs into our own storage at once as drafts for review (Replicate deletes them after an hour).
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
+import type { FastifyBaseLogger, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { OUTPUT_DPI, requiredResultCount, type PackageKey } from '../../../domain/catalog.js';
 import { isInProduction } from '../../../domain/order-state.js';
@@ -301,7 +301,15 @@ export function createGeneratorService(deps: GeneratorDeps) {
     app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (_request, body, done) => done(null, body));
     // Only a Cog container's webhook address carries these.
     const querystring = z.object({ prediction: z.string().max(64).optional(), token: z.string().max(100).optional() }).strict();
-    app.withTypeProvider<ZodTypeProvider>().post(GENERATOR_WEBHOOK_PATH, { bodyLimit, schema: { querystring } }, async (request, reply) => {
+    // A Cog call's token is checked before its (large) body is read.
+    const tokenFirst = async (request: FastifyRequest, reply: FastifyReply) => {
+      if (generator?.kind !== 'cog' || !deps.webhookSecret) return;
+      const { prediction, token } = request.query as { prediction?: unknown; token?: unknown };
+      if (typeof prediction === 'string' && typeof token === 'string' && verifyWebhookToken(deps.webhookSecret, prediction, token)) return;
+      request.log.warn({ event: 'generator_webhook_bad_signature', ip: request.ip }, 'generator webhook refused');
+      return reply.status(400).send({ error: { code: 'badSignature', requestId: request.id } });
+    };
+    app.withTypeProvider<ZodTypeProvider>().post(GENERATOR_WEBHOOK_PATH, { bodyLimit, onRequest: tokenFirst, schema: { querystring } }, async (request, reply) => {
       const header = (name: string) => {
         const value = request.headers[name];
         return typeof value === 'string' ? value : undefined;
