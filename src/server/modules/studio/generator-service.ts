@@ -21,6 +21,7 @@ import type { JobHandler } from '../../jobs/runner.js';
 import type { Storage } from '../../storage/storage.js';
 import { createOrderRepository, extrasOf, type OrderRow } from '../orders/order-repository.js';
 import { processForeignImage } from '../uploads/image-processing.js';
+import { photoQualityView } from './photo-quality.js';
 import { draftStorageKey, markProductionStarted } from './studio-service.js';
 
 export const GENERATOR_QUEUE = 'generator.predict';
@@ -192,9 +193,16 @@ export function createGeneratorService(deps: GeneratorDeps) {
 
     const uploads = await repo.uploads(order.id);
     if (uploads.length === 0) throw new GeneratorError('the order has no photos to send');
+    // Best first (a model that takes one face photo takes the first): the upload gate's clean photos, then
+    // those with fewer warnings, unchecked ones last; otherwise in the customer's order.
+    const rank = (quality: unknown) => {
+      const view = photoQualityView(quality);
+      return view.verdict === 'ok' ? 0 : view.verdict === 'warning' ? view.warnings.length : 100;
+    };
+    const best = uploads.map((u, i) => ({ u, i, rank: rank(u.quality) })).sort((a, b) => a.rank - b.rank || a.i - b.i);
     // The provider fetches them from outside: links served by this shop need its public address.
     const faces = await Promise.all(
-      uploads.map(async (u) => {
+      best.map(async ({ u }) => {
         const link = await storage.signedUrl(u.storageKey, { expiresInSeconds: INPUT_LINK_SECONDS });
         return link.startsWith('/') ? `${deps.publicUrl}${link}` : link;
       }),

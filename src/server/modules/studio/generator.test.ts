@@ -1,12 +1,12 @@
 // The external generator through the real start path (settings -> app -> job -> provider -> drafts), against
 // local stand-ins of Replicate's HTTP API (driven by the official client) and of a Cog container's HTTP API,
 // whose outputs are real photographs.
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.js';
-import { generatedImages, jobs, orders } from '../../db/schema.js';
+import { generatedImages, jobs, orderUploads, orders } from '../../db/schema.js';
 import { startCogStandIn, type CogStandIn } from '../../generator/cog-stand-in.js';
 import { startReplicateStandIn, type ReplicateStandIn } from '../../generator/replicate-stand-in.js';
 import type { WebhookDelivery } from '../../generator/stand-in-outputs.js';
@@ -175,6 +175,22 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
       stand.behaviour = { ...stand.behaviour, output: 'same-person', shape: 'list', text: null, empty: false };
       expect((await t.app.jobs.find(jobId))!.lastError).toContain(message);
       expect(await external(order.orderId)).toEqual([]);
+    });
+
+    test('the best face photo goes first: clean photos before those with warnings', async () => {
+      stand.behaviour = { ...stand.behaviour, delayMs: 20 };
+      const order = await placeOrder(t.app, { selection: BASIC });
+      await payOrder(t.app, order);
+      const uploads = await db.db.select().from(orderUploads).where(eq(orderUploads.orderId, order.orderId)).orderBy(asc(orderUploads.uploadOrder));
+      expect(uploads.length).toBeGreaterThanOrEqual(2);
+      await db.db.update(orderUploads).set({ quality: { verdict: 'warning', issues: [{ code: 'blurred' }, { code: 'tooDark' }] } }).where(eq(orderUploads.id, uploads[0]!.id));
+      await db.db.update(orderUploads).set({ quality: { verdict: 'ok', issues: [] } }).where(eq(orderUploads.id, uploads[1]!.id));
+      await admin(`/api/admin/orders/${order.orderId}/studio/mode`, { mode: 'generator' });
+      await t.app.jobRunner!.drain();
+      const [prediction] = predictionsFor(order.orderId);
+      expect(prediction!.input.main_face_image).toContain(uploads[1]!.storageKey);
+      expect(Object.values(prediction!.input).filter((v) => typeof v === 'string' && v.includes(uploads[0]!.storageKey))).toHaveLength(1);
+      expect(prediction!.input.main_face_image).not.toContain(uploads[0]!.storageKey);
     });
 
     test('an order whose photos were deleted meanwhile is never sent', async () => {
