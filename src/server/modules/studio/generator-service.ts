@@ -220,6 +220,8 @@ export function createGeneratorService(deps: GeneratorDeps) {
       }
       if (!prediction || prediction.status === 'failed' || prediction.status === 'canceled') {
         const id = newPredictionId();
+        // Cog takes our id: noted first, so that a webhook faster than the answer finds its job.
+        if (generator.kind === 'cog') await save({ predictionId: id, call, calls: calls.length, expected: outputs, status: 'starting', done: await collectedFor(order.id, generation, null), total });
         prediction = await generator.create(input, { id, webhookUrl: webhookUrl(id) });
         await save({ predictionId: prediction.id, call, calls: calls.length, expected: outputs, status: prediction.status, done: await collectedFor(order.id, generation, null), total });
         if (call === 0) await markProductionStarted(db, order.id, GENERATOR_QUEUE);
