@@ -246,6 +246,7 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
   app.decorate('studio', studio);
   const generator = overrides.generator !== undefined ? overrides.generator : config.generator ? createGenerator(config.generator) : null;
   const generatorService = createGeneratorService({
+    inference,
     db: db.db,
     storage,
     generator,

@@ -15,6 +15,19 @@ export function portraitJpeg(width = 1200, height = 1500): Promise<Buffer> {
   return cache.get(key)!;
 }
 
+/**
+ * Photos of one man (test/fixtures/faces, five different frames), at a phone's size for the upload minimum.
+ * The generator stand-ins answer with his other frames first (01829, 02221): a different photo of him.
+ */
+export const FRANCK_FRAMES = ['03979', '04117', '02683', '01829', '02221'];
+
+export function franckJpeg(index: number): Promise<Buffer> {
+  const frame = FRANCK_FRAMES[index % FRANCK_FRAMES.length]!;
+  const key = `franck-${frame}`;
+  if (!cache.has(key)) cache.set(key, sharp(path.join(PROJECT_ROOT, `test/fixtures/faces/franck_${frame}.jpg`)).resize(1280, 1024).jpeg({ quality: 90 }).toBuffer());
+  return cache.get(key)!;
+}
+
 export function multipart(file: { buffer: Buffer; fileName: string; contentType: string }, field = 'file'): { body: Buffer; contentType: string } {
   const boundary = `----shoptest${randomBytes(8).toString('hex')}`;
   const head = Buffer.from(

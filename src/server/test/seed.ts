@@ -28,7 +28,7 @@ export interface SeededDraft {
 }
 
 /** A draft order with its photos, as the wizard makes it before the order button. */
-export async function createDraft(app: FastifyInstance, options: { selection?: object; photos?: number } = {}): Promise<SeededDraft> {
+export async function createDraft(app: FastifyInstance, options: { selection?: object; photos?: number; photo?: (index: number) => Promise<Buffer> } = {}): Promise<SeededDraft> {
   const draft = (
     await app.inject({
       method: 'POST',
@@ -36,9 +36,9 @@ export async function createDraft(app: FastifyInstance, options: { selection?: o
       payload: { language: 'de', selection: options.selection ?? BASIC_SELECTION, photoConsent: true, photoConsentVersion: PHOTO_CONSENT_VERSION },
     })
   ).json();
-  const jpeg = await portraitJpeg();
   const uploadIds: string[] = [];
   for (let i = 0; i < (options.photos ?? 3); i++) {
+    const jpeg = options.photo ? await options.photo(i) : await portraitJpeg();
     const body = multipart({ buffer: jpeg, fileName: `selfie-${i + 1}.jpg`, contentType: 'image/jpeg' });
     const response = await app.inject({ method: 'POST', url: `/api/orders/${draft.orderId}/uploads`, headers: { 'content-type': body.contentType, 'x-draft-token': draft.draftToken }, payload: body.body });
     if (response.statusCode !== 201) throw new Error(`seed upload failed: ${response.body}`);
@@ -49,11 +49,19 @@ export async function createDraft(app: FastifyInstance, options: { selection?: o
 
 export async function placeOrder(
   app: FastifyInstance,
-  options: { email?: string; selection?: object; photos?: number; language?: 'de' | 'en' | 'es'; billing?: { billingName?: string; billingAddress?: string } } = {},
+  options: {
+    email?: string;
+    selection?: object;
+    photos?: number;
+    /** The customer's selfies (default: the public-domain portrait); franckJpeg gives one man in other photos. */
+    photo?: (index: number) => Promise<Buffer>;
+    language?: 'de' | 'en' | 'es';
+    billing?: { billingName?: string; billingAddress?: string };
+  } = {},
 ): Promise<SeededOrder> {
   const email = options.email ?? `kunde-${randomBytes(4).toString('hex')}@example.de`;
   const selection = options.selection ?? BASIC_SELECTION;
-  const draft = await createDraft(app, { selection, photos: options.photos ?? 3 });
+  const draft = await createDraft(app, { selection, photos: options.photos ?? 3, ...(options.photo ? { photo: options.photo } : {}) });
   const checkout = await app.inject({
     method: 'POST',
     url: `/api/orders/${draft.orderId}/checkout`,

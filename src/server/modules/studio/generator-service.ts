@@ -3,15 +3,17 @@
 // webhook or reading the prediction, whichever comes first; Cog: its webhook, the only way a Cog container
 // reports a result, while the job repeats the idempotent PUT to learn the prediction still runs), and copies
 // the outputs into our own storage at once as drafts for review (Replicate deletes them after an hour).
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { OUTPUT_DPI, requiredResultCount, type PackageKey } from '../../../domain/catalog.js';
+import type { BaseStyle, ExtraKey, Gender, Location, Outfit, PackageKey } from '../../../domain/catalog.js';
 import { isInProduction } from '../../../domain/order-state.js';
-import { aiXmp } from '../../../studio/metadata.js';
+import type { Inference } from '../../../studio/inference/client.js';
+import type { FaceDescriptor } from '../../../studio/inference/types.js';
+import { planGeneration, seedFor, type PlannedPicture } from '../../../studio/prompts.js';
 import type { Database, Executor } from '../../db/client.js';
-import { generatedImages, jobs, orders } from '../../db/schema.js';
+import { jobs, orders } from '../../db/schema.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { ZodTypeProvider } from '../../http/zod-provider.js';
 import { GeneratorError, toPrediction, type ImageGenerator, type Prediction, type PredictionStatus } from '../../generator/provider.js';
@@ -20,9 +22,9 @@ import { createJobQueue, type JobQueue } from '../../jobs/queue.js';
 import type { JobHandler } from '../../jobs/runner.js';
 import type { Storage } from '../../storage/storage.js';
 import { createOrderRepository, extrasOf, type OrderRow } from '../orders/order-repository.js';
-import { processForeignImage } from '../uploads/image-processing.js';
+import { pictureStored, referenceDescriptors, storeGeneratedPicture, type PictureOutcome } from './generated-drafts.js';
 import { photoQualityView } from './photo-quality.js';
-import { draftStorageKey, markProductionStarted } from './studio-service.js';
+import { markProductionStarted } from './studio-service.js';
 
 export const GENERATOR_QUEUE = 'generator.predict';
 export const GENERATOR_WEBHOOK_PATH = '/api/generator/webhook';
@@ -30,15 +32,22 @@ export const GENERATOR_WEBHOOK_PATH = '/api/generator/webhook';
 const PREDICTION_PATIENCE_MS = 15 * 60 * 1000;
 /** The provider fetches the photos within this time. */
 const INPUT_LINK_SECONDS = 15 * 60;
-const MAX_OUTPUT_LONG_SIDE = 4000;
 /** Application photos are portraits in 4:5; each profile fits this into its model's limits. */
 const WANTED_SIZE = { width: 1024, height: 1280 };
-const NEGATIVE_PROMPT = 'cartoon, illustration, painting, drawing, 3d render, deformed face, distorted eyes, extra limbs, extra fingers, text, watermark, logo, blurry, low quality, nsfw';
+/**
+ * How often one picture is asked for (each time with a new seed) while the gate discards what comes back:
+ * not the customer, no face, several faces, blurred. Then the run goes on without it and staff are told.
+ */
+export const MAX_ATTEMPTS_PER_PICTURE = 3;
+/** Cog: how long the webhook may take to check and store a picture before the job asks for it again. */
+const COLLECT_PATIENCE_MS = 2 * 60 * 1000;
 
 export interface GeneratorDeps {
   db: Database;
   storage: Storage;
   generator: ImageGenerator | null;
+  /** Checks every picture before it becomes a draft (output-gate.ts). */
+  inference: Inference;
   queue: JobQueue;
   publicUrl: string;
   webhookSecret: string | null;
@@ -50,31 +59,45 @@ export interface GeneratorDeps {
   recheckMs?: number;
 }
 
+/** A picture the gate discarded: which, which attempt, why, and how far the face was from the customer's. */
+interface Discarded {
+  picture: number;
+  attempt: number;
+  reason: string;
+  distance?: number;
+}
+
 interface GeneratorProgress {
-  /** The prediction under way, and which of the profile's calls it is. */
+  /** The prediction under way, for which picture of the plan, in which attempt. */
   predictionId?: string;
-  call?: number;
-  calls?: number;
-  /** Images that call answers with. */
-  expected?: number;
+  picture?: number;
+  attempt?: number;
+  pictures?: number;
   status?: string;
+  /** Pictures stored (three drafts each). */
   done?: number;
   total?: number;
-  /** Cog: the end its webhook reported (the container has no other way to tell). */
-  webhook?: { id: string; status: PredictionStatus; error: string | null };
+  /** Attempts used per picture (index → count), so a job that runs again does not ask more often. */
+  attempts?: Record<string, number>;
+  discarded?: Discarded[];
+  /** Pictures given up after MAX_ATTEMPTS_PER_PICTURE. */
+  missing?: number[];
+  /** Cog: the end its webhook reported (the container has no other way to tell), and what the gate said. */
+  webhook?: { id: string; status: PredictionStatus; error: string | null; collecting?: number; rejection?: { reason: string; distance?: number } };
 }
 
-/** What the customer booked, as an instruction for the generative model. */
-export function generatorPrompt(order: Pick<OrderRow, 'styleBase' | 'refineLocation' | 'refineOutfit' | 'gender'>): string {
-  const style = { professional: 'classic, serious business look', casual: 'relaxed, approachable look', creative: 'modern, expressive look' }[order.styleBase ?? 'professional'] ?? 'classic look';
-  const place = { office: 'a modern office, softly out of focus', studio: 'a neutral studio backdrop', creative: 'a colourful designed backdrop' }[order.refineLocation ?? 'studio'] ?? 'a neutral studio backdrop';
-  const outfit = { business: 'a suit, blazer or business dress', smart_casual: 'a shirt or blouse without tie', casual: 'a sweater or t-shirt' }[order.refineOutfit ?? ''] ?? 'their own clothes';
-  return `Professional head-and-shoulders application photo of the person in the input photos, keeping their face and identity exactly; ${style}; wearing ${outfit}; in front of ${place}; even soft light; looking into the camera.`;
-}
-
-/** The same order and run get the same seed (a retry makes the same pictures); another run gets others. */
-function seedFor(orderId: string, generation: number): number {
-  return createHash('sha256').update(`${orderId}:${generation}`).digest().readUInt32BE(0) & 0x7fffffff;
+/** The plan of one run: the order's booking as the catalogue's pictures (prompts.ts). */
+export function planFor(order: OrderRow, generation: number): PlannedPicture[] {
+  return planGeneration({
+    package: order.package as PackageKey,
+    extras: extrasOf(order) as ExtraKey[],
+    style: (order.styleBase as BaseStyle | null) ?? 'professional',
+    location: order.refineLocation as Location | null,
+    outfit: order.refineOutfit as Outfit | null,
+    gender: (order.gender as Gender | null) ?? 'diverse',
+    generation,
+    orderId: order.id,
+  });
 }
 
 /** A prediction id as Cog's docs recommend: 16 random bytes, base32, lower case, no padding (26 characters). */
@@ -94,7 +117,6 @@ function newPredictionId(): string {
   return bits > 0 ? id + alphabet[(value << (5 - bits)) & 31] : id;
 }
 
-const outputKey = (generation: number, call: number, index: number) => `external:${generation}:${call}:${index}`;
 const pending = (prediction: Prediction) => prediction.status === 'starting' || prediction.status === 'processing';
 
 export function createGeneratorService(deps: GeneratorDeps) {
@@ -102,63 +124,35 @@ export function createGeneratorService(deps: GeneratorDeps) {
   const pollMs = deps.pollMs ?? 3000;
   const recheckMs = deps.recheckMs ?? 60_000;
 
-  async function collectedFor(orderId: string, generation: number, call: number | null): Promise<number> {
-    const pattern = call === null ? `external:${generation}:%` : `${outputKey(generation, call, 0).slice(0, -1)}%`;
-    const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(generatedImages).where(and(eq(generatedImages.orderId, orderId), sql`${generatedImages.generationKey} like ${pattern}`));
-    return row?.n ?? 0;
+  /** Pictures of this run with their drafts stored. */
+  async function storedPictures(orderId: string, generation: number, pictures: number): Promise<number> {
+    let n = 0;
+    for (let index = 0; index < pictures; index++) if (await pictureStored(db, orderId, generation, index)) n++;
+    return n;
   }
 
   /**
-   * Copies a finished prediction's outputs into our storage as drafts; running it twice adds nothing.
-   * The profile reads the model's output (a wrong profile or a model answering something else is an error
-   * here); each output arrives as bytes from `generator.fetchOutput` (an address or a data: URI).
+   * Takes a finished prediction's picture through the gate into drafts; running it twice adds nothing. The
+   * profile reads the model's output (a wrong profile or a model answering something else is an error here);
+   * the picture arrives as bytes from `generator.fetchOutput` (an address or a data: URI), is checked (one
+   * sharp face, the customer's own) and, if it passes, stored in the three formats (generated-drafts.ts).
    */
-  async function collect(order: OrderRow, generation: number, call: number, prediction: Prediction, expected: number): Promise<number> {
+  async function collect(order: OrderRow, generation: number, picture: PlannedPicture, attempt: number, prediction: Prediction, references: FaceDescriptor[]): Promise<PictureOutcome> {
     if (!generator) throw new GeneratorError('no generator configured');
-    const references = generator.profile.outputs(prediction.output, expected);
-    let stored = 0;
-    for (const [index, reference] of references.entries()) {
-      const key = outputKey(generation, call, index);
-      const [existing] = await db.select({ id: generatedImages.id }).from(generatedImages).where(and(eq(generatedImages.orderId, order.id), eq(generatedImages.generationKey, key)));
-      if (existing) continue;
-      const raw = await generator.fetchOutput(reference);
-      // Checked like an upload, decoded and encoded again like every image we keep: no foreign metadata,
-      // our AI marking, 300 DPI.
-      const processed = await processForeignImage(raw, (image) =>
-        image
-          .resize({ width: MAX_OUTPUT_LONG_SIDE, height: MAX_OUTPUT_LONG_SIDE, fit: 'inside', withoutEnlargement: true })
-          .flatten({ background: '#ffffff' })
-          .jpeg({ quality: 92 })
-          .withMetadata({ density: OUTPUT_DPI })
-          .withExif({ IFD0: { Software: generator.name, ImageDescription: 'AI-generated by an image generation model' } })
-          .withXmp(aiXmp('generated', `AI-generated by ${generator.name} from the customer\u2019s photos.`, generator.name)),
-      );
-      if (!processed.ok) throw new GeneratorError(`output ${index + 1} of prediction ${prediction.id} is not an image we can use: ${processed.code}`);
-      const { buffer: data, width, height } = processed.image;
-      const storageKey = draftStorageKey(order.id, key);
-      await storage.put(storageKey, data, { contentType: 'image/jpeg' });
-      await db
-        .insert(generatedImages)
-        .values({
-          id: randomUUID(),
-          orderId: order.id,
-          fileName: `${order.orderNumber}-generator-${call + 1}-${index + 1}.jpg`,
-          fileSize: data.length,
-          mimeType: 'image/jpeg',
-          width,
-          height,
-          storageKey,
-          generationType: 'external',
-          generationKey: key,
-          status: 'draft',
-          variant: { generator: generator.name, profile: generator.profile.key, predictionId: prediction.id, generation, call, index },
-          createdAt: now(),
-          updatedAt: now(),
-        })
-        .onConflictDoNothing();
-      stored++;
-    }
-    return stored;
+    if (await pictureStored(db, order.id, generation, picture.index)) return { stored: true, distance: NaN, drafts: 0 };
+    const [reference] = generator.profile.outputs(prediction.output, 1);
+    const raw = await generator.fetchOutput(reference!);
+    const outcome = await storeGeneratedPicture({ db, storage, inference: deps.inference, now, order, references, generatorName: generator.name, predictionId: prediction.id, generation, picture, attempt, raw });
+    // Bytes that are no image are the model's or the profile's fault, not bad luck: staff must see it.
+    if (!outcome.stored && outcome.reason === 'notAnImage') throw new GeneratorError(`the picture of prediction ${prediction.id} is not an image we can use`);
+    return outcome;
+  }
+
+  /** The order's reference faces (the upload gate's descriptors); without any nothing could be checked. */
+  async function referencesOf(order: OrderRow): Promise<FaceDescriptor[]> {
+    const references = referenceDescriptors(await createOrderRepository(db).uploads(order.id));
+    if (references.length === 0) throw new GeneratorError('no photo of this order has a face description (photos checked before the identity check): run the photo check again or make the pictures another way');
+    return references;
   }
 
   function webhookUrl(predictionId: string): string | null {
@@ -182,7 +176,8 @@ export function createGeneratorService(deps: GeneratorDeps) {
     if (!order || !isInProduction(order) || order.productionMode !== 'generator' || generation < order.studioGeneration) return;
     // Never a prediction without the customer's photos: the provider would invent a stranger.
     if (order.photosDeletedAt) return;
-    const total = requiredResultCount(order.package as PackageKey, extrasOf(order));
+    const plan = planFor(order, generation);
+    const references = await referencesOf(order);
     let progress: GeneratorProgress = (job.progress as GeneratorProgress | null) ?? {};
     // Keeps what the webhook route noted meanwhile (it writes into the same progress).
     const save = async (next: GeneratorProgress) => {
@@ -190,6 +185,11 @@ export function createGeneratorService(deps: GeneratorDeps) {
       progress = { ...next, ...(webhook && webhook.id === next.predictionId ? { webhook } : {}) };
       await context.progress({ ...progress });
     };
+    const attempts: Record<string, number> = { ...(progress.attempts ?? {}) };
+    const discarded: Discarded[] = [...(progress.discarded ?? [])];
+    const missing = new Set<number>(progress.missing ?? []);
+    const summary = async (extra: GeneratorProgress) =>
+      save({ ...progress, ...extra, pictures: plan.length, total: plan.length, done: await storedPictures(order.id, generation, plan.length), attempts, discarded, missing: [...missing] });
 
     const uploads = await repo.uploads(order.id);
     if (uploads.length === 0) throw new GeneratorError('the order has no photos to send');
@@ -207,72 +207,134 @@ export function createGeneratorService(deps: GeneratorDeps) {
         return link.startsWith('/') ? `${deps.publicUrl}${link}` : link;
       }),
     );
-    const calls = generator.profile.calls({ faces, prompt: generatorPrompt(order), negativePrompt: NEGATIVE_PROMPT, count: total, seed: seedFor(order.id, generation), ...WANTED_SIZE });
+    /** One picture of the plan, one attempt: one prediction of one image, with the attempt's own seed. */
+    const callFor = (picture: PlannedPicture, attempt: number) => {
+      const [call] = generator.profile.calls({ faces, prompt: picture.prompt, negativePrompt: picture.negativePrompt, count: 1, seed: seedFor(order.id, generation, picture.index, attempt), ...WANTED_SIZE });
+      if (!call) throw new GeneratorError(`profile "${generator.profile.key}" makes no call for one picture`);
+      return call;
+    };
+    // Staff may choose another way, or a newer run, while the provider works: its outputs are not wanted.
+    const wanted = async () => {
+      const latest = await repo.find(orderId);
+      return latest !== null && isInProduction(latest) && latest.productionMode === 'generator' && generation >= latest.studioGeneration;
+    };
 
-    for (const [call, { input, outputs }] of calls.entries()) {
-      if ((await collectedFor(order.id, generation, call)) >= outputs) continue;
-      // A job that runs again (its worker died, the provider was slow) continues with its prediction.
-      let prediction: Prediction | null = null;
-      if (progress.call === call && progress.predictionId) {
-        const id = progress.predictionId;
-        const reported = (await storedProgress(job.id)).webhook;
-        prediction = reported?.id === id ? { id, status: reported.status, output: null, error: reported.error } : await generator.check(id, input, webhookUrl(id));
+    /**
+     * A Cog container runs one prediction at a time and answers 409 while its slot is taken (another order's
+     * prediction, or ours just ending while its webhook is delivered): this one waits its turn.
+     */
+    const createWhenFree = async (input: Record<string, unknown>, id: string): Promise<Prediction> => {
+      const until = Date.now() + PREDICTION_PATIENCE_MS;
+      for (;;) {
+        try {
+          return await generator.create(input, { id, webhookUrl: webhookUrl(id) });
+        } catch (error) {
+          if (!(error instanceof GeneratorError) || error.status !== 409 || Date.now() > until) throw error;
+          if (!(await wanted())) throw error;
+          await new Promise((resolve) => setTimeout(resolve, pollMs));
+        }
       }
-      if (!prediction || prediction.status === 'failed' || prediction.status === 'canceled') {
-        const id = newPredictionId();
-        // Cog takes our id: noted first, so that a webhook faster than the answer finds its job.
-        if (generator.kind === 'cog') await save({ predictionId: id, call, calls: calls.length, expected: outputs, status: 'starting', done: await collectedFor(order.id, generation, null), total });
-        prediction = await generator.create(input, { id, webhookUrl: webhookUrl(id) });
-        await save({ predictionId: prediction.id, call, calls: calls.length, expected: outputs, status: prediction.status, done: await collectedFor(order.id, generation, null), total });
-        if (call === 0) await markProductionStarted(db, order.id, GENERATOR_QUEUE);
-      }
+    };
 
-      // Staff may choose another way, or a newer run, while the provider works: its outputs are not wanted.
-      const wanted = async () => {
-        const latest = await repo.find(orderId);
-        return latest !== null && isInProduction(latest) && latest.productionMode === 'generator' && generation >= latest.studioGeneration;
-      };
-      const deadline = Date.now() + PREDICTION_PATIENCE_MS;
-      let lastCheck = Date.now();
-      while (pending(prediction)) {
-        // The webhook may have stored the outputs already: then there is nothing to wait for.
-        if ((await collectedFor(order.id, generation, call)) >= outputs) break;
-        const reported = (await storedProgress(job.id)).webhook;
-        if (reported?.id === prediction.id) {
-          prediction = { ...prediction, status: reported.status, error: reported.error };
-          break;
+    await markProductionStarted(db, order.id, GENERATOR_QUEUE);
+    for (const picture of plan) {
+      while (!missing.has(picture.index) && !(await pictureStored(db, order.id, generation, picture.index))) {
+        const used = attempts[picture.index] ?? 0;
+        let attempt = used;
+        let prediction: Prediction | null = null;
+        // A job that runs again (its worker died, the provider was slow) continues with its prediction.
+        const resuming = progress.picture === picture.index && progress.predictionId && progress.attempt === used - 1 ? progress.predictionId : null;
+        if (resuming) {
+          attempt = used - 1;
+          const { input } = callFor(picture, attempt);
+          const reported = (await storedProgress(job.id)).webhook;
+          prediction = reported?.id === resuming ? { id: resuming, status: reported.status, output: null, error: reported.error } : await generator.check(resuming, input, webhookUrl(resuming));
+          // Failed, canceled, or (Cog) ended without its picture being stored: a new attempt.
+          if (prediction.status === 'failed' || prediction.status === 'canceled' || (reported?.id === resuming && reported.status === 'succeeded')) prediction = null;
         }
-        if (!(await wanted())) {
-          // Abandoned: it would run on (and cost) for nothing.
-          await generator.cancel(prediction.id);
-          return;
+        if (!prediction) {
+          if (discarded.filter((d) => d.picture === picture.index).length >= MAX_ATTEMPTS_PER_PICTURE) {
+            missing.add(picture.index);
+            deps.log.warn({ orderId: order.id, picture: picture.index, attempts: used }, 'generator picture given up: every attempt was discarded by the gate');
+            break;
+          }
+          attempt = used;
+          attempts[picture.index] = used + 1;
+          const id = newPredictionId();
+          // Cog takes our id: noted first, so that a webhook faster than the answer finds its job.
+          if (generator.kind === 'cog') await summary({ predictionId: id, picture: picture.index, attempt, status: 'starting', webhook: undefined });
+          prediction = await createWhenFree(callFor(picture, attempt).input, id);
+          await summary({ predictionId: prediction.id, picture: picture.index, attempt, status: prediction.status });
         }
-        if (Date.now() > deadline) {
-          await generator.cancel(prediction.id).catch(() => {});
-          throw new GeneratorError(`prediction ${prediction.id} still ${prediction.status} after ${PREDICTION_PATIENCE_MS / 60000} minutes (canceled)`);
+        const { input } = callFor(picture, attempt);
+
+        const deadline = Date.now() + PREDICTION_PATIENCE_MS;
+        let lastCheck = Date.now();
+        let rejection: { reason: string; distance?: number } | null = null;
+        for (;;) {
+          // The webhook may have stored the picture already: then there is nothing to wait for.
+          if (await pictureStored(db, order.id, generation, picture.index)) break;
+          // Cog: the webhook reports the end (and, once it has checked the picture, the gate's verdict).
+          const reported = (await storedProgress(job.id)).webhook;
+          const reportedHere = reported?.id === prediction.id ? reported : null;
+          if (reportedHere?.collecting && Date.now() - reportedHere.collecting > COLLECT_PATIENCE_MS) {
+            throw new GeneratorError(`prediction ${prediction.id} ended, but its webhook did not finish checking the picture within ${COLLECT_PATIENCE_MS / 1000} s; it is asked for again`);
+          }
+          if (reportedHere && !reportedHere.collecting) {
+            prediction = { ...prediction, status: reportedHere.status, error: reportedHere.error };
+            rejection = reportedHere.rejection ?? null;
+            break;
+          }
+          if (!reportedHere && !pending(prediction)) break;
+          if (!(await wanted())) {
+            // Abandoned: it would run on (and cost) for nothing.
+            await generator.cancel(prediction.id);
+            return;
+          }
+          if (Date.now() > deadline) {
+            await generator.cancel(prediction.id).catch(() => {});
+            throw new GeneratorError(`prediction ${prediction.id} still ${prediction.status} after ${PREDICTION_PATIENCE_MS / 60000} minutes (canceled)`);
+          }
+          await new Promise((resolve) => setTimeout(resolve, pollMs));
+          // It ended and its webhook is checking the picture: nothing to ask the container (a repeated PUT
+          // now would start it again).
+          if (reportedHere) continue;
+          if (generator.readable) prediction = await generator.check(prediction.id, input, null);
+          else if (Date.now() - lastCheck >= recheckMs) {
+            // Cog: the same PUT again creates nothing while the prediction runs; a container that lost it
+            // (restarted) starts it again, and its webhook then brings the result.
+            lastCheck = Date.now();
+            const again = await generator.check(prediction.id, input, webhookUrl(prediction.id));
+            if (pending(again)) prediction = again;
+          }
+          await save({ ...progress, status: prediction.status });
         }
-        await new Promise((resolve) => setTimeout(resolve, pollMs));
-        if (generator.readable) prediction = await generator.check(prediction.id, input, null);
-        else if (Date.now() - lastCheck >= recheckMs) {
-          // Cog: the same PUT again creates nothing while the prediction runs; a container that lost it
-          // (restarted) starts it again, and its webhook then brings the result.
-          lastCheck = Date.now();
-          const again = await generator.check(prediction.id, input, webhookUrl(prediction.id));
-          if (pending(again)) prediction = again;
-        }
-        await save({ ...progress, status: prediction.status });
-      }
-      if ((await collectedFor(order.id, generation, call)) >= outputs) {
         // Cog: a repeated PUT may have started it again just as the first run ended.
-        if (generator.kind === 'cog') await generator.cancel(prediction.id);
-        continue;
+        if (generator.kind === 'cog' && !pending(prediction)) await generator.cancel(prediction.id);
+        if (await pictureStored(db, order.id, generation, picture.index)) break;
+        if (!rejection) {
+          if (prediction.status === 'failed' || prediction.status === 'canceled') throw new GeneratorError(`prediction ${prediction.id} ${prediction.status}: ${prediction.error ?? 'no reason given'}`);
+          if (!(await wanted())) return;
+          if (generator.kind === 'cog') throw new GeneratorError(`prediction ${prediction.id} ended without its picture being stored (its webhook did not bring it)`);
+          const outcome = await collect(order, generation, picture, attempt, prediction, references);
+          if (!outcome.stored) rejection = { reason: outcome.reason, ...(outcome.distance !== undefined ? { distance: outcome.distance } : {}) };
+        }
+        if (rejection) {
+          // Never a draft: noted for staff, and the picture is asked for again with a new seed.
+          discarded.push({ picture: picture.index, attempt, ...rejection });
+          deps.log.info({ orderId: order.id, picture: picture.index, attempt, reason: rejection.reason, distance: rejection.distance }, 'generator picture discarded by the gate');
+          // Its prediction is settled: the next round asks anew instead of resuming it.
+          await summary({ status: 'discarded', predictionId: undefined, webhook: undefined });
+        }
       }
-      if (prediction.status === 'failed' || prediction.status === 'canceled') throw new GeneratorError(`prediction ${prediction.id} ${prediction.status}: ${prediction.error ?? 'no reason given'}`);
-      if (!(await wanted())) return;
-      if (generator.kind === 'cog') throw new GeneratorError(`prediction ${prediction.id} ended without its outputs being stored (its webhook did not bring them)`);
-      await collect(order, generation, call, prediction, outputs);
     }
-    await save({ ...progress, status: 'succeeded', done: await collectedFor(order.id, generation, null), total });
+    await summary({ status: missing.size ? 'incomplete' : 'succeeded', predictionId: undefined, webhook: undefined });
+    if (missing.size) {
+      const numbers = [...missing].sort((a, b) => a - b).map((i) => i + 1);
+      throw new GeneratorError(
+        `${numbers.length} of ${plan.length} pictures were discarded ${MAX_ATTEMPTS_PER_PICTURE} times by the gate (not the customer, no face, several faces or blurred): pictures ${numbers.join(', ')}. The others are drafts; review the photos, run the generator again or make these another way.`,
+      );
+    }
   };
 
   /**
@@ -349,10 +411,20 @@ export function createGeneratorService(deps: GeneratorDeps) {
       const prediction = generator.kind === 'replicate' ? await generator.check(reported.id, {}, null) : reported;
       const order = job.orderId ? await createOrderRepository(db).find(job.orderId) : null;
       let end: GeneratorProgress['webhook'] = pending(prediction) ? undefined : { id: prediction.id, status: prediction.status, error: prediction.error };
-      if (order && prediction.status === 'succeeded') {
+      const note = async (webhook: NonNullable<GeneratorProgress['webhook']>) => {
+        await db.update(jobs).set({ progress: sql`coalesce(${jobs.progress}, '{}'::jsonb) || ${JSON.stringify({ webhook })}::jsonb` }).where(eq(jobs.id, job.id));
+      };
+      // Cog: the job learns at once that the prediction ended (so it stops repeating its PUT, which would start
+      // it again), and waits while the picture is checked here.
+      if (end && generator.kind === 'cog' && prediction.status === 'succeeded') await note({ ...end, collecting: Date.now() });
+      if (order && prediction.status === 'succeeded' && typeof progress.picture === 'number') {
+        const generation = (job.payload as { generation: number }).generation;
+        const picture = planFor(order, generation)[progress.picture];
         try {
-          const stored = await collect(order, (job.payload as { generation: number }).generation, progress.call ?? 0, prediction, progress.expected ?? 0);
-          request.log.info({ orderId: order.id, predictionId: prediction.id, stored }, 'generator outputs stored from webhook');
+          if (!picture) throw new GeneratorError(`picture ${progress.picture + 1} is not in this run's plan`);
+          const outcome = await collect(order, generation, picture, progress.attempt ?? 0, prediction, await referencesOf(order));
+          if (!outcome.stored && end) end = { ...end, rejection: { reason: outcome.reason, ...(outcome.distance !== undefined ? { distance: outcome.distance } : {}) } };
+          request.log.info({ orderId: order.id, predictionId: prediction.id, stored: outcome.stored }, 'generator picture taken from webhook');
         } catch (error) {
           if (!(error instanceof GeneratorError)) throw error;
           // The job reports it to staff (for Cog it cannot learn it any other way).
@@ -361,9 +433,7 @@ export function createGeneratorService(deps: GeneratorDeps) {
         }
       }
       // Cog: the job learns the end only from here.
-      if (end && generator.kind === 'cog') {
-        await db.update(jobs).set({ progress: sql`coalesce(${jobs.progress}, '{}'::jsonb) || ${JSON.stringify({ webhook: end })}::jsonb` }).where(eq(jobs.id, job.id));
-      }
+      if (end && generator.kind === 'cog') await note(end);
       return reply.status(204).send();
     });
   };
