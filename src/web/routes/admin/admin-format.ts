@@ -135,5 +135,5 @@ export const STUDIO_ERRORS: Record<string, string> = {
   notStudioMode: 'Neu erstellen geht nur im Modus Studio.',
   orderLocked: 'Die Bestellung ist nicht bezahlt oder schon abgeschlossen.',
   jobRunning: 'Es läuft noch ein Auftrag für diese Bestellung. Bitte warten, bis er fertig ist.',
-  generatorNotConfigured: 'Kein externer Generator eingerichtet (GENERATOR_URL).',
+  generatorNotConfigured: 'Kein externer Generator eingerichtet (GENERATOR).',
 };

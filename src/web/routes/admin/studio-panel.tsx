@@ -104,7 +104,7 @@ export function StudioPanel({ detail, onFinished }: { detail: AdminOrderDetail; 
                   <strong>{mode.label}</strong>
                   <span className="admin-muted">
                     {' '}
-                    – {mode.key === 'generator' && !state.generatorConfigured ? 'nicht eingerichtet (GENERATOR_URL)' : mode.hint}
+                    – {mode.key === 'generator' && !state.generatorConfigured ? 'nicht eingerichtet (GENERATOR)' : mode.hint}
                   </span>
                 </span>
               </label>
