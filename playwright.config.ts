@@ -11,6 +11,11 @@ const baseURL = `http://127.0.0.1:${port}`;
 const consentPort = port - 1;
 // The shop with analytics and chat configured (consent.spec.ts; e2e/helpers.ts knows the port).
 const consentBaseURL = `http://127.0.0.1:${consentPort}`;
+// The shop whose pictures a generator makes (generator.spec.ts; e2e/helpers.ts knows the port), against a
+// stand-in of a Cog model container's HTTP API on the next port down.
+const generatorPort = port - 2;
+const generatorBaseURL = `http://127.0.0.1:${generatorPort}`;
+const cogPort = port - 3;
 
 const shared = {
   NODE_ENV: 'test',
@@ -93,6 +98,35 @@ export default defineConfig({
         ANALYTICS_NAME: 'Beispiel Analytics GmbH',
         CHAT_SCRIPT_URL: 'https://chat.example.com/widget.js',
         CHAT_NAME: 'Beispiel Chat AG',
+      },
+    },
+    {
+      command: `npx tsx scripts/cog-stand-in.ts ${cogPort} 100`,
+      url: `http://127.0.0.1:${cogPort}/health-check`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      // Its own embedded database even in the PostgreSQL run: the other shops' job runners have no generator
+      // and must not take its jobs (in production every process of one shop has the same settings).
+      ...shopProcess,
+      command: `env -u DATABASE_URL ${shopProcess.command}`,
+      url: `${generatorBaseURL}/api/health`,
+      env: {
+        ...shared,
+        PORT: String(generatorPort),
+        PUBLIC_URL: generatorBaseURL,
+        DATA_DIR: `${dataDir}-generator`,
+        ADMIN_EMAIL: 'team@example.de',
+        ADMIN_PASSWORD: 'e2e-staff-password-123',
+        DEFAULT_PRODUCTION_MODE: 'generator',
+        GENERATOR: 'cog',
+        COG_URL: `http://127.0.0.1:${cogPort}`,
+        GENERATOR_MODEL: 'zsxkib/instant-id',
+        GENERATOR_NAME: 'E2E Model Host',
+        GENERATOR_WEBHOOK_SECRET: 'e2e-generator-webhook-secret-0123456789',
       },
     },
   ],

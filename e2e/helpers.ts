@@ -6,6 +6,8 @@ import sharp from 'sharp';
 
 /** The second shop process of playwright.config.ts: analytics and chat configured, so consent is asked. */
 export const CONSENT_BASE_URL = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3999) - 1}`;
+/** The shop whose pictures a generator makes (playwright.config.ts). */
+export const GENERATOR_BASE_URL = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3999) - 2}`;
 
 // One folder per test worker: parallel workers writing the same file would hand each other half-written photos.
 const dir = path.join(os.tmpdir(), `shop-e2e-photos-${process.pid}`);

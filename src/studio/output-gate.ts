@@ -5,7 +5,7 @@ import type { Inference } from './inference/client.js';
 import type { Box, FaceDescriptor } from './inference/types.js';
 import { compareIdentity } from './identity.js';
 import { assessPhoto } from './quality-gate.js';
-import { IDENTITY } from './thresholds.js';
+import { IDENTITY, OUTPUT_GATE } from './thresholds.js';
 
 export type OutputRejection = 'noFace' | 'multipleFaces' | 'blurred' | 'otherPerson' | 'noDescriptor';
 
@@ -19,7 +19,7 @@ export type OutputVerdict =
  */
 export async function checkGeneratedPicture(picture: Buffer, references: readonly FaceDescriptor[], inference: Inference): Promise<OutputVerdict> {
   if (references.length === 0) throw new Error('no reference photo of the customer to check generated pictures against');
-  const report = await assessPhoto(picture, inference);
+  const report = await assessPhoto(picture, inference, { analysisLongSidePx: OUTPUT_GATE.analysisLongSidePx });
   const refused = report.issues.find((issue) => issue.code === 'noFace' || issue.code === 'multipleFaces');
   if (refused || !report.face) return { ok: false, reason: (refused?.code as 'noFace' | 'multipleFaces' | undefined) ?? 'noFace' };
   if (report.issues.some((issue) => issue.code === 'blurred')) return { ok: false, reason: 'blurred' };

@@ -54,12 +54,16 @@ function clampBox(box: Box, width: number, height: number): Box {
   return { x, y, width: Math.max(1, Math.min(width - x, Math.round(box.width))), height: Math.max(1, Math.min(height - y, Math.round(box.height))) };
 }
 
-export async function assessPhoto(input: Buffer, inference: Inference): Promise<QualityReport> {
+/**
+ * `analysisLongSidePx`: the size the photo is examined at (GATE.analysisLongSidePx for uploads; a generated
+ * head-and-shoulders picture, whose face is large, is examined smaller: OUTPUT_GATE.analysisLongSidePx).
+ */
+export async function assessPhoto(input: Buffer, inference: Inference, options: { analysisLongSidePx?: number } = {}): Promise<QualityReport> {
   const image = sharp(input).rotate();
   const meta = await image.metadata();
   const width = meta.autoOrient?.width ?? meta.width ?? 0;
   const height = meta.autoOrient?.height ?? meta.height ?? 0;
-  const scale = Math.min(1, GATE.analysisLongSidePx / Math.max(width, height));
+  const scale = Math.min(1, (options.analysisLongSidePx ?? GATE.analysisLongSidePx) / Math.max(width, height));
   const { data, info } = await sharp(input)
     .rotate()
     .resize({ width: Math.round(width * scale), height: Math.round(height * scale), fit: 'fill' })

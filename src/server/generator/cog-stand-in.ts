@@ -44,7 +44,7 @@ export interface CogStandIn {
   stop(): Promise<void>;
 }
 
-export async function startCogStandIn(options: { behaviour?: Partial<ModelBehaviour>; required?: string[] } = {}): Promise<CogStandIn> {
+export async function startCogStandIn(options: { behaviour?: Partial<ModelBehaviour>; required?: string[]; port?: number } = {}): Promise<CogStandIn> {
   let base = '';
   const timers = new Set<NodeJS.Timeout>();
   const finishers = new Map<string, () => void>();
@@ -186,7 +186,7 @@ export async function startCogStandIn(options: { behaviour?: Partial<ModelBehavi
       })();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return Object.assign(state, {
     baseUrl: base,
