@@ -222,7 +222,8 @@ function generatorText(variant: NonNullable<AdminResult['variant']>): string {
     FORMAT_LABELS[variant.format ?? ''] ?? variant.format,
     typeof variant.index === 'number' ? `Bild ${variant.index + 1}` : null,
     variant.identity ? `Identität ${decimal(variant.identity.distance)} (Grenze ${decimal(variant.identity.limit)}, kleiner ist ähnlicher)` : null,
-    variant.outfit ? `Outfit: ${variant.outfit.description}` : null,
+    // What the model was asked for: staff check the picture shows it.
+    variant.outfit ? `verlangt – Outfit: ${variant.outfit.description}` : null,
     variant.background ? `Hintergrund: ${variant.background.description}` : null,
   ];
   return `${variant.generator ?? 'Generator'} · ${parts.filter(Boolean).join(' · ')}`;
