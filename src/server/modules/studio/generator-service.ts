@@ -167,7 +167,7 @@ export function createGeneratorService(deps: GeneratorDeps) {
     return (row?.progress as GeneratorProgress | null) ?? {};
   }
 
-  const predict: JobHandler = async (job, context) => {
+  const predict: JobHandler = async (job) => {
     if (!generator) throw new GeneratorError('no generator configured (GENERATOR)');
     const { orderId, generation } = job.payload as { orderId: string; generation: number };
     const repo = createOrderRepository(db);
@@ -179,11 +179,18 @@ export function createGeneratorService(deps: GeneratorDeps) {
     const plan = planFor(order, generation);
     const references = await referencesOf(order);
     let progress: GeneratorProgress = (job.progress as GeneratorProgress | null) ?? {};
-    // Keeps what the webhook route noted meanwhile (it writes into the same progress).
+    // The webhook route writes the end of a prediction into the same progress, from another request: one
+    // statement keeps it (when it is about the prediction under way), so neither write can undo the other.
     const save = async (next: GeneratorProgress) => {
-      const { webhook } = await storedProgress(job.id);
-      progress = { ...next, ...(webhook && webhook.id === next.predictionId ? { webhook } : {}) };
-      await context.progress({ ...progress });
+      const { webhook: _ignored, ...rest } = next;
+      await db
+        .update(jobs)
+        .set({
+          progress: sql`${JSON.stringify(rest)}::jsonb || case when ${jobs.progress}->'webhook'->>'id' = ${next.predictionId ?? ''} then jsonb_build_object('webhook', ${jobs.progress}->'webhook') else '{}'::jsonb end`,
+          updatedAt: now(),
+        })
+        .where(eq(jobs.id, job.id));
+      progress = await storedProgress(job.id);
     };
     const attempts: Record<string, number> = { ...(progress.attempts ?? {}) };
     const discarded: Discarded[] = [...(progress.discarded ?? [])];
