@@ -70,7 +70,13 @@ export async function openPostgresTestDatabase(): Promise<{ handle: DatabaseHand
   return copyTemplate(pgTemplate.url, pgTemplate.template);
 }
 
+/**
+ * The databases a test runs on: PGlite, and PostgreSQL too when DATABASE_URL is set. TEST_ONLY_POSTGRES=1
+ * leaves PGlite out: CI's second run (.ci/run), whose first run did every test on PGlite already.
+ */
 export function testDatabases(): TestDatabase[] {
   const pgTemplate = inject('pgTemplate');
-  return pgTemplate ? [pglite, postgres(pgTemplate.url, pgTemplate.template)] : [pglite];
+  if (!pgTemplate) return [pglite];
+  const pg = postgres(pgTemplate.url, pgTemplate.template);
+  return process.env.TEST_ONLY_POSTGRES === '1' ? [pg] : [pglite, pg];
 }
