@@ -189,7 +189,8 @@ export function createGeneratorService(deps: GeneratorDeps) {
           progress: sql`${JSON.stringify(rest)}::jsonb || case when ${jobs.progress}->'webhook'->>'id' = ${next.predictionId ?? ''} then jsonb_build_object('webhook', ${jobs.progress}->'webhook') else '{}'::jsonb end`,
           updatedAt: now(),
         })
-        .where(eq(jobs.id, job.id));
+        // Only while this worker holds the job (as queue.progress does): a worker whose lease ran out writes nothing.
+        .where(and(eq(jobs.id, job.id), job.lockedBy ? eq(jobs.lockedBy, job.lockedBy) : sql`true`));
       progress = await storedProgress(job.id);
     };
     const attempts: Record<string, number> = { ...(progress.attempts ?? {}) };
