@@ -3,7 +3,7 @@ import type { Capabilities } from '../domain/capabilities.js';
 import type { Language } from '../domain/catalog.js';
 import type { CatalogView } from '../domain/catalog-view.js';
 import type { ConsentServices, ExamplePair, SiteInfo } from '../domain/site.js';
-import type { LoadedMessages } from './i18n/messages.js';
+import type { LoadedMessages } from '../i18n/messages.js';
 
 /** What the server hands the page: rendered into the HTML, read again when hydrating. */
 export interface AppData {

@@ -8,8 +8,8 @@ import type { ExamplePair, SiteInfo } from '../domain/site.js';
 import { shopCapabilities } from '../server/capabilities.js';
 import { CLAIM_KEYS } from './claims.js';
 import { render } from './entry-server.js';
-import { ALL_MESSAGES } from './i18n/all-messages.js';
-import { translate } from './i18n/messages.js';
+import { ALL_MESSAGES } from '../i18n/all-messages.js';
+import { translate } from '../i18n/messages.js';
 
 const GENERATOR: Capabilities = { newOutfits: true };
 const NOW = new Date('2026-11-20T10:00:00Z');

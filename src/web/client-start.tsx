@@ -4,7 +4,7 @@ import { BrowserRouter } from 'react-router';
 import { APP_DATA_ELEMENT_ID, type AppData } from './app-data.js';
 import { App, pageForPath } from './app.js';
 import { rememberLanguage, storedLanguage, useI18n } from './i18n/i18n.js';
-import { loadMessages } from './i18n/messages.js';
+import { loadMessages } from '../i18n/messages.js';
 
 /** After hydration: a language chosen earlier in this browser wins over the server's default. */
 function LanguageRestore({ data }: { data: AppData }) {

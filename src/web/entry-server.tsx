@@ -10,8 +10,8 @@ import type { ConsentServices, ExamplePair, SiteInfo } from '../domain/site.js';
 import { APP_DATA_ELEMENT_ID, serializeAppData, type AppData } from './app-data.js';
 import { App } from './app.js';
 export { preloadAllPages } from './lazy-page.js';
-import { ALL_MESSAGES } from './i18n/all-messages.js';
-import { messagesFor, translate } from './i18n/messages.js';
+import { ALL_MESSAGES } from '../i18n/all-messages.js';
+import { messagesFor, translate } from '../i18n/messages.js';
 import { pageMeta } from './meta.js';
 import { resolvePath, PAGE_MESSAGES, PAGES } from './routes.js';
 

@@ -2,7 +2,7 @@
 import type { CatalogView } from '../domain/catalog-view.js';
 import type { SiteInfo } from '../domain/site.js';
 import { copyVars } from './copy-vars.js';
-import { translate, type LoadedMessages } from './i18n/messages.js';
+import { translate, type LoadedMessages } from '../i18n/messages.js';
 import type { PageKey } from './routes.js';
 
 export interface PageMeta {

@@ -1,6 +1,6 @@
 // Which paths exist and where the others go (spec section 2, route table).
 // Links to a page that does not exist are not rendered (see PageLink).
-import type { PageNamespace } from './i18n/messages.js';
+import type { PageNamespace } from '../i18n/messages.js';
 
 export type GuideKey = 'applicationPhotos' | 'linkedin' | 'aiTest';
 

@@ -2,7 +2,7 @@ import { createContext, use, useCallback, useContext, useEffect, useMemo, useRef
 import { STUDIO_CAPABILITIES, type Capabilities } from '../../domain/capabilities.js';
 import { claimKey, isClaimVariant } from '../claims.js';
 import { isLanguage, LANGUAGES, type Language } from '../../domain/catalog.js';
-import { PAGE_NAMESPACES, keysOf, loadMessages, loadPageMessages, translate, type LoadedMessages, type Messages, type PageNamespace } from './messages.js';
+import { PAGE_NAMESPACES, keysOf, loadMessages, loadPageMessages, translate, type LoadedMessages, type Messages, type PageNamespace } from '../../i18n/messages.js';
 
 export const LANGUAGE_STORAGE_KEY = 'language';
 export const LANGUAGE_COOKIE = 'lang';

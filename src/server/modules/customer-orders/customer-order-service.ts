@@ -7,8 +7,8 @@ import { PACKAGES, RETENTION, deliveryHours, requiredResultCount, type Language,
 import type { CustomerOrderView } from '../../../domain/order-views.js';
 import type { SiteInfo } from '../../../domain/site.js';
 import type { FastifyBaseLogger } from 'fastify';
-import { ALL_MESSAGES } from '../../../web/i18n/all-messages.js';
-import { translate } from '../../../web/i18n/messages.js';
+import { ALL_MESSAGES } from '../../../i18n/all-messages.js';
+import { translate } from '../../../i18n/messages.js';
 import type { Database } from '../../db/client.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { renderSimpleMail } from '../../mail/simple-mail.js';

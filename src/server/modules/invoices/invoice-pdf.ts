@@ -8,8 +8,8 @@ import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import type { Language } from '../../../domain/catalog.js';
 import type { InvoiceKind, InvoiceLine, InvoiceParty, InvoiceSeller } from '../../../domain/invoice.js';
 import { formatDate, formatMoney } from '../../../domain/money.js';
-import { ALL_MESSAGES } from '../../../web/i18n/all-messages.js';
-import { translate } from '../../../web/i18n/messages.js';
+import { ALL_MESSAGES } from '../../../i18n/all-messages.js';
+import { translate } from '../../../i18n/messages.js';
 import { PROJECT_ROOT } from '../../paths.js';
 
 const FONTS_DIR = path.join(PROJECT_ROOT, 'src/server/modules/invoices/fonts');

@@ -8,8 +8,8 @@ import { deliveryHours, EXTRAS, PACKAGES, type ExtraKey, type Language, type Pac
 import { invoiceNumber, invoiceYear, splitGross, statutoryRetentionEnd, type InvoiceKind, type InvoiceLine, type InvoiceParty, type InvoiceSeller } from '../../../domain/invoice.js';
 import { berlinDay } from '../../../domain/money.js';
 import type { SiteInfo } from '../../../domain/site.js';
-import { ALL_MESSAGES } from '../../../web/i18n/all-messages.js';
-import { translate } from '../../../web/i18n/messages.js';
+import { ALL_MESSAGES } from '../../../i18n/all-messages.js';
+import { translate } from '../../../i18n/messages.js';
 import type { Database, Executor } from '../../db/client.js';
 import { invoiceCounters, invoices, orders } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';

@@ -5,8 +5,8 @@
 // catalogues; everything else a customer reads here lives in MAIL_TEXTS below.
 import { OUTPUT_DPI, PACKAGES, RETENTION, type Language } from '../../../domain/catalog.js';
 import { SHOP_TIME_ZONE, formatDate, formatMoney, localeFor } from '../../../domain/money.js';
-import { ALL_MESSAGES } from '../../../web/i18n/all-messages.js';
-import { translate } from '../../../web/i18n/messages.js';
+import { ALL_MESSAGES } from '../../../i18n/all-messages.js';
+import { translate } from '../../../i18n/messages.js';
 
 type ExtraName = 'extra_variants' | 'express_delivery';
 

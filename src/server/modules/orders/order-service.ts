@@ -18,8 +18,8 @@ import {
 import { priceOrder } from '../../../domain/pricing.js';
 import type { UploadView } from '../../../domain/order-views.js';
 import type { SiteInfo } from '../../../domain/site.js';
-import { ALL_MESSAGES } from '../../../web/i18n/all-messages.js';
-import { translate } from '../../../web/i18n/messages.js';
+import { ALL_MESSAGES } from '../../../i18n/all-messages.js';
+import { translate } from '../../../i18n/messages.js';
 import type { Database, Executor } from '../../db/client.js';
 import { AppError, conflict, notFound, unprocessable } from '../../http/errors.js';
 import type { Mailer } from '../../mail/mailer.js';

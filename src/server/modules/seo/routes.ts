@@ -1,8 +1,8 @@
 // robots.txt and sitemap.xml (every public page, with its German, English and Spanish addresses) and the web manifest.
 import type { FastifyPluginAsync } from 'fastify';
 import { LANGUAGES } from '../../../domain/catalog.js';
-import { ALL_MESSAGES } from '../../../web/i18n/all-messages.js';
-import { translate } from '../../../web/i18n/messages.js';
+import { ALL_MESSAGES } from '../../../i18n/all-messages.js';
+import { translate } from '../../../i18n/messages.js';
 import { PUBLIC_PAGES } from '../../../web/routes.js';
 
 function escapeXml(value: string): string {

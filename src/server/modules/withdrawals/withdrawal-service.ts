@@ -12,8 +12,8 @@ import { withdrawalDeadline, withdrawalOutcome, type WithdrawalOutcome } from '.
 import { ORDER_ID_SHAPE, type WithdrawalForm } from '../../../domain/validation.js';
 import { normalizeOrderNumber } from '../../../domain/order-number.js';
 import type { SiteInfo } from '../../../domain/site.js';
-import { ALL_MESSAGES } from '../../../web/i18n/all-messages.js';
-import { translate } from '../../../web/i18n/messages.js';
+import { ALL_MESSAGES } from '../../../i18n/all-messages.js';
+import { translate } from '../../../i18n/messages.js';
 import type { Database } from '../../db/client.js';
 import { auditLog, orders, withdrawals } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';

@@ -1,7 +1,7 @@
 // German labels and formats for the back office (staff work in German only; no i18n catalogue).
 import { SHOP_TIME_ZONE } from '../../../domain/money.js';
 // Product names come from the German customer catalogue: one source for what a package is called.
-import catalog from '../../i18n/de/catalog.json' with { type: 'json' };
+import catalog from '../../../i18n/de/catalog.json' with { type: 'json' };
 
 export const ORDER_STATUS_LABELS: Record<string, string> = {
   created: 'Erstellt',

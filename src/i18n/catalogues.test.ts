@@ -1,10 +1,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { LANGUAGES } from '../../domain/catalog.js';
-import { buildCatalogView } from '../../domain/catalog-view.js';
-import type { SiteInfo } from '../../domain/site.js';
-import { copyVars } from '../copy-vars.js';
+import { LANGUAGES } from '../domain/catalog.js';
 import { ALL_MESSAGES } from './all-messages.js';
 import { PAGE_NAMESPACES, loadMessages, loadPageMessages, translate } from './messages.js';
 
@@ -60,22 +57,6 @@ test('the browser loads the core catalogues and the page namespaces separately, 
     const pages = await Promise.all(PAGE_NAMESPACES.map((namespace) => loadPageMessages(lang, namespace)));
     for (const namespace of PAGE_NAMESPACES) expect(Object.keys(core), lang).not.toContain(namespace);
     expect({ ...core, ...Object.fromEntries(PAGE_NAMESPACES.map((n, i) => [n, pages[i]])) }).toEqual(ALL_MESSAGES[lang]);
-  }
-});
-
-test('marketing copy quotes numbers only through the catalogue placeholders', () => {
-  const catalog = buildCatalogView(null, new Date());
-  const site = { name: 'X' } as SiteInfo;
-  const allowed = Object.keys(copyVars(catalog, site)).sort();
-  for (const lang of LANGUAGES) {
-    const pages = ALL_MESSAGES[lang].common.meta.pages;
-    const copy = { guides: ALL_MESSAGES[lang].guides, guideLinks: ALL_MESSAGES[lang].common.guides, meta: [pages.guideApplicationPhotos, pages.guideLinkedin, pages.guideAiTest] };
-    for (const key of keys(copy)) {
-      const text = translate(copy as never, key);
-      for (const name of placeholders(text)) expect(allowed, `${lang}:${key}`).toContain(name);
-      // A price, a delivery time or a count written out would drift from the catalogue.
-      expect(text.replace(/\{\w+\}/g, ''), `${lang}:${key}`).not.toMatch(/\d/);
-    }
   }
 });
 

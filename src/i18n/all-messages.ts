@@ -1,5 +1,5 @@
 // Every language at once, for the server (prerendering and e-mails). The browser uses loadMessages.
-import type { Language } from '../../domain/catalog.js';
+import type { Language } from '../domain/catalog.js';
 import de from './de/index.js';
 import en from './en/index.js';
 import es from './es/index.js';

@@ -1,4 +1,4 @@
-import type { Language } from '../../domain/catalog.js';
+import type { Language } from '../domain/catalog.js';
 import type de from './de/index.js';
 
 /** German is the source: every language must have exactly its keys (see i18n.test.ts). */

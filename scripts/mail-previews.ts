@@ -1,0 +1,41 @@
+// `npx tsx scripts/mail-previews.ts [dir]`: every customer mail in every language, as HTML, plain text and a
+// screenshot (Chromium, 700 px wide), from fixed example data. For looking at mails and comparing two versions.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { LANGUAGES } from '../src/domain/catalog.js';
+import { renderOrderReceivedMail, renderPaymentConfirmedMail, renderPaymentFailedMail, renderPhotosReadyMail } from '../src/server/modules/orders/order-mails.js';
+import { mailData } from '../src/server/test/order-mail-data.js';
+import { serviceMailPreviews } from './mail-previews-service.js';
+
+const dir = path.resolve(process.argv[2] ?? 'tmp/mail-previews');
+mkdirSync(dir, { recursive: true });
+
+const mails: { name: string; subject: string; html: string; text: string }[] = [];
+for (const language of LANGUAGES) {
+  const data = mailData(language, { extras: ['extra_variants', 'express_delivery'], discountPercent: 20 });
+  const ready = { ...data, deleteAfter: new Date('2026-04-14T10:00:00Z'), revisionUntil: new Date('2026-03-22T10:00:00Z') };
+  mails.push({ name: `${language}-order-received`, ...renderOrderReceivedMail(data) });
+  mails.push({ name: `${language}-payment-confirmed`, ...renderPaymentConfirmedMail({ ...data, invoiceUrl: 'https://shop.example/invoice/1?token=abc' }) });
+  mails.push({ name: `${language}-payment-failed`, ...renderPaymentFailedMail(data) });
+  mails.push({ name: `${language}-photos-ready`, ...renderPhotosReadyMail(ready) });
+  mails.push({ name: `${language}-photos-ready-one`, ...renderPhotosReadyMail({ ...ready, resultCount: 1 }) });
+  for (const mail of serviceMailPreviews(language)) mails.push({ ...mail, name: `${language}-${mail.name}` });
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+try {
+  const page = await browser.newPage({ viewport: { width: 700, height: 800 } });
+  for (const mail of mails) {
+    writeFileSync(path.join(dir, `${mail.name}.html`), mail.html);
+    writeFileSync(path.join(dir, `${mail.name}.txt`), `Subject: ${mail.subject}\n\n${mail.text}`);
+    await page.setContent(mail.html);
+    await page.screenshot({ path: path.join(dir, `${mail.name}.png`), fullPage: true });
+  }
+} finally {
+  await browser.close();
+}
+console.log(`${mails.length} mails in ${dir}`);
