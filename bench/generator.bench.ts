@@ -6,8 +6,8 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { startCogStandIn } from '../src/server/generator/cog-stand-in.js';
-import { PROJECT_ROOT } from '../src/server/paths.js';
-import { franckJpeg } from '../src/server/test/images.js';
+import { PROJECT_ROOT, STUDIO_INFERENCE_WORKER, STUDIO_MODELS_DIR } from '../src/server/paths.js';
+import { franckJpeg } from '../src/testing/images.js';
 import { payOrder, placeOrder } from '../src/server/test/seed.js';
 import { freePort } from '../src/server/test/shop-process.js';
 import { createInference } from '../src/studio/inference/client.js';
@@ -16,7 +16,7 @@ import { assessPhoto } from '../src/studio/quality-gate.js';
 import { benchApp, figure } from './in-process.js';
 
 // (1)
-const inference = createInference();
+const inference = createInference({ workerFile: STUDIO_INFERENCE_WORKER, modelDir: STUDIO_MODELS_DIR });
 const references = [];
 for (let i = 0; i < 3; i++) references.push((await assessPhoto(await franckJpeg(i), inference)).descriptor!);
 const output = await sharp(path.join(PROJECT_ROOT, 'test/fixtures/faces/franck_01829.jpg')).resize(1024, 1280, { fit: 'cover' }).jpeg({ quality: 92 }).toBuffer();

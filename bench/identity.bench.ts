@@ -8,11 +8,11 @@ import { descriptorDistance } from '../src/studio/identity.js';
 import { createInference } from '../src/studio/inference/client.js';
 import type { DetectedFace, FaceDescriptor, RgbImage } from '../src/studio/inference/types.js';
 import { GATE, IDENTITY } from '../src/studio/thresholds.js';
-import { PROJECT_ROOT } from '../src/server/paths.js';
+import { PROJECT_ROOT, STUDIO_INFERENCE_WORKER, STUDIO_MODELS_DIR } from '../src/server/paths.js';
 import { figure } from './in-process.js';
 
 const FIXTURES = path.join(PROJECT_ROOT, 'test/fixtures');
-const inference = createInference();
+const inference = createInference({ workerFile: STUDIO_INFERENCE_WORKER, modelDir: STUDIO_MODELS_DIR });
 const mb = () => process.memoryUsage().rss / 1024 / 1024;
 
 async function rgb(input: string | Buffer): Promise<RgbImage> {

@@ -13,9 +13,9 @@ import { OUTPUT_FORMAT_KEYS } from '../src/studio/formats.js';
 import { createInference } from '../src/studio/inference/client.js';
 import { assessPhoto } from '../src/studio/quality-gate.js';
 import { renderDraft } from '../src/studio/render.js';
-import { PORTRAIT } from '../src/server/test/images.js';
+import { PORTRAIT } from '../src/testing/images.js';
 import { figure } from './in-process.js';
-import { PROJECT_ROOT as ROOT } from '../src/server/paths.js';
+import { PROJECT_ROOT as ROOT, STUDIO_INFERENCE_WORKER, STUDIO_MODELS_DIR } from '../src/server/paths.js';
 
 function stats(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -23,7 +23,7 @@ function stats(samples: number[]) {
 }
 
 // (1) and (2)
-const inference = createInference();
+const inference = createInference({ workerFile: STUDIO_INFERENCE_WORKER, modelDir: STUDIO_MODELS_DIR });
 const photo = await sharp(PORTRAIT).resize(1024, 1280, { fit: 'cover' }).jpeg({ quality: 90 }).toBuffer();
 let started = performance.now();
 await assessPhoto(photo, inference);

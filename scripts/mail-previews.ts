@@ -6,7 +6,7 @@ import { chromium } from 'playwright-core';
 import { LANGUAGES } from '../src/domain/catalog.js';
 import { renderOrderReceivedMail, renderPaymentConfirmedMail, renderPaymentFailedMail, renderPhotosReadyMail } from '../src/server/modules/orders/order-mails.js';
 import { mailData } from '../src/server/test/order-mail-data.js';
-import { serviceMailPreviews } from './mail-previews-service.js';
+import { renderRefundMail, renderStatusLinkMail, renderWithdrawalReceiptMail } from '../src/server/mail/service-mails.js';
 
 const dir = path.resolve(process.argv[2] ?? 'tmp/mail-previews');
 mkdirSync(dir, { recursive: true });
@@ -20,7 +20,34 @@ for (const language of LANGUAGES) {
   mails.push({ name: `${language}-payment-failed`, ...renderPaymentFailedMail(data) });
   mails.push({ name: `${language}-photos-ready`, ...renderPhotosReadyMail(ready) });
   mails.push({ name: `${language}-photos-ready-one`, ...renderPhotosReadyMail({ ...ready, resultCount: 1 }) });
-  for (const mail of serviceMailPreviews(language)) mails.push({ ...mail, name: `${language}-${mail.name}` });
+  const site = data.site.name;
+  mails.push({
+    name: `${language}-status-link`,
+    ...renderStatusLinkMail({ language, orderNumber: data.orderNumber, url: 'https://shop.example/order-status/1?token=abc', siteName: site }),
+  });
+  mails.push({
+    name: `${language}-refund-confirmed`,
+    ...renderRefundMail({
+      language,
+      orderNumber: data.orderNumber,
+      amountCents: 4489,
+      cancellation: { number: 'RE-2026-000042-S', url: 'https://shop.example/invoice/2?token=abc' },
+      siteName: site,
+    }),
+  });
+  mails.push({
+    name: `${language}-withdrawal-receipt`,
+    ...renderWithdrawalReceiptMail({
+      language,
+      receivedAt: new Date('2026-03-13T09:30:00Z'),
+      name: 'Erika Mustermann',
+      reference: data.orderNumber,
+      email: data.email,
+      outcome: 'late',
+      deadline: new Date('2026-03-26T10:00:00Z'),
+      siteName: site,
+    }),
+  });
 }
 
 const browser = await chromium.launch({

@@ -4,7 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { BaseStyle, Location } from '../src/domain/catalog.js';
-import { PROJECT_ROOT } from '../src/server/paths.js';
+import { PROJECT_ROOT, STUDIO_INFERENCE_WORKER, STUDIO_MODELS_DIR } from '../src/server/paths.js';
 import type { OutputFormatKey } from '../src/studio/formats.js';
 import { createInference } from '../src/studio/inference/client.js';
 import { assessPhoto } from '../src/studio/quality-gate.js';
@@ -21,7 +21,7 @@ const PAIRS: { id: string; style: BaseStyle; location: Location; variant: number
   { id: 'creative', style: 'creative', location: 'creative', variant: 3, format: 'portrait' },
 ];
 
-const inference = createInference();
+const inference = createInference({ workerFile: STUDIO_INFERENCE_WORKER, modelDir: STUDIO_MODELS_DIR });
 try {
   await mkdir(OUT, { recursive: true });
   // The source as a customer's photo would arrive: enlarged to the upload minimum, 4:5.

@@ -1,4 +1,5 @@
 import type { Language } from '../domain/catalog.js';
+import { formatMessage, type MessageVars } from './format.js';
 import type de from './de/index.js';
 
 /** German is the source: every language must have exactly its keys (see i18n.test.ts). */
@@ -9,10 +10,14 @@ export type Namespace = keyof Messages;
 export const PAGE_NAMESPACES = ['legal', 'guides'] as const satisfies readonly Namespace[];
 export type PageNamespace = (typeof PAGE_NAMESPACES)[number];
 
-/** What a page may hold at a time: every core namespace, and the page namespaces loaded so far. */
-export type LoadedMessages = Omit<Messages, PageNamespace> & Partial<Pick<Messages, PageNamespace>>;
+/** Texts only the server uses (mails): never embedded in a page or loaded by the browser. */
+export const SERVER_NAMESPACES = ['mail'] as const satisfies readonly Namespace[];
+export type ServerNamespace = (typeof SERVER_NAMESPACES)[number];
 
-const coreLoaders: Record<Language, () => Promise<{ default: Omit<Messages, PageNamespace> }>> = {
+/** What a page may hold at a time: every core namespace, and the page namespaces loaded so far. */
+export type LoadedMessages = Omit<Messages, PageNamespace | ServerNamespace> & Partial<Pick<Messages, PageNamespace>>;
+
+const coreLoaders: Record<Language, () => Promise<{ default: LoadedMessages }>> = {
   de: () => import('./de/core.js'),
   en: () => import('./en/core.js'),
   es: () => import('./es/core.js'),
@@ -44,12 +49,11 @@ export async function loadPageMessages<N extends PageNamespace>(language: Langua
 export function messagesFor(all: Messages, namespaces: readonly PageNamespace[]): LoadedMessages {
   const core: Record<string, unknown> = { ...all };
   for (const namespace of PAGE_NAMESPACES) if (!namespaces.includes(namespace)) delete core[namespace];
+  for (const namespace of SERVER_NAMESPACES) delete core[namespace];
   return core as LoadedMessages;
 }
 
-type Vars = Record<string, string | number>;
-
-function lookup(messages: Partial<Messages>, key: string): unknown {
+export function lookup(messages: Partial<Messages>, key: string): unknown {
   let node: unknown = messages;
   for (const part of key.split('.')) {
     if (node === null || typeof node !== 'object') return undefined;
@@ -58,12 +62,10 @@ function lookup(messages: Partial<Messages>, key: string): unknown {
   return node;
 }
 
-/** Translates "namespace.path.to.key", filling {placeholders}. A missing key shows itself. */
-export function translate(messages: Partial<Messages>, key: string, vars?: Vars): string {
+/** Translates "namespace.path.to.key", filling its values and plural forms (format.ts). A missing key shows itself. */
+export function translate(language: Language, messages: Partial<Messages>, key: string, vars?: MessageVars): string {
   const value = lookup(messages, key);
-  if (typeof value !== 'string') return key;
-  if (!vars) return value;
-  return value.replace(/\{(\w+)\}/g, (match, name: string) => (name in vars ? String(vars[name]) : match));
+  return typeof value === 'string' ? formatMessage(value, vars, language) : key;
 }
 
 /** The keys under a group ("guides.linkedin.faq.items"), in catalogue order, for lists of any length. */

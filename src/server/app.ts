@@ -37,7 +37,7 @@ import { paymentRoutes } from './modules/payments/routes.js';
 import { createPaymentProvider } from './payments/create-payment-provider.js';
 import type { PaymentProvider } from './payments/provider.js';
 import { webRoutes } from './modules/web/routes.js';
-import { PROJECT_ROOT, WEB_DIST_DIR } from './paths.js';
+import { PROJECT_ROOT, STUDIO_INFERENCE_WORKER, STUDIO_MODELS_DIR, WEB_DIST_DIR } from './paths.js';
 import { createInference, type Inference } from '../studio/inference/client.js';
 import { createGenerator } from './generator/create-generator.js';
 import type { ImageGenerator } from './generator/provider.js';
@@ -231,7 +231,7 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     if (!overrides.db) await db.close();
   });
 
-  const inference = overrides.inference ?? createInference();
+  const inference = overrides.inference ?? createInference({ workerFile: STUDIO_INFERENCE_WORKER, modelDir: STUDIO_MODELS_DIR });
   app.decorate('inference', inference);
   app.addHook('onClose', async () => {
     if (!overrides.inference) await inference.close();

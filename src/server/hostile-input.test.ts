@@ -13,7 +13,7 @@ import { LOGIN_LIMITS } from './modules/auth/auth-service.js';
 import { statusToken } from './modules/orders/order-tokens.js';
 import { buildTestApp, type TestApp } from './test/app.js';
 import { testDatabases } from './test/databases.js';
-import { multipart, portraitJpeg } from './test/images.js';
+import { multipart, portraitJpeg } from '../testing/images.js';
 import { BASIC_SELECTION, addResults, createDraft, payOrder, placeOrder, setOrder, type SeededDraft, type SeededOrder } from './test/seed.js';
 import { signInStaff } from './test/staff.js';
 

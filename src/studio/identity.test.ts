@@ -3,9 +3,9 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { PROJECT_ROOT } from '../server/paths.js';
+import { PROJECT_ROOT } from '../testing/project-root.js';
 import { compareIdentity, descriptorDistance, DESCRIPTOR_LENGTH, isDescriptor, roundDescriptor, showsAnotherPerson } from './identity.js';
-import { createInference } from './inference/client.js';
+import { createTestInference } from './inference/test-inference.js';
 import type { FaceDescriptor, RgbImage } from './inference/types.js';
 import { GATE, IDENTITY } from './thresholds.js';
 
@@ -13,7 +13,7 @@ const FIXTURES = path.join(PROJECT_ROOT, 'test/fixtures');
 const FRANCK = ['01829', '02221', '02683', '03979', '04117'].map((frame) => path.join(FIXTURES, `faces/franck_${frame}.jpg`));
 const GROUPS = [1, 2, 3, 4, 5, 6].map((n) => path.join(FIXTURES, `faces/sample${n}.jpg`));
 
-const inference = createInference();
+const inference = createTestInference();
 afterAll(() => inference.close());
 
 /** As the gate sees an upload: auto-rotated, at most GATE.analysisLongSidePx on the long side. */

@@ -3,13 +3,13 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, test } from 'vitest';
-import { PROJECT_ROOT } from '../server/paths.js';
+import { PROJECT_ROOT } from '../testing/project-root.js';
 import { OUTPUT_FORMATS, OUTPUT_FORMAT_KEYS } from './formats.js';
-import { createInference } from './inference/client.js';
+import { createTestInference } from './inference/test-inference.js';
 import { deliverySize, frameGeneratedPicture, frameInside } from './output-formats.js';
 import { assessPhoto } from './quality-gate.js';
 
-const inference = createInference();
+const inference = createTestInference();
 afterAll(() => inference.close());
 
 const fixture = (name: string) => path.join(PROJECT_ROOT, 'test/fixtures', name);

@@ -4,15 +4,15 @@
 import path from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { PROJECT_ROOT } from '../server/paths.js';
-import { createInference } from './inference/client.js';
+import { PROJECT_ROOT } from '../testing/project-root.js';
+import { createTestInference } from './inference/test-inference.js';
 import type { FaceDescriptor } from './inference/types.js';
 import { checkGeneratedPicture } from './output-gate.js';
 import { assessPhoto } from './quality-gate.js';
 import { IDENTITY } from './thresholds.js';
 
 const fixture = (name: string) => path.join(PROJECT_ROOT, 'test/fixtures', name);
-const inference = createInference();
+const inference = createTestInference();
 let references: FaceDescriptor[];
 
 /** At a generator's size: 4:5, about 1 MP. */

@@ -1,12 +1,13 @@
 // The gate on a real public-domain portrait and on the same portrait made bad.
 import sharp from 'sharp';
 import { afterAll, expect, test } from 'vitest';
-import { PORTRAIT } from '../server/test/images.js';
-import { createInference, type Inference } from './inference/client.js';
+import { PORTRAIT } from '../testing/images.js';
+import type { Inference } from './inference/client.js';
+import { createTestInference } from './inference/test-inference.js';
 import { assessPhoto, laplacianVariance } from './quality-gate.js';
 import { GATE } from './thresholds.js';
 
-const inference = createInference();
+const inference = createTestInference();
 afterAll(() => inference.close());
 
 const portrait = (width = 1200, height = 1500) => sharp(PORTRAIT).resize(width, height, { fit: 'cover' }).jpeg({ quality: 88 }).toBuffer();

@@ -1,13 +1,13 @@
 // Every format at its pixel size and 300 DPI, marked as AI-made, with the person on the backdrop.
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { PORTRAIT } from '../server/test/images.js';
+import { PORTRAIT } from '../testing/images.js';
 import { OUTPUT_FORMATS, OUTPUT_FORMAT_KEYS } from './formats.js';
-import { createInference } from './inference/client.js';
+import { createTestInference } from './inference/test-inference.js';
 import { assessPhoto } from './quality-gate.js';
 import { renderDraft } from './render.js';
 
-const inference = createInference();
+const inference = createTestInference();
 let photo: Buffer;
 let face: NonNullable<Awaited<ReturnType<typeof assessPhoto>>['face']>;
 

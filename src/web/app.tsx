@@ -77,8 +77,8 @@ function RouteEffects({ countViews }: { countViews: boolean }) {
   }, [location.pathname, location.hash]);
   useEffect(() => {
     const resolution = resolvePath(location.pathname);
-    if (resolution.kind === 'page') document.title = pageTitle(resolution.page, messages, site, catalog);
-  }, [location.pathname, messages, site, catalog]);
+    if (resolution.kind === 'page') document.title = pageTitle(resolution.page, language, messages, site, catalog);
+  }, [location.pathname, language, messages, site, catalog]);
   useEffect(() => {
     if (countViews) trackPageView(location.pathname, language);
     // Counted once per page, not again when the language changes.

@@ -5,7 +5,6 @@ import { STUDIO_CAPABILITIES, type Capabilities } from '../domain/capabilities.j
 import { LANGUAGES, type Language } from '../domain/catalog.js';
 import { buildCatalogView } from '../domain/catalog-view.js';
 import type { ExamplePair, SiteInfo } from '../domain/site.js';
-import { shopCapabilities } from '../server/capabilities.js';
 import { CLAIM_KEYS } from './claims.js';
 import { render } from './entry-server.js';
 import { ALL_MESSAGES } from '../i18n/all-messages.js';
@@ -73,14 +72,6 @@ function around(text: string, word: RegExp): string | null {
   return match ? text.slice(Math.max(0, match.index - 80), match.index + 40).replace(/\s+/g, ' ') : null;
 }
 
-test('the capability is computed from the configuration: a generator AND the generator as default mode', () => {
-  const generator = { baseUrl: 'https://gen.test' } as unknown as NonNullable<Parameters<typeof shopCapabilities>[0]['generator']>;
-  expect(shopCapabilities({ generator: null, defaultProductionMode: 'studio' })).toEqual({ newOutfits: false });
-  expect(shopCapabilities({ generator: null, defaultProductionMode: 'manual' })).toEqual({ newOutfits: false });
-  expect(shopCapabilities({ generator, defaultProductionMode: 'studio' })).toEqual({ newOutfits: false });
-  expect(shopCapabilities({ generator, defaultProductionMode: 'generator' })).toEqual({ newOutfits: true });
-});
-
 test.each(LANGUAGES)('without a generator no page promises an outfit (%s)', async (language) => {
   for (const url of PAGES) {
     const text = await page(url, language, STUDIO_CAPABILITIES);
@@ -108,13 +99,13 @@ test.each(LANGUAGES)('with a generator the outfit choice and its copy appear (%s
   expect(home).toMatch(OUTFIT_WORDS[language]);
   const refinement = await page('/order/refinement', language, GENERATOR);
   expect(refinement).toMatch(OUTFIT_WORDS[language]);
-  for (const key of ['business', 'smart_casual', 'casual']) expect(refinement).toContain(translate(ALL_MESSAGES[language], `catalog.outfits.${key}.name`));
+  for (const key of ['business', 'smart_casual', 'casual']) expect(refinement).toContain(translate(language, ALL_MESSAGES[language], `catalog.outfits.${key}.name`));
   const terms = await page('/agb', language, GENERATOR);
   expect(terms).toMatch(OUTFIT_WORDS[language]);
 });
 
 test.each(LANGUAGES)('a list shows each claim once, in the variant of the mode (%s)', async (language) => {
-  const tip = (variant: string) => translate(ALL_MESSAGES[language], `guides.applicationPhotos.tips.items.${variant}`);
+  const tip = (variant: string) => translate(language, ALL_MESSAGES[language], `guides.applicationPhotos.tips.items.${variant}`);
   const studio = await page('/bewerbungsfotos-erstellen', language, STUDIO_CAPABILITIES);
   expect(studio).toContain(tip('variety'));
   expect(studio).not.toContain(tip('varietyGenerator'));
@@ -125,14 +116,14 @@ test.each(LANGUAGES)('a list shows each claim once, in the variant of the mode (
 
 test.each(LANGUAGES)('the examples say what the studio did to them (%s)', async (language) => {
   const home = await page('/', language, STUDIO_CAPABILITIES);
-  expect(home).toContain(translate(ALL_MESSAGES[language], 'home.examples.made'));
+  expect(home).toContain(translate(language, ALL_MESSAGES[language], 'home.examples.made'));
 });
 
 test('every claim has its studio and its generator text in every language, with the same placeholders', () => {
   for (const language of LANGUAGES) {
     for (const key of CLAIM_KEYS) {
       for (const variant of [key, `${key}Generator`]) {
-        const text = translate(ALL_MESSAGES[language], variant);
+        const text = translate(language, ALL_MESSAGES[language], variant);
         expect(text, `${language} ${variant}`).not.toBe(variant);
         expect(text.length, `${language} ${variant}`).toBeGreaterThan(0);
       }

@@ -23,7 +23,7 @@ test('marketing copy quotes numbers only through the catalogue placeholders', ()
     const pages = ALL_MESSAGES[lang].common.meta.pages;
     const copy = { guides: ALL_MESSAGES[lang].guides, guideLinks: ALL_MESSAGES[lang].common.guides, meta: [pages.guideApplicationPhotos, pages.guideLinkedin, pages.guideAiTest] };
     for (const key of keys(copy)) {
-      const text = translate(copy as never, key);
+      const text = translate(lang, copy as never, key);
       for (const name of placeholders(text)) expect(allowed, `${lang}:${key}`).toContain(name);
       // A price, a delivery time or a count written out would drift from the catalogue.
       expect(text.replace(/\{\w+\}/g, ''), `${lang}:${key}`).not.toMatch(/\d/);

@@ -15,6 +15,10 @@ import { messagesFor, translate } from '../i18n/messages.js';
 import { pageMeta } from './meta.js';
 import { resolvePath, PAGE_MESSAGES, PAGES } from './routes.js';
 
+// The server's one door into the web app (architecture.test.ts): rendering, and the page table it needs
+// for the sitemap and the page-view counter.
+export { PAGES, PUBLIC_PAGES, resolvePath } from './routes.js';
+
 export interface RenderInput {
   /** Path and query of the request. */
   url: string;
@@ -109,7 +113,7 @@ export async function render(input: RenderInput): Promise<RenderResult> {
     </StaticRouter>,
     input.nonce,
   );
-  const meta = pageMeta(resolution.page, messages, input.site, input.catalog);
+  const meta = pageMeta(resolution.page, input.language, messages, input.site, input.catalog);
   const path = PAGES[resolution.page];
   const canonical = languageUrl(input.publicUrl, path, input.language);
   const head = [
@@ -136,7 +140,7 @@ export async function render(input: RenderInput): Promise<RenderResult> {
 /** The generic error page ('An Error Occurred') for a render that failed on the server: no React, no data. */
 export function errorPage(language: Language): { head: string; html: string } {
   const messages = ALL_MESSAGES[language];
-  const t = (key: string) => escapeHtml(translate(messages, key));
+  const t = (key: string) => escapeHtml(translate(language, messages, key));
   return {
     head: `<title>${t('common.error.title')}</title>\n    <meta name="robots" content="noindex">`,
     html: `<main id="main" class="main main--staff"><section class="error-page" aria-labelledby="error-title"><h1 id="error-title">${t('common.error.title')}</h1><p>${t('common.error.text')}</p><a class="button button--primary" href="/">${t('common.error.home')}</a></section></main>`,

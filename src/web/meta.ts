@@ -2,6 +2,8 @@
 import type { CatalogView } from '../domain/catalog-view.js';
 import type { SiteInfo } from '../domain/site.js';
 import { copyVars } from './copy-vars.js';
+import type { Language } from '../domain/catalog.js';
+import type { MessageVars } from '../i18n/format.js';
 import { translate, type LoadedMessages } from '../i18n/messages.js';
 import type { PageKey } from './routes.js';
 
@@ -15,37 +17,38 @@ export interface PageMeta {
 /** Pages whose title and description live in common.meta.pages.<page> (their own texts load with them). */
 const COMMON_META: readonly PageKey[] = ['impressum', 'datenschutz', 'agb', 'barrierefreiheit', 'guideApplicationPhotos', 'guideLinkedin', 'guideAiTest', 'offline'];
 
-export function pageMeta(page: PageKey, messages: LoadedMessages, site: SiteInfo, catalog: CatalogView): PageMeta {
+export function pageMeta(page: PageKey, language: Language, messages: LoadedMessages, site: SiteInfo, catalog: CatalogView): PageMeta {
   const vars = copyVars(catalog, site);
+  const t = (key: string, values: MessageVars) => translate(language, messages, key, values);
   if (COMMON_META.includes(page)) {
     return {
-      title: translate(messages, `common.meta.pages.${page}.title`, vars),
-      description: translate(messages, `common.meta.pages.${page}.description`, vars),
+      title: t(`common.meta.pages.${page}.title`, vars),
+      description: t(`common.meta.pages.${page}.description`, vars),
       ...(page === 'offline' ? { noindex: true } : {}),
     };
   }
   switch (page) {
     case 'home':
-      return { title: translate(messages, 'common.meta.homeTitle', vars), description: translate(messages, 'common.meta.homeDescription', vars) };
+      return { title: t('common.meta.homeTitle', vars), description: t('common.meta.homeDescription', vars) };
     case 'order':
-      return { title: translate(messages, 'order.meta.title', vars), description: translate(messages, 'order.meta.description', vars), noindex: true };
+      return { title: t('order.meta.title', vars), description: t('order.meta.description', vars), noindex: true };
     case 'tracking':
-      return { title: translate(messages, 'orderStatus.meta.trackingTitle', vars), description: translate(messages, 'orderStatus.meta.trackingDescription', vars) };
+      return { title: t('orderStatus.meta.trackingTitle', vars), description: t('orderStatus.meta.trackingDescription', vars) };
     case 'orderStatus':
-      return { title: translate(messages, 'orderStatus.meta.title', vars), description: translate(messages, 'orderStatus.meta.trackingDescription', vars), noindex: true };
+      return { title: t('orderStatus.meta.title', vars), description: t('orderStatus.meta.trackingDescription', vars), noindex: true };
     case 'widerruf':
-      return { title: translate(messages, 'withdrawal.meta.title', vars), description: translate(messages, 'withdrawal.meta.description', vars) };
+      return { title: t('withdrawal.meta.title', vars), description: t('withdrawal.meta.description', vars) };
     case 'kontakt':
-      return { title: translate(messages, 'contact.meta.title', vars), description: translate(messages, 'contact.meta.description', vars) };
+      return { title: t('contact.meta.title', vars), description: t('contact.meta.description', vars) };
     case 'admin':
       return { title: `Backoffice | ${site.name}`, description: 'Backoffice', noindex: true };
     case 'success':
-      return { title: translate(messages, 'order.meta.successTitle', vars), description: translate(messages, 'order.meta.description', vars), noindex: true };
+      return { title: t('order.meta.successTitle', vars), description: t('order.meta.description', vars), noindex: true };
     default:
       return { title: site.name, description: site.name };
   }
 }
 
-export function pageTitle(page: PageKey, messages: LoadedMessages, site: SiteInfo, catalog: CatalogView): string {
-  return pageMeta(page, messages, site, catalog).title;
+export function pageTitle(page: PageKey, language: Language, messages: LoadedMessages, site: SiteInfo, catalog: CatalogView): string {
+  return pageMeta(page, language, messages, site, catalog).title;
 }

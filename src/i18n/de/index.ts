@@ -2,5 +2,6 @@
 import core from './core.js';
 import guides from './guides.json' with { type: 'json' };
 import legal from './legal.json' with { type: 'json' };
+import mail from './mail.json' with { type: 'json' };
 
-export default { ...core, legal, guides };
+export default { ...core, legal, guides, mail };

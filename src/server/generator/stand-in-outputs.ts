@@ -19,7 +19,7 @@ export interface StandInFile {
 
 const FIXTURES = path.join(PROJECT_ROOT, 'test/fixtures');
 const FRANCK = ['franck_01829.jpg', 'franck_02221.jpg', 'franck_02683.jpg', 'franck_03979.jpg', 'franck_04117.jpg'];
-/** The model's "same person" answers: his two frames the test customers never upload (they send the other three, FRANCK_FRAMES in src/server/test/images.ts), so every answer is a different photo of him. */
+/** The model's "same person" answers: his two frames the test customers never upload (they send the other three, FRANCK_FRAMES in src/testing/images.ts), so every answer is a different photo of him. */
 const ANSWERS = ['franck_01829.jpg', 'franck_02221.jpg'];
 const cache = new Map<string, Promise<StandInFile>>();
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DatabaseHandle } from '../db/client.js';
 import { buildTestApp, type TestApp } from '../test/app.js';
 import { testDatabases } from '../test/databases.js';
-import { portraitJpeg } from '../test/images.js';
+import { portraitJpeg } from '../../testing/images.js';
 import { createDraft } from '../test/seed.js';
 
 interface Trickle {

@@ -8,7 +8,7 @@ import { PHOTO_CONSENT_VERSION, WAIVER_TEXT_VERSION } from '../../domain/order-s
 import { generatedImages, orders } from '../db/schema.js';
 import { WEBHOOK_PATH } from '../modules/payments/routes.js';
 import type { SandboxPaymentProvider } from '../payments/sandbox-provider.js';
-import { multipart, portraitJpeg } from './images.js';
+import { multipart, portraitJpeg } from '../../testing/images.js';
 
 export const BASIC_SELECTION = { gender: 'male', style: 'casual', package: 'basic', location: null, outfit: null, extras: [] };
 

@@ -1,10 +1,10 @@
 import sharp from 'sharp';
 import { expect, test } from 'vitest';
-import { PORTRAIT } from '../../server/test/images.js';
-import { createInference } from './client.js';
+import { PORTRAIT } from '../../testing/images.js';
+import { createTestInference } from './test-inference.js';
 
 test('the models thread ends when idle, giving its memory back, and starts again for the next photo', { timeout: 60_000 }, async () => {
-  const inference = createInference({ idleMs: 300 });
+  const inference = createTestInference({ idleMs: 300 });
   try {
     const { data, info } = await sharp(PORTRAIT).resize(480).removeAlpha().raw().toBuffer({ resolveWithObject: true });
     const image = { data: new Uint8Array(data), width: info.width, height: info.height };
@@ -21,7 +21,7 @@ test('the models thread ends when idle, giving its memory back, and starts again
 });
 
 test('a photo that arrives just as the idle thread is being stopped is answered by the next thread, not failed by the old one', { timeout: 60_000 }, async () => {
-  const inference = createInference({ idleMs: 200 });
+  const inference = createTestInference({ idleMs: 200 });
   try {
     const { data, info } = await sharp(PORTRAIT).resize(480).removeAlpha().raw().toBuffer({ resolveWithObject: true });
     const image = { data: new Uint8Array(data), width: info.width, height: info.height };

@@ -1,12 +1,10 @@
 // Face detection, face descriptors and person segmentation, answered by a worker thread (worker.ts) that is started on
 // first use and restarted if it dies. The HTTP thread never runs the models itself.
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { PROJECT_ROOT } from '../../server/paths.js';
-import type { InferenceRequest, InferenceResponse } from './protocol.js';
+import type { InferenceRequest, InferenceResponse, InferenceWorkerData } from './protocol.js';
 import type { DetectedFace, FaceDescriptor, RgbImage } from './types.js';
 
 export interface Inference {
@@ -23,25 +21,36 @@ export interface Inference {
   close(): Promise<void>;
 }
 
-const BUILT_WORKER = path.join(PROJECT_ROOT, 'dist/server/studio-inference.js');
-const SOURCE_WORKER = path.join(PROJECT_ROOT, 'src/studio/inference/worker.ts');
+/**
+ * Where the inference thread and the models are. The studio does not guess them: where its files land
+ * depends on who runs it (the server bundle puts the thread in a file of its own, dist/server), so the caller
+ * says (the server: src/server/paths.ts; the studio's tests: test-inference.ts).
+ */
+export interface InferenceOptions {
+  /** The thread's script: a built JavaScript file (the server bundle's studio-inference.js), or worker.ts run through tsx. */
+  workerFile: string;
+  /** The folder of the studio's own models (selfie.json and its weights): src/studio/models. */
+  modelDir: string;
+  /** The models' thread ends after this long without work (INFERENCE_IDLE_MS unless given). */
+  idleMs?: number;
+}
 
-/** The built worker beside the built server; from the sources (tests, tsx) the TypeScript one, through tsx. */
-function startWorker(): Worker {
-  const runningBuilt = fileURLToPath(import.meta.url).includes(`${path.sep}dist${path.sep}server${path.sep}`);
-  if (runningBuilt && existsSync(BUILT_WORKER)) return new Worker(BUILT_WORKER);
+/** A built worker as it is; the TypeScript one (tests, tsx) through tsx. */
+function startWorker(workerFile: string, workerData: InferenceWorkerData): Worker {
+  if (!/\.[cm]?ts$/.test(workerFile)) return new Worker(workerFile, { workerData });
   // Loader flags are not passed on to worker threads on Node 20: the thread registers tsx itself.
   const tsxRoot = path.dirname(createRequire(import.meta.url).resolve('tsx/package.json'));
   const tsx = pathToFileURL(path.join(tsxRoot, 'dist/esm/api/index.mjs')).href;
-  const boot = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(pathToFileURL(SOURCE_WORKER).href)}); });`;
-  return new Worker(boot, { eval: true });
+  const boot = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(pathToFileURL(workerFile).href)}); });`;
+  return new Worker(boot, { eval: true, workerData });
 }
 
 /** The models' thread ends after this long without work and starts again on the next photo. */
 export const INFERENCE_IDLE_MS = 5 * 60 * 1000;
 
-export function createInference(options: { idleMs?: number } = {}): Inference & { readonly threadRunning: boolean } {
+export function createInference(options: InferenceOptions): Inference & { readonly threadRunning: boolean } {
   const idleMs = options.idleMs ?? INFERENCE_IDLE_MS;
+  const workerData: InferenceWorkerData = { modelDir: options.modelDir };
   let worker: Worker | null = null;
   // The models take a few hundred MB: a shop between orders gives them back.
   let idleTimer: NodeJS.Timeout | null = null;
@@ -53,7 +62,7 @@ export function createInference(options: { idleMs?: number } = {}): Inference & 
 
   function start(): Worker {
     if (worker) return worker;
-    const started = startWorker();
+    const started = startWorker(options.workerFile, workerData);
     // An idle model thread must not keep a finished process (a test, a script) alive.
     started.unref();
     started.on('message', (response: InferenceResponse) => {

@@ -10,3 +10,9 @@ export type InferenceResponse =
   | { id: number; ok: true; op: 'segment'; mask: Uint8Array }
   | { id: number; ok: true; op: 'describe'; descriptor: FaceDescriptor | null }
   | { id: number; ok: false; error: string };
+
+/** What the inference thread is started with (its workerData): the caller's paths, as the studio knows none itself. */
+export interface InferenceWorkerData {
+  /** The folder of the studio's own models: selfie.json and its weights. */
+  modelDir: string;
+}

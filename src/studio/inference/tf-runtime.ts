@@ -1,6 +1,6 @@
 // The machine-learning runtime of the studio: TensorFlow.js on its WebAssembly backend, the face models of
 // @vladmandic/human and the committed person-segmentation model, all read from files on this machine
-// (installed packages and src/studio/models): nothing is ever fetched from a network.
+// (installed packages and src/studio/models, whose folder the caller names): nothing is ever fetched from a network.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -8,7 +8,6 @@ import { pathToFileURL } from 'node:url';
 import * as tf from '@tensorflow/tfjs-core';
 import { loadGraphModel, type GraphModel } from '@tensorflow/tfjs-converter';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
-import { PROJECT_ROOT } from '../../server/paths.js';
 import { SEGMENTATION_SIZE } from './segmentation-size.js';
 import { alignedChip, boxChip, loadFaceRecognitionNet, type FaceRecognitionNet } from './face-recognition.js';
 import type { Box, DetectedFace, FaceDescriptor, FaceLandmarks, RgbImage } from './types.js';
@@ -19,7 +18,6 @@ const WASM_DIR = `${path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm'
 const HUMAN_DIR = path.dirname(require.resolve('@vladmandic/human'));
 const HUMAN_WASM_BUILD = path.join(HUMAN_DIR, 'human.node-wasm.js');
 const HUMAN_MODELS = path.join(HUMAN_DIR, '..', 'models');
-export const SELFIE_MODEL = path.join(PROJECT_ROOT, 'src/studio/models/selfie.json');
 
 /** tfjs loads `file://` model URLs through this router: the model JSON and its weight files from disk. */
 function registerFileLoader() {
@@ -87,14 +85,20 @@ function overlap(a: Box, b: Box): number {
   return (w * h) / (a.width * a.height + b.width * b.height - w * h);
 }
 
+export interface RuntimeOptions {
+  /** The folder of the studio's own models (src/studio/models): the person segmentation model, selfie.json. */
+  modelDir: string;
+}
+
 let runtime: Promise<Runtime> | null = null;
 
-export function loadRuntime(): Promise<Runtime> {
-  runtime ??= createRuntime();
+/** The thread's one runtime: loaded on the first call, with the options of that call. */
+export function loadRuntime(options: RuntimeOptions): Promise<Runtime> {
+  runtime ??= createRuntime(options);
   return runtime;
 }
 
-async function createRuntime(): Promise<Runtime> {
+async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   registerFileLoader();
   setWasmPaths(WASM_DIR);
   const { Human } = require(HUMAN_WASM_BUILD) as { Human: new (config: object) => HumanInstance };
@@ -131,7 +135,7 @@ async function createRuntime(): Promise<Runtime> {
   await human.load();
   for (const listener of process.listeners('uncaughtException')) if (!before.exception.includes(listener)) process.removeListener('uncaughtException', listener);
   for (const listener of process.listeners('unhandledRejection')) if (!before.rejection.includes(listener)) process.removeListener('unhandledRejection', listener);
-  const selfie: GraphModel = await loadGraphModel(pathToFileURL(SELFIE_MODEL).href);
+  const selfie: GraphModel = await loadGraphModel(pathToFileURL(path.join(options.modelDir, 'selfie.json')).href);
   // Loaded on the first descriptor: a thread that only detects and segments does not hold its weights.
   let recognition: Promise<FaceRecognitionNet> | null = null;
 

@@ -1,18 +1,21 @@
 // The inference thread: the WebAssembly models run here, away from the thread that answers HTTP
 // requests. One request at a time, in the order they arrive.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { loadRuntime } from './tf-runtime.js';
-import type { InferenceRequest, InferenceResponse } from './protocol.js';
+import type { InferenceRequest, InferenceResponse, InferenceWorkerData } from './protocol.js';
 
 if (!parentPort) throw new Error('worker.ts runs as a worker thread');
 const port = parentPort;
+// Started by createInference() (client.ts), which passes on the paths its caller gave.
+const { modelDir } = (workerData ?? {}) as Partial<InferenceWorkerData>;
+if (typeof modelDir !== 'string') throw new Error('the inference thread needs workerData.modelDir (createInference() passes it)');
 let queue: Promise<void> = Promise.resolve();
 
 port.on('message', (request: InferenceRequest) => {
   queue = queue.then(async () => {
     let response: InferenceResponse;
     try {
-      const runtime = await loadRuntime();
+      const runtime = await loadRuntime({ modelDir });
       response =
         request.op === 'detect'
           ? { id: request.id, ok: true, op: 'detect', faces: await runtime.detectFaces(request.image) }

@@ -21,8 +21,8 @@ export function packageFeatures(pkg: CatalogPackageView, t: Translate, options: 
   return [
     t('home.pricing.photos', { n: pkg.imageCount }),
     // Outfits are counted only where the pictures can show a chosen one (a generator makes them).
-    ...(options.newOutfits ? [pkg.outfits > 1 ? t('home.pricing.outfitsMany', { n: pkg.outfits }) : t('home.pricing.outfits', { n: pkg.outfits })] : []),
-    pkg.backgrounds > 1 ? t('home.pricing.backgroundsMany', { n: pkg.backgrounds }) : t('home.pricing.backgrounds', { n: pkg.backgrounds }),
+    ...(options.newOutfits ? [t('home.pricing.outfits', { n: pkg.outfits })] : []),
+    t('home.pricing.backgrounds', { n: pkg.backgrounds }),
     t('home.pricing.hd'),
     ...(pkg.hasRefinement && options.refinement !== false ? [t('home.pricing.refinement')] : []),
     ...(pkg.colourAdjustment ? [t('home.pricing.colourAdjustment')] : []),

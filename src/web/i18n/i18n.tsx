@@ -111,7 +111,7 @@ export function I18nProvider(props: { language: Language; messages: LoadedMessag
       language: state.language,
       messages: merged,
       switching,
-      t: (key, vars) => translate(current(), claimKey(key, capabilities), vars),
+      t: (key, vars) => translate(state.language, current(), claimKey(key, capabilities), vars),
       // A list (tips, FAQ items) shows each claim once: its `…Generator` variant is not an item of its own.
       keys: (key) => keysOf(current(), key).filter((child) => !isClaimVariant(`${key}.${child}`)),
       setLanguage,

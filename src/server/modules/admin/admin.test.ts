@@ -4,7 +4,7 @@ import type { DatabaseHandle } from '../../db/client.js';
 import { outgoingMail, staffSessions } from '../../db/schema.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
-import { multipart, portraitJpeg } from '../../test/images.js';
+import { multipart, portraitJpeg } from '../../../testing/images.js';
 import { payOrder, placeOrder, type SeededOrder } from '../../test/seed.js';
 
 const STAFF = { email: 'team@example.de', password: 'ein-langes-passwort-1' };

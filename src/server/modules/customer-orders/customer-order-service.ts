@@ -7,11 +7,9 @@ import { PACKAGES, RETENTION, deliveryHours, requiredResultCount, type Language,
 import type { CustomerOrderView } from '../../../domain/order-views.js';
 import type { SiteInfo } from '../../../domain/site.js';
 import type { FastifyBaseLogger } from 'fastify';
-import { ALL_MESSAGES } from '../../../i18n/all-messages.js';
-import { translate } from '../../../i18n/messages.js';
 import type { Database } from '../../db/client.js';
 import type { Mailer } from '../../mail/mailer.js';
-import { renderSimpleMail } from '../../mail/simple-mail.js';
+import { renderStatusLinkMail } from '../../mail/service-mails.js';
 import { statusUrl } from '../orders/order-tokens.js';
 import { generatedImages, imageDownloads, orders, revisionRequests } from '../../db/schema.js';
 import { AppError, conflict, notFound } from '../../http/errors.js';
@@ -148,18 +146,7 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
     async mailStatusLink(order: OrderRow): Promise<boolean> {
       if (!order.email) return false;
       const language = order.language as Language;
-      const t = (key: string, vars?: Record<string, string | number>) => translate(ALL_MESSAGES[language], `tracking.linkMail.${key}`, vars);
-      const mail = renderSimpleMail({
-        language,
-        subject: t('subject', { number: order.orderNumber }),
-        blocks: [
-          { kind: 'paragraph', text: t('greeting') },
-          { kind: 'paragraph', text: t('intro', { number: order.orderNumber }) },
-          { kind: 'button', label: t('button'), url: statusUrl(deps.publicUrl, deps.appSecret, order.id, deps.now()) },
-          { kind: 'paragraph', text: t('notYou') },
-          { kind: 'paragraph', text: t('signOff', { site: deps.site.name }) },
-        ],
-      });
+      const mail = renderStatusLinkMail({ language, orderNumber: order.orderNumber, url: statusUrl(deps.publicUrl, deps.appSecret, order.id, deps.now()), siteName: deps.site.name });
       const sent = await deps.mailer.sendEmail({ ...mail, to: order.email, template: 'tracking-link', language, orderId: order.id, dedupeKey: `tracking-link:${order.id}:${deps.now().getTime()}` });
       if (!sent.ok) deps.log.error({ orderId: order.id, error: sent.error }, 'tracking link mail failed');
       return sent.ok;

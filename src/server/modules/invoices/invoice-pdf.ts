@@ -8,8 +8,7 @@ import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import type { Language } from '../../../domain/catalog.js';
 import type { InvoiceKind, InvoiceLine, InvoiceParty, InvoiceSeller } from '../../../domain/invoice.js';
 import { formatDate, formatMoney } from '../../../domain/money.js';
-import { ALL_MESSAGES } from '../../../i18n/all-messages.js';
-import { translate } from '../../../i18n/messages.js';
+import { textsIn } from '../../../i18n/all-messages.js';
 import { PROJECT_ROOT } from '../../paths.js';
 
 const FONTS_DIR = path.join(PROJECT_ROOT, 'src/server/modules/invoices/fonts');
@@ -68,8 +67,7 @@ function wrap(text: string, font: PDFFont, size: number, width: number): string[
 }
 
 export async function renderInvoicePdf(invoice: PrintableInvoice): Promise<Buffer> {
-  const messages = ALL_MESSAGES[invoice.language];
-  const t = (key: string, vars?: Record<string, string | number>) => translate(messages, `invoice.${key}`, vars);
+  const t = textsIn(invoice.language, 'invoice');
   const date = (value: Date | string) => formatDate(value, invoice.language);
   const doc = await PDFDocument.create();
   doc.registerFontkit(fontkit);

@@ -8,8 +8,7 @@ import { deliveryHours, EXTRAS, PACKAGES, type ExtraKey, type Language, type Pac
 import { invoiceNumber, invoiceYear, splitGross, statutoryRetentionEnd, type InvoiceKind, type InvoiceLine, type InvoiceParty, type InvoiceSeller } from '../../../domain/invoice.js';
 import { berlinDay } from '../../../domain/money.js';
 import type { SiteInfo } from '../../../domain/site.js';
-import { ALL_MESSAGES } from '../../../i18n/all-messages.js';
-import { translate } from '../../../i18n/messages.js';
+import { textsIn } from '../../../i18n/all-messages.js';
 import type { Database, Executor } from '../../db/client.js';
 import { invoiceCounters, invoices, orders } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
@@ -50,22 +49,22 @@ export function sellerOf(site: SiteInfo): InvoiceSeller {
 
 /** What was bought, in the customer's language, at the prices stored when the order was placed. */
 function orderLines(order: OrderRow): InvoiceLine[] {
-  const messages = ALL_MESSAGES[order.language as Language];
+  const t = textsIn(order.language as Language);
   const pkg = order.package as PackageKey;
   const extras = extrasOf(order);
   const lines: InvoiceLine[] = [
     {
-      description: translate(messages, 'invoice.packageLine', {
-        package: translate(messages, `catalog.packages.${pkg}.name`),
+      description: t('invoice.packageLine', {
+        package: t(`catalog.packages.${pkg}.name`),
         count: PACKAGES[pkg].imageCount,
-        style: translate(messages, `catalog.styles.${order.styleBase ?? 'professional'}.name`),
+        style: t(`catalog.styles.${order.styleBase ?? 'professional'}.name`),
       }),
       grossCents: order.packageCents ?? 0,
     },
   ];
   const extraCents: Record<ExtraKey, number> = { extra_variants: order.featureExtraVariantsCents, express_delivery: order.featureExpressDeliveryCents };
   for (const extra of extras) {
-    lines.push({ description: `${translate(messages, `catalog.extras.${extra}.name`)} – ${translate(messages, `catalog.extras.${extra}.description`)}`, grossCents: extraCents[extra] || EXTRAS[extra].priceCents });
+    lines.push({ description: `${t(`catalog.extras.${extra}.name`)} – ${t(`catalog.extras.${extra}.description`)}`, grossCents: extraCents[extra] || EXTRAS[extra].priceCents });
   }
   return lines;
 }
@@ -159,11 +158,11 @@ export function createInvoiceService(deps: InvoiceServiceDeps) {
         .where(and(eq(invoices.orderId, order.id), eq(invoices.kind, 'invoice')))
         .orderBy(asc(invoices.year), asc(invoices.sequence))
         .limit(1);
-      const messages = ALL_MESSAGES[order.language as Language];
+      const t = textsIn(order.language as Language);
       return insert(tx, {
         order,
         kind: 'cancellation',
-        lines: [{ description: translate(messages, 'invoice.refundLine', { number: original?.number ?? order.orderNumber }), grossCents: -refund.amountCents }],
+        lines: [{ description: t('invoice.refundLine', { number: original?.number ?? order.orderNumber }), grossCents: -refund.amountCents }],
         at: deps.now(),
         ...(original ? { correctsInvoiceId: original.id } : {}),
         refundId: refund.id,
@@ -179,11 +178,11 @@ export function createInvoiceService(deps: InvoiceServiceDeps) {
       if (!cancellation) return null;
       const [existing] = await tx.select().from(invoices).where(and(eq(invoices.correctsInvoiceId, cancellation.id), eq(invoices.kind, 'invoice')));
       if (existing) return existing;
-      const messages = ALL_MESSAGES[order.language as Language];
+      const t = textsIn(order.language as Language);
       return insert(tx, {
         order,
         kind: 'invoice',
-        lines: [{ description: translate(messages, 'invoice.reversalLine', { number: cancellation.number }), grossCents: -cancellation.grossCents }],
+        lines: [{ description: t('invoice.reversalLine', { number: cancellation.number }), grossCents: -cancellation.grossCents }],
         at: deps.now(),
         correctsInvoiceId: cancellation.id,
       });
@@ -205,7 +204,7 @@ export function createInvoiceService(deps: InvoiceServiceDeps) {
         await storage.put(key, buffer, { contentType: 'application/pdf' });
         await db.update(invoices).set({ storageKey: key }).where(eq(invoices.id, invoice.id));
       }
-      return { buffer, fileName: translate(ALL_MESSAGES[invoice.language as Language], 'invoice.fileName', { number: invoice.number }) };
+      return { buffer, fileName: textsIn(invoice.language as Language)('invoice.fileName', { number: invoice.number }) };
     },
 
     /** Makes and stores the PDFs not stored yet (after a payment or refund; a failure is repaired on download). */

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { LANGUAGES } from '../../../domain/catalog.js';
 import { METRIC_EVENTS, SERVER_ONLY_EVENTS, metricDetail } from '../../../domain/metrics.js';
 import { plainText } from '../../../domain/validation.js';
-import { PAGES, resolvePath } from '../../../web/routes.js';
+import { PAGES, resolvePath } from '../../../web/entry-server.js';
 import { AppError } from '../../http/errors.js';
 import { createRateLimiter } from '../../http/rate-limit.js';
 import type { ZodTypeProvider } from '../../http/zod-provider.js';

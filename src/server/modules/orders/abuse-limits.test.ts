@@ -8,7 +8,7 @@ import type { DatabaseHandle } from '../../db/client.js';
 import { orders } from '../../db/schema.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
-import { multipart } from '../../test/images.js';
+import { multipart } from '../../../testing/images.js';
 
 const EMPTY = { gender: null, style: null, package: null, location: null, outfit: null, extras: [] };
 

@@ -5,8 +5,7 @@ import type { Capabilities } from '../../../domain/capabilities.js';
 import type { Selection } from '../../../domain/order-selection.js';
 import type { PriceBreakdown } from '../../../domain/pricing.js';
 import type { SiteInfo } from '../../../domain/site.js';
-import { ALL_MESSAGES } from '../../../i18n/all-messages.js';
-import { translate } from '../../../i18n/messages.js';
+import { textsIn } from '../../../i18n/all-messages.js';
 import { extrasOf, type OrderRow } from './order-repository.js';
 import type { OrderMailData } from './order-mails.js';
 import { statusUrl } from './order-tokens.js';
@@ -92,7 +91,7 @@ export function orderMailData(context: OrderMailContext, order: OrderRow, price:
         ? {
             acceptedAt: order.waiverAcceptedAt,
             textVersion: order.waiverTextVersion,
-            text: translate(ALL_MESSAGES[language], 'order.summary.waiver'),
+            text: textsIn(language)('order.summary.waiver'),
           }
         : null,
     // Made when the mail is: every mail renews the customer's way in.

@@ -8,7 +8,7 @@ import { orderHistory, orderUploads, orders, outgoingMail, paymentEvents, sandbo
 import type { SandboxPaymentProvider } from '../../payments/sandbox-provider.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
-import { multipart, PORTRAIT, portraitJpeg } from '../../test/images.js';
+import { multipart, PORTRAIT, portraitJpeg } from '../../../testing/images.js';
 import { WEBHOOK_PATH } from '../payments/routes.js';
 import { CHECKOUT_PROOF_GRACE_MS } from './routes.js';
 

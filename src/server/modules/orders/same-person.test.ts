@@ -10,7 +10,7 @@ import { orderUploads } from '../../db/schema.js';
 import { PROJECT_ROOT } from '../../paths.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
-import { multipart } from '../../test/images.js';
+import { multipart } from '../../../testing/images.js';
 
 const FIXTURES = path.join(PROJECT_ROOT, 'test/fixtures');
 const BASIC = { gender: 'male', style: 'casual', package: 'basic', location: null, outfit: null, extras: [] };

@@ -8,7 +8,7 @@ import { PHOTO_CONSENT_VERSION } from '../../../domain/order-selection.js';
 import { orderUploads, storageIntents } from '../../db/schema.js';
 import { STALE_AFTER_MS } from '../../storage/intents.js';
 import { startCrashHarness, type CrashHarness } from '../../test/crash-harness.js';
-import { portraitJpeg } from '../../test/images.js';
+import { portraitJpeg } from '../../../testing/images.js';
 import { thumbnailKey } from './order-service.js';
 
 let h: CrashHarness;

@@ -10,7 +10,7 @@ import { createStripeProvider } from '../../payments/stripe-provider.js';
 import { startTestStripeServer, type TestStripeServer } from '../../payments/test-stripe-server.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
-import { multipart, portraitJpeg } from '../../test/images.js';
+import { multipart, portraitJpeg } from '../../../testing/images.js';
 import { WEBHOOK_PATH } from './routes.js';
 
 const WEBHOOK_SECRET = 'whsec_test_stripe_flow_secret';

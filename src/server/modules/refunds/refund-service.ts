@@ -5,17 +5,14 @@ import { randomUUID } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Language } from '../../../domain/catalog.js';
-import { formatMoney } from '../../../domain/money.js';
 import { canChangePayment, type PaymentStatus } from '../../../domain/order-state.js';
 import type { SiteInfo } from '../../../domain/site.js';
-import { ALL_MESSAGES } from '../../../i18n/all-messages.js';
-import { translate } from '../../../i18n/messages.js';
 import type { Database, Executor } from '../../db/client.js';
 import { auditLog, invoices, refunds } from '../../db/schema.js';
 import { AppError, conflict, notFound, unprocessable } from '../../http/errors.js';
 import { deferMail, type DeferredMail, type DeferredMailSender } from '../../mail/deferred-mail.js';
 import type { Mailer, SendResult } from '../../mail/mailer.js';
-import { renderSimpleMail } from '../../mail/simple-mail.js';
+import { renderRefundMail } from '../../mail/service-mails.js';
 import { ProviderRefusedError, type PaymentEvent, type PaymentProvider } from '../../payments/provider.js';
 import { invoiceUrl, type InvoiceService } from '../invoices/invoice-service.js';
 import { createOrderRepository, type OrderRow } from '../orders/order-repository.js';
@@ -41,23 +38,13 @@ export function createRefundService(deps: RefundDeps) {
   async function sendRefundMail(order: OrderRow, refund: RefundRow, dedupeKey: string): Promise<SendResult | null> {
     if (!order.email) return null;
     const language = order.language as Language;
-    const t = (key: string, vars?: Record<string, string | number>) => translate(ALL_MESSAGES[language], `withdrawal.refundMail.${key}`, vars);
     const [cancellation] = await db.select().from(invoices).where(eq(invoices.refundId, refund.id));
-    const mail = renderSimpleMail({
+    const mail = renderRefundMail({
       language,
-      subject: t('subject', { number: order.orderNumber }),
-      blocks: [
-        { kind: 'paragraph', text: t('greeting') },
-        { kind: 'paragraph', text: t('intro', { number: order.orderNumber, amount: formatMoney(refund.amountCents) }) },
-        { kind: 'paragraph', text: t('timing') },
-        ...(cancellation
-          ? [
-              { kind: 'paragraph' as const, text: t('invoice', { invoice: cancellation.number }) },
-              { kind: 'button' as const, label: t('invoiceButton'), url: invoiceUrl(deps.publicUrl, deps.appSecret, order.id, cancellation.id, deps.now()) },
-            ]
-          : []),
-        { kind: 'paragraph', text: t('signOff', { site: deps.site.name }) },
-      ],
+      orderNumber: order.orderNumber,
+      amountCents: refund.amountCents,
+      cancellation: cancellation ? { number: cancellation.number, url: invoiceUrl(deps.publicUrl, deps.appSecret, order.id, cancellation.id, deps.now()) } : null,
+      siteName: deps.site.name,
     });
     return deps.mailer.sendEmail({ ...mail, to: order.email, template: 'refund-confirmed', language, orderId: order.id, dedupeKey });
   }

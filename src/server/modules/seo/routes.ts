@@ -1,9 +1,8 @@
 // robots.txt and sitemap.xml (every public page, with its German, English and Spanish addresses) and the web manifest.
 import type { FastifyPluginAsync } from 'fastify';
 import { LANGUAGES } from '../../../domain/catalog.js';
-import { ALL_MESSAGES } from '../../../i18n/all-messages.js';
-import { translate } from '../../../i18n/messages.js';
-import { PUBLIC_PAGES } from '../../../web/routes.js';
+import { textsIn } from '../../../i18n/all-messages.js';
+import { PUBLIC_PAGES } from '../../../web/entry-server.js';
 
 function escapeXml(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -30,7 +29,7 @@ export const seoRoutes: FastifyPluginAsync = async (app) => {
     const manifest = {
       name: site.name,
       short_name: site.name.length > 12 ? site.name.split(/\s+/)[0] : site.name,
-      description: translate(ALL_MESSAGES.de, 'common.footer.tagline'),
+      description: textsIn('de')('common.footer.tagline'),
       lang: 'de',
       start_url: '/',
       scope: '/',

@@ -14,7 +14,7 @@ import { signWebhook, webhookToken } from '../../generator/webhook-signature.js'
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
 import { signInStaff, type StaffClient } from '../../test/staff.js';
-import { franckJpeg } from '../../test/images.js';
+import { franckJpeg } from '../../../testing/images.js';
 import { payOrder, placeOrder, setOrder } from '../../test/seed.js';
 import { BACKGROUND_CATALOGUE } from '../../../studio/prompts.js';
 import { GENERATOR_QUEUE, GENERATOR_WEBHOOK_PATH, MAX_ATTEMPTS_PER_PICTURE } from './generator-service.js';

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { expect, test } from 'vitest';
-import { PORTRAIT } from '../../test/images.js';
+import { PORTRAIT } from '../../../testing/images.js';
 import type { Inference } from '../../../studio/inference/client.js';
 import { pulidProfile } from '../../generator/profiles/pulid.js';
 import { createReplicateGenerator } from '../../generator/replicate-generator.js';

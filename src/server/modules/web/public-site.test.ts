@@ -5,7 +5,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LANGUAGES } from '../../../domain/catalog.js';
-import { PUBLIC_PAGES } from '../../../web/routes.js';
+import { PUBLIC_PAGES } from '../../../web/entry-server.js';
 import type { DatabaseHandle } from '../../db/client.js';
 import { PROJECT_ROOT } from '../../paths.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';

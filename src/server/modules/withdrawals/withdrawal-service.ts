@@ -7,19 +7,17 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Language } from '../../../domain/catalog.js';
 import { canTransition, type OrderStatus } from '../../../domain/order-state.js';
-import { formatDate, formatTime } from '../../../domain/money.js';
 import { withdrawalDeadline, withdrawalOutcome, type WithdrawalOutcome } from '../../../domain/withdrawal.js';
 import { ORDER_ID_SHAPE, type WithdrawalForm } from '../../../domain/validation.js';
 import { normalizeOrderNumber } from '../../../domain/order-number.js';
 import type { SiteInfo } from '../../../domain/site.js';
-import { ALL_MESSAGES } from '../../../i18n/all-messages.js';
-import { translate } from '../../../i18n/messages.js';
 import type { Database } from '../../db/client.js';
 import { auditLog, orders, withdrawals } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
 import type { Mailer } from '../../mail/mailer.js';
 import type { PaymentProvider } from '../../payments/provider.js';
-import { renderSimpleMail } from '../../mail/simple-mail.js';
+import { renderServiceMail } from '../../mail/service-mail.js';
+import { receivedAtText, renderWithdrawalReceiptMail } from '../../mail/service-mails.js';
 import { createOrderRepository, type OrderRow } from '../orders/order-repository.js';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
@@ -86,27 +84,16 @@ export function createWithdrawalService(deps: WithdrawalDeps) {
       const result = { id, receivedAt: at.toISOString(), outcome, orderNumber: order?.orderNumber ?? null, deadline: order?.orderedAt ? withdrawalDeadline(order.orderedAt) : null };
       if (options.limited && !order) return { ...result, outcome: 'received', orderNumber: null, deadline: null };
 
-      const t = (key: string, vars?: Record<string, string | number>) => translate(ALL_MESSAGES[language], `withdrawal.${key}`, vars);
-      const receivedAt = `${formatDate(at, language)}, ${formatTime(at, language)}`;
-      const receipt = renderSimpleMail({
+      const receivedAt = receivedAtText(at, language);
+      const receipt = renderWithdrawalReceiptMail({
         language,
-        subject: t('mail.subject'),
-        blocks: [
-          { kind: 'paragraph', text: `${t('refundMail.greeting')}` },
-          { kind: 'paragraph', text: t('mail.intro') },
-          {
-            kind: 'rows',
-            rows: [
-              [t('mail.received'), receivedAt],
-              [t('mail.name'), form.name],
-              [t('mail.reference'), order?.orderNumber ?? form.reference],
-              [t('mail.email'), form.email],
-              [t('mail.statement'), t('statement')],
-            ],
-          },
-          { kind: 'paragraph', text: t(`outcome.${outcome}`, { deadline: order?.orderedAt ? formatDate(withdrawalDeadline(order.orderedAt), language) : '' }) },
-          { kind: 'paragraph', text: t('refundMail.signOff', { site: deps.site.name }) },
-        ],
+        receivedAt: at,
+        name: form.name,
+        reference: order?.orderNumber ?? form.reference,
+        email: form.email,
+        outcome,
+        deadline: order?.orderedAt ? withdrawalDeadline(order.orderedAt) : null,
+        siteName: deps.site.name,
       });
       const sent = await deps.mailer.sendEmail({ ...receipt, to: form.email, template: 'withdrawal-receipt', language, orderId: order?.id ?? null, dedupeKey: `withdrawal-receipt:${id}` });
       if (!sent.ok) deps.log.error({ withdrawalId: id, error: sent.error }, 'withdrawal receipt mail failed');
@@ -116,7 +103,7 @@ export function createWithdrawalService(deps: WithdrawalDeps) {
         replyTo: form.email,
         subject: `Widerruf eingegangen: ${order?.orderNumber ?? form.reference}`.replace(/[\r\n]+/g, ' '),
         text: `Widerruf über das Formular „Vertrag widerrufen“ (${receivedAt}).\n\nName: ${form.name}\nBestellung: ${order?.orderNumber ?? `${form.reference} (keiner Bestellung zugeordnet)`}\nE-Mail: ${form.email}\nErgebnis: ${outcome}\n`,
-        html: renderSimpleMail({ language: 'de', subject: '', blocks: [{ kind: 'rows', rows: [['Eingang', receivedAt], ['Name', form.name], ['Bestellung', order?.orderNumber ?? `${form.reference} (nicht zugeordnet)`], ['E-Mail', form.email], ['Ergebnis', outcome]] }] }).html,
+        html: renderServiceMail({ language: 'de', subject: '', blocks: [{ kind: 'rows', rows: [['Eingang', receivedAt], ['Name', form.name], ['Bestellung', order?.orderNumber ?? `${form.reference} (nicht zugeordnet)`], ['E-Mail', form.email], ['Ergebnis', outcome]] }] }).html,
         template: 'withdrawal-staff',
         language: 'de',
         orderId: order?.id ?? null,

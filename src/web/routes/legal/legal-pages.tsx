@@ -367,8 +367,8 @@ function PackageList() {
     <ul className="legal__list">
       {PACKAGE_KEYS.map((key) => {
         const pkg = PACKAGES[key];
-        const outfits = pkg.outfits === 1 ? t('legal.terms.s4.outfitsOne') : t('legal.terms.s4.outfitsUpTo', { n: pkg.outfits });
-        const backgrounds = pkg.backgrounds === 1 ? t('legal.terms.s4.backgroundsOne') : t('legal.terms.s4.backgroundsMany', { n: pkg.backgrounds });
+        const outfits = t('legal.terms.s4.outfits', { n: pkg.outfits });
+        const backgrounds = t('legal.terms.s4.backgrounds', { n: pkg.backgrounds });
         const features = [
           pkg.hasRefinement && t('legal.terms.s4.features.refinement'),
           pkg.colourAdjustment && t('legal.terms.s4.features.colourAdjustment'),

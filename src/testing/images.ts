@@ -2,9 +2,9 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import sharp from 'sharp';
-import { PROJECT_ROOT } from '../paths.js';
+import { FIXTURES_DIR } from './project-root.js';
 
-export const PORTRAIT = path.join(PROJECT_ROOT, 'test/fixtures/portrait-astronaut.png');
+export const PORTRAIT = path.join(FIXTURES_DIR, 'portrait-astronaut.png');
 
 const cache = new Map<string, Promise<Buffer>>();
 
@@ -24,7 +24,7 @@ export const FRANCK_FRAMES = ['03979', '04117', '02683', '01829', '02221'];
 export function franckJpeg(index: number): Promise<Buffer> {
   const frame = FRANCK_FRAMES[index % FRANCK_FRAMES.length]!;
   const key = `franck-${frame}`;
-  if (!cache.has(key)) cache.set(key, sharp(path.join(PROJECT_ROOT, `test/fixtures/faces/franck_${frame}.jpg`)).resize(1280, 1024).jpeg({ quality: 90 }).toBuffer());
+  if (!cache.has(key)) cache.set(key, sharp(path.join(FIXTURES_DIR, `faces/franck_${frame}.jpg`)).resize(1280, 1024).jpeg({ quality: 90 }).toBuffer());
   return cache.get(key)!;
 }
 
