@@ -3,6 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import sharp from 'sharp';
 import { LANGUAGES } from '../src/domain/catalog.js';
 import { renderOrderReceivedMail, renderPaymentConfirmedMail, renderPaymentFailedMail, renderPhotosReadyMail } from '../src/server/modules/orders/order-mails.js';
 import { mailData } from '../src/server/test/order-mail-data.js';
@@ -65,4 +66,21 @@ try {
 } finally {
   await browser.close();
 }
-console.log(`${mails.length} mails in ${dir}`);
+
+// One contact sheet per language: every mail side by side, half size (docs/mails/ keeps these).
+for (const language of LANGUAGES) {
+  const names = mails.filter((m) => m.name.startsWith(`${language}-`)).map((m) => m.name);
+  const scaled = await Promise.all(
+    names.map(async (name) => {
+      const image = sharp(path.join(dir, `${name}.png`)).resize({ width: 350 });
+      const buffer = await image.png().toBuffer();
+      return { buffer, height: (await sharp(buffer).metadata()).height };
+    }),
+  );
+  const height = Math.max(...scaled.map((s) => s.height));
+  await sharp({ create: { width: 360 * scaled.length, height, channels: 3, background: '#ffffff' } })
+    .composite(scaled.map((s, i) => ({ input: s.buffer, left: i * 360, top: 0 })))
+    .png({ palette: true })
+    .toFile(path.join(dir, `sheet-${language}.png`));
+}
+console.log(`${mails.length} mails and a contact sheet per language in ${dir}`);

@@ -8,7 +8,7 @@ import { contactFormSchema, fieldErrors } from '../../../domain/validation.js';
 import { contactMessages } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { createRateLimiter } from '../../http/rate-limit.js';
-import { escapeHtml } from '../../mail/outbox-routes.js';
+import { renderContactNote } from '../../mail/staff-mails.js';
 
 /** Spec: 'Too many requests. Please wait 15 minutes.' */
 export const CONTACT_LIMIT = { messages: 5, windowMs: 15 * 60 * 1000 } as const;
@@ -41,9 +41,7 @@ export const contactRoutes: FastifyPluginAsync = async (app) => {
     const sent = await app.mailer.sendEmail({
       to: app.config.mail.supportEmail,
       replyTo: message.email,
-      subject: `Kontaktanfrage von ${message.name.replace(/[\r\n]+/g, ' ')}`,
-      text: `Neue Nachricht über das Kontaktformular (${language}).\n\nName: ${message.name}\nE-Mail: ${message.email}\n\n${message.message}\n`,
-      html: `<p>Neue Nachricht über das Kontaktformular (${language}).</p><p><strong>Name:</strong> ${escapeHtml(message.name)}<br><strong>E-Mail:</strong> ${escapeHtml(message.email)}</p><p>${escapeHtml(message.message).replace(/\n/g, '<br>')}</p>`,
+      ...renderContactNote({ language, name: message.name, email: message.email, message: message.message }),
       template: 'contact-message',
       language: 'de',
       dedupeKey: `contact:${id}`,

@@ -14,6 +14,7 @@ import { orders as ordersTable, paymentEvents } from '../../db/schema.js';
 import { createRateLimiter } from '../../http/rate-limit.js';
 import { deferMail, sendDeferred, type DeferredMail, type DeferredMailSender } from '../../mail/deferred-mail.js';
 import type { Mailer } from '../../mail/mailer.js';
+import { renderPaidAfterCancelNote } from '../../mail/staff-mails.js';
 import type { PaymentEvent, PaymentProvider } from '../../payments/provider.js';
 import { createMetricsRepository } from '../metrics/metrics-repository.js';
 import { renderOrderReceivedMail, renderPaymentConfirmedMail, renderPaymentFailedMail } from './order-mails.js';
@@ -96,9 +97,7 @@ export function createPaymentEventService(deps: PaymentEventDeps) {
       const amount = formatMoney(order.totalCents ?? 0);
       return mailer.sendEmail({
         to: deps.site.supportEmail,
-        subject: `Zahlung für stornierte Bestellung ${order.orderNumber} – bitte erstatten`,
-        text: `Für die stornierte Bestellung ${order.orderNumber} ist eine Zahlung eingegangen (${amount}). Bitte in der Bestellung erstatten.\n`,
-        html: `<p>Für die stornierte Bestellung <strong>${order.orderNumber}</strong> ist eine Zahlung eingegangen (${amount}). Bitte in der Bestellung erstatten.</p>`,
+        ...renderPaidAfterCancelNote({ orderNumber: order.orderNumber, amount }),
         template: 'paid-after-cancel-staff',
         language: 'de',
         orderId: order.id,

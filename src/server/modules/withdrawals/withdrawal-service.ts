@@ -16,7 +16,7 @@ import { auditLog, orders, withdrawals } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
 import type { Mailer } from '../../mail/mailer.js';
 import type { PaymentProvider } from '../../payments/provider.js';
-import { renderServiceMail } from '../../mail/service-mail.js';
+import { renderWithdrawalNote } from '../../mail/staff-mails.js';
 import { receivedAtText, renderWithdrawalReceiptMail } from '../../mail/service-mails.js';
 import { createOrderRepository, type OrderRow } from '../orders/order-repository.js';
 
@@ -101,9 +101,7 @@ export function createWithdrawalService(deps: WithdrawalDeps) {
       const note = await deps.mailer.sendEmail({
         to: deps.supportEmail,
         replyTo: form.email,
-        subject: `Widerruf eingegangen: ${order?.orderNumber ?? form.reference}`.replace(/[\r\n]+/g, ' '),
-        text: `Widerruf über das Formular „Vertrag widerrufen“ (${receivedAt}).\n\nName: ${form.name}\nBestellung: ${order?.orderNumber ?? `${form.reference} (keiner Bestellung zugeordnet)`}\nE-Mail: ${form.email}\nErgebnis: ${outcome}\n`,
-        html: renderServiceMail({ language: 'de', subject: '', blocks: [{ kind: 'rows', rows: [['Eingang', receivedAt], ['Name', form.name], ['Bestellung', order?.orderNumber ?? `${form.reference} (nicht zugeordnet)`], ['E-Mail', form.email], ['Ergebnis', outcome]] }] }).html,
+        ...renderWithdrawalNote({ receivedAt, name: form.name, orderNumber: order?.orderNumber ?? null, reference: form.reference, email: form.email, outcome }),
         template: 'withdrawal-staff',
         language: 'de',
         orderId: order?.id ?? null,
