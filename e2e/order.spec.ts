@@ -128,5 +128,5 @@ test('a HEIC photo gets the translated advice to send JPEG', async ({ page }) =>
   await page.getByTestId('photo-consent').check();
   await page.getByTestId('file-input').setInputFiles({ name: 'IMG_0001.HEIC', mimeType: 'image/heic', buffer: Buffer.from('not really heic') });
   await expect(page.getByTestId('upload-error')).toContainText('Maximale Kompatibilität');
-  await expect(page.getByTestId('upload-summary')).toHaveText('1 von 1 Bildern konnten nicht hochgeladen werden.');
+  await expect(page.getByTestId('upload-summary')).toHaveText('1 von 1 Bild konnte nicht hochgeladen werden.');
 });

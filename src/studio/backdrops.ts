@@ -1,72 +1,429 @@
-// Backdrops for the studio drafts, drawn (not photographed): a studio wall, an office out of focus, or a
-// creative colour field. Drawn small and enlarged, which gives
-// the soft look of a background out of focus at no cost.
-import sharp from 'sharp';
+// Backdrops for the studio drafts, made to look like what a portrait photographer hangs behind a sitter:
+// seamless paper or a mottled painted canvas, lit from the front so the wall is brightest behind the head
+// and falls off towards the edges, with a fine grain. 'office' is an interior far out of focus.
+//
+// How: the smooth part (colour, light falloff, mottling, the blurred room) is computed on a coarse grid of
+// about 200 cells along the longer side, where noise and blur are cheap, then enlarged bilinearly: all of it
+// is low frequency, so enlarging loses nothing. Grain is added per pixel at full size: texture added before
+// enlarging would look soft and blocky, and without it an 8-bit gradient bands once it is a JPEG. Everything
+// is seeded from kind and variant, never Math.random, so a draft and its tests are reproducible.
 import type { Location } from '../domain/catalog.js';
 
 export type BackdropKind = Location;
 export const BACKDROP_VARIANTS = 5;
 
-interface Palette {
-  wall: [string, string];
-  accents: string[];
+type Rgb = readonly [number, number, number];
+
+/** A lit wall: paper (barely any mottle) or painted canvas (clouds of lighter and darker paint). */
+interface Wall {
+  /** sRGB where the light is strongest (behind the head). */
+  centre: Rgb;
+  /** sRGB at the corners; a different hue makes the soft two-tone gradient of a painted canvas. */
+  edge: Rgb;
+  /** Strength of the mottling (paper ~0.03, an Oliphant-style canvas ~0.2). */
+  mottle: number;
+  /** The colour the lighter clouds of paint lean towards: a painted canvas is never one flat colour. */
+  tint: Rgb;
+  /** Where the light sits, as fractions of width and height: upper centre, behind the head. */
+  light: readonly [number, number];
 }
 
-const STUDIO: Palette[] = [
-  { wall: ['#e7e9ec', '#a3a9b1'], accents: [] },
-  { wall: ['#dfe7ef', '#7f91a6'], accents: [] },
-  { wall: ['#eee8e1', '#aaa196'], accents: [] },
-  { wall: ['#f7f9fb', '#c9d2dc'], accents: [] },
-  { wall: ['#5b6470', '#22272e'], accents: [] },
+// Studio: muted colours that flatter skin and dark suits: light grey paper, blue-grey canvas, warm grey
+// canvas, off-white (high key) paper, charcoal canvas with a pool of light behind the head.
+const STUDIO: Wall[] = [
+  { centre: [206, 207, 208], edge: [126, 128, 131], mottle: 0.03, tint: [204, 206, 210], light: [0.5, 0.36] },
+  { centre: [150, 162, 174], edge: [62, 72, 84], mottle: 0.18, tint: [160, 174, 178], light: [0.47, 0.35] },
+  { centre: [176, 167, 155], edge: [88, 80, 72], mottle: 0.2, tint: [184, 172, 150], light: [0.53, 0.35] },
+  { centre: [241, 239, 235], edge: [198, 195, 189], mottle: 0.02, tint: [241, 239, 233], light: [0.5, 0.34] },
+  { centre: [106, 107, 109], edge: [28, 29, 32], mottle: 0.24, tint: [114, 112, 108], light: [0.5, 0.36] },
 ];
 
-const OFFICE: Palette[] = [
-  { wall: ['#e9e4dc', '#b9b0a3'], accents: ['#fdfcf7', '#8c9a7a', '#6b7785'] },
-  { wall: ['#dde3e8', '#9aa6b2'], accents: ['#ffffff', '#7d8f6b', '#4a5563'] },
-  { wall: ['#efe9e0', '#c2b49f'], accents: ['#fff8ea', '#5f7a5a', '#8a6f55'] },
-  { wall: ['#d9dde0', '#8d969e'], accents: ['#f4f8fb', '#6d8560', '#39424d'] },
-  { wall: ['#e6e1da', '#a8998a'], accents: ['#fffdf5', '#7a9468', '#5b4b3f'] },
+// Creative: the same light on richer coloured paper and two-tone painted canvases.
+const CREATIVE: Wall[] = [
+  { centre: [54, 120, 120], edge: [16, 44, 62], mottle: 0.18, tint: [78, 134, 116], light: [0.48, 0.35] },
+  { centre: [130, 44, 58], edge: [50, 15, 26], mottle: 0.12, tint: [146, 60, 54], light: [0.5, 0.36] },
+  { centre: [206, 162, 76], edge: [108, 72, 30], mottle: 0.1, tint: [216, 174, 98], light: [0.52, 0.35] },
+  { centre: [64, 88, 126], edge: [17, 26, 48], mottle: 0.2, tint: [84, 104, 130], light: [0.5, 0.35] },
+  { centre: [72, 106, 80], edge: [20, 40, 30], mottle: 0.18, tint: [84, 118, 92], light: [0.48, 0.36] },
 ];
 
-const CREATIVE: Palette[] = [
-  { wall: ['#0f766e', '#312e81'], accents: ['#f59e0b', '#ec4899'] },
-  { wall: ['#7c3aed', '#0e7490'], accents: ['#fbbf24', '#22d3ee'] },
-  { wall: ['#be123c', '#1e3a8a'], accents: ['#fb923c', '#a78bfa'] },
-  { wall: ['#166534', '#0f172a'], accents: ['#facc15', '#38bdf8'] },
-  { wall: ['#9a3412', '#4c1d95'], accents: ['#fde68a', '#f472b6'] },
+/** A soft area of a room out of focus: a window pane, a column, furniture, a plant. Fractions of the frame. */
+interface Patch {
+  x: readonly [number, number];
+  y: readonly [number, number];
+  colour: Rgb;
+  /** 0..1: how much it covers what lies behind it. */
+  alpha: number;
+  /** Foliage: a ragged, uneven mass inside the box instead of the box itself. */
+  leafy?: boolean;
+}
+
+/** An office far out of focus: wall tones, where the daylight comes in, a few soft masses; nothing recognisable. */
+interface Interior {
+  /** The wall (sRGB) on the left and on the right: one side lit by the window, the other in shade. */
+  wall: readonly [Rgb, Rgb];
+  /** Painted in order; drawn sharp here and blurred afterwards, as a lens focused on the sitter would. */
+  patches: Patch[];
+  /** Distant lights, out of focus: soft glows (x, y, radius as fractions, strength). */
+  glows: readonly (readonly [number, number, number, number])[];
+}
+
+/** A window: bright panes divided by mullions and a transom, which survive the blur as soft vertical bands. */
+function windowPanes(x0: number, x1: number, y0: number, y1: number, light: Rgb, frame: Rgb, panes: number): Patch[] {
+  const patches: Patch[] = [{ x: [x0, x1], y: [y0, y1], colour: light, alpha: 1 }];
+  const bar = 0.032;
+  for (let k = 1; k < panes; k++) {
+    const x = x0 + ((x1 - x0) * k) / panes;
+    patches.push({ x: [x - bar / 2, x + bar / 2], y: [y0, y1], colour: frame, alpha: 0.85 });
+  }
+  patches.push({ x: [x0, x1], y: [y0 + (y1 - y0) * 0.3, y0 + (y1 - y0) * 0.3 + bar * 0.8], colour: frame, alpha: 0.6 });
+  return patches;
+}
+
+const OFFICE: Interior[] = [
+  // Bright and warm: a window on the left, wooden furniture low on the right, a plant by the window.
+  {
+    wall: [[224, 218, 208], [184, 174, 160]],
+    patches: [
+      ...windowPanes(-0.06, 0.3, 0.0, 0.7, [247, 248, 248], [150, 146, 140], 3),
+      { x: [0.12, 0.5], y: [0.5, 1.04], colour: [88, 108, 76], alpha: 0.85, leafy: true },
+      { x: [0.22, 0.42], y: [0.34, 0.7], colour: [96, 116, 82], alpha: 0.7, leafy: true },
+      { x: [0.58, 1.1], y: [0.68, 1.1], colour: [118, 96, 78], alpha: 0.75 },
+    ],
+    glows: [[0.72, 0.08, 0.05, 0.18]],
+  },
+  // Cool and modern: a glass wall on the right, a column on the left, grey desks.
+  {
+    wall: [[196, 199, 202], [210, 212, 214]],
+    patches: [
+      ...windowPanes(0.64, 1.08, 0.0, 0.74, [240, 244, 250], [96, 100, 106], 4),
+      { x: [0.06, 0.15], y: [-0.1, 1.1], colour: [150, 154, 158], alpha: 0.8 },
+      { x: [-0.1, 0.5], y: [0.7, 1.1], colour: [104, 108, 114], alpha: 0.7 },
+    ],
+    glows: [[0.3, 0.05, 0.05, 0.15], [0.45, 0.05, 0.05, 0.15]],
+  },
+  // Sunlit and warm: a large window on the left, warm light, shelving in warm wood on the right.
+  {
+    wall: [[236, 226, 210], [198, 184, 164]],
+    patches: [
+      ...windowPanes(-0.1, 0.36, 0.0, 0.68, [253, 246, 232], [170, 150, 128], 3),
+      { x: [0.74, 1.1], y: [0.16, 0.96], colour: [150, 118, 90], alpha: 0.6 },
+      { x: [0.72, 1.1], y: [0.5, 0.54], colour: [236, 224, 204], alpha: 0.4 },
+    ],
+    glows: [],
+  },
+  // Open plan: daylight at the far end, ceiling lights, a row of desks in shade.
+  {
+    wall: [[164, 172, 182], [190, 195, 200]],
+    patches: [
+      ...windowPanes(0.52, 1.06, 0.02, 0.62, [236, 242, 248], [112, 118, 124], 4),
+      { x: [-0.1, 1.1], y: [0.64, 0.74], colour: [84, 88, 96], alpha: 0.5 },
+      { x: [-0.1, 1.1], y: [0.74, 1.1], colour: [132, 136, 140], alpha: 0.6 },
+    ],
+    glows: [[0.16, 0.06, 0.06, 0.3], [0.38, 0.05, 0.05, 0.25], [0.6, 0.04, 0.04, 0.2]],
+  },
+  // Calm and green: a narrow window on the left, plants on the right, beige walls.
+  {
+    wall: [[222, 216, 206], [206, 200, 192]],
+    patches: [
+      ...windowPanes(-0.06, 0.22, 0.0, 0.7, [248, 246, 240], [160, 154, 146], 2),
+      { x: [0.7, 1.0], y: [0.28, 0.9], colour: [82, 104, 70], alpha: 0.75, leafy: true },
+      { x: [0.84, 1.16], y: [0.12, 0.64], colour: [70, 92, 64], alpha: 0.7, leafy: true },
+      { x: [0.6, 1.1], y: [0.8, 1.1], colour: [150, 140, 128], alpha: 0.6 },
+    ],
+    glows: [],
+  },
 ];
 
-function studioSvg(p: Palette, w: number, h: number): string {
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><defs><radialGradient id="g" cx="0.5" cy="0.38" r="0.75"><stop offset="0" stop-color="${p.wall[0]}"/><stop offset="1" stop-color="${p.wall[1]}"/></radialGradient></defs><rect width="${w}" height="${h}" fill="url(#g)"/></svg>`;
-}
-
-function officeSvg(p: Palette, w: number, h: number, variant: number): string {
-  const [light, plant, furniture] = p.accents as [string, string, string];
-  const windowX = (variant % 2 === 0 ? 0.08 : 0.58) * w;
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${p.wall[0]}"/><stop offset="1" stop-color="${p.wall[1]}"/></linearGradient></defs>
-<rect width="${w}" height="${h}" fill="url(#g)"/>
-<rect x="${windowX}" y="${0.08 * h}" width="${0.34 * w}" height="${0.5 * h}" fill="${light}" opacity="0.85"/>
-<rect x="${windowX + 0.165 * w}" y="${0.08 * h}" width="${0.012 * w}" height="${0.5 * h}" fill="${p.wall[1]}" opacity="0.5"/>
-<rect x="0" y="${0.66 * h}" width="${w}" height="${0.34 * h}" fill="${furniture}" opacity="0.55"/>
-<ellipse cx="${(variant % 2 === 0 ? 0.85 : 0.15) * w}" cy="${0.55 * h}" rx="${0.1 * w}" ry="${0.16 * h}" fill="${plant}" opacity="0.8"/>
-<circle cx="${(0.3 + 0.1 * variant) * w}" cy="${0.2 * h}" r="${0.05 * w}" fill="${light}" opacity="0.6"/></svg>`;
-}
-
-function creativeSvg(p: Palette, w: number, h: number, variant: number): string {
-  const [a, b] = p.accents as [string, string];
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${p.wall[0]}"/><stop offset="1" stop-color="${p.wall[1]}"/></linearGradient></defs>
-<rect width="${w}" height="${h}" fill="url(#g)"/>
-<circle cx="${(0.15 + 0.15 * variant) * w}" cy="${0.22 * h}" r="${0.22 * w}" fill="${a}" opacity="0.55"/>
-<circle cx="${(0.85 - 0.1 * variant) * w}" cy="${0.7 * h}" r="${0.28 * w}" fill="${b}" opacity="0.45"/></svg>`;
-}
+/** Grain at full size, in 8-bit levels (standard deviation): hides banding, reads as fine paper or paint. */
+const GRAIN = 1.3;
+/** Cells of the coarse grid along the longer side. */
+const GRID = 200;
 
 /** A backdrop of the given size as raw RGB. `variant` picks one of BACKDROP_VARIANTS looks. */
 export async function drawBackdrop(kind: BackdropKind, variant: number, width: number, height: number): Promise<Buffer> {
   const v = ((variant % BACKDROP_VARIANTS) + BACKDROP_VARIANTS) % BACKDROP_VARIANTS;
-  // Drawn at an eighth of the size: enlarging it is the blur.
-  const w = Math.max(16, Math.round(width / 8));
-  const h = Math.max(16, Math.round(height / 8));
-  const svg = kind === 'studio' ? studioSvg(STUDIO[v]!, w, h) : kind === 'office' ? officeSvg(OFFICE[v]!, w, h, v) : creativeSvg(CREATIVE[v]!, w, h, v);
-  const small = await sharp(Buffer.from(svg)).blur(kind === 'studio' ? 0.3 : 1.6).removeAlpha().toBuffer();
-  return sharp(small).resize(width, height, { fit: 'fill', kernel: 'cubic' }).removeAlpha().raw().toBuffer();
+  const seed = (kind === 'studio' ? 1000 : kind === 'office' ? 2000 : 3000) + v * 7919;
+  // The grid depends on the output's proportions only, so a backdrop looks the same at every size.
+  const step = Math.max(1, Math.max(width, height) / GRID);
+  const grid = { gw: Math.max(2, Math.ceil((width - 1) / step) + 1), gh: Math.max(2, Math.ceil((height - 1) / step) + 1), step, width, height };
+  const field = kind === 'office' ? interiorField(OFFICE[v]!, seed, grid) : wallField((kind === 'studio' ? STUDIO : CREATIVE)[v]!, seed, grid);
+  return enlargeWithGrain(field, grid, seed);
+}
+
+interface Grid {
+  /** Grid points across and down; the first and last sit on the output's first and last pixel. */
+  gw: number;
+  gh: number;
+  /** Output pixels between grid points (about). */
+  step: number;
+  /** The output's size. */
+  width: number;
+  height: number;
+}
+
+// --- The smooth field, on the coarse grid, in sRGB 0..255 floats --------------------------------------------
+
+function wallField(wall: Wall, seed: number, { gw, gh, width, height }: Grid): Float32Array {
+  const noise = perlin(seed);
+  const out = new Float32Array(gw * gh * 3);
+  const centre = wall.centre.map(toLinear);
+  const edge = wall.edge.map(toLinear);
+  const tint = wall.tint.map(toLinear);
+  // Distances in units of the shorter side, so the pool of light stays round and the clouds keep their size.
+  const unit = Math.min(width, height);
+  const [lx, ly] = [wall.light[0] * width, wall.light[1] * height];
+  // The falloff ends in the farthest corner, so every format reaches the edge colour in its corners.
+  const far = Math.max(Math.hypot(lx, ly), Math.hypot(width - lx, ly), Math.hypot(lx, height - ly), Math.hypot(width - lx, height - ly));
+  for (let j = 0; j < gh; j++) {
+    for (let i = 0; i < gw; i++) {
+      const x = (i * (width - 1)) / (gw - 1);
+      const y = (j * (height - 1)) / (gh - 1);
+      const nx = x / unit;
+      const ny = y / unit;
+      // Light falloff: a broad pool behind the head, a little wider than tall, as from a large softbox.
+      const t = smooth(Math.min(1, Math.hypot((x - lx) / 1.12, y - ly) / far));
+      // Mottling: fractal noise bent by more noise gives the cloudy, brushed look of hand-painted canvas.
+      // Four octaves at most: finer detail would fall between the grid points.
+      const wx = fbm(noise, nx * 1.5 + 3.1, ny * 1.5 + 7.7, 2);
+      const wy = fbm(noise, nx * 1.5 + 11.3, ny * 1.5 + 2.9, 2);
+      const m = fbm(noise, nx * 2.2 + wx * 1.8, ny * 2.2 + wy * 1.8, 4);
+      const hue = fbm(noise, nx * 1.2 + 40.2, ny * 1.2 + 17.5, 2);
+      // The paint shows most where the light falls; the darker edges of a canvas are the calmer ones.
+      const gain = Math.exp(wall.mottle * m * 2.5 * (1 - 0.35 * t));
+      const lean = Math.max(0, Math.min(1, 0.5 + hue * 2));
+      const base = 1 - t;
+      for (let c = 0; c < 3; c++) {
+        const lit = centre[c]! + (tint[c]! - centre[c]!) * lean;
+        out[(j * gw + i) * 3 + c] = toSrgb((edge[c]! + (lit - edge[c]!) * base) * gain);
+      }
+    }
+  }
+  return out;
+}
+
+function interiorField(room: Interior, seed: number, { gw, gh, step, width, height }: Grid): Float32Array {
+  const noise = perlin(seed);
+  const lin = new Float32Array(gw * gh * 3);
+  const [wallA, wallB] = [room.wall[0].map(toLinear), room.wall[1].map(toLinear)];
+  const patches = room.patches.map((p) => ({ ...p, lin: p.colour.map(toLinear) }));
+  const unit = Math.min(width, height);
+  for (let j = 0; j < gh; j++) {
+    for (let i = 0; i < gw; i++) {
+      const fx = i / (gw - 1);
+      const fy = j / (gh - 1);
+      // Walls are never evenly lit: a slow variation keeps the blurred room from looking like a vector drawing.
+      const n = 1 + fbm(noise, (fx * width) / unit * 1.8 + 5.5, (fy * height) / unit * 1.8 + 1.5, 3) * 0.25;
+      const k = (j * gw + i) * 3;
+      for (let c = 0; c < 3; c++) lin[k + c] = (wallA[c]! + (wallB[c]! - wallA[c]!) * fx) * n * (1.08 - 0.16 * fy);
+      for (const p of patches) {
+        if (fx < p.x[0] || fx > p.x[1] || fy < p.y[0] || fy > p.y[1]) continue;
+        let alpha = p.alpha;
+        let shade = n;
+        if (p.leafy) {
+          // An ellipse with a ragged outline and lighter and darker clumps: leaves, out of focus.
+          const ex = ((fx - p.x[0]) / (p.x[1] - p.x[0])) * 2 - 1;
+          const ey = ((fy - p.y[0]) / (p.y[1] - p.y[0])) * 2 - 1;
+          const leaves = fbm(noise, (fx * width) / unit * 9 + 20, (fy * height) / unit * 9 + 30, 2);
+          if (ex * ex + ey * ey > 1 + leaves * 1.6) continue;
+          shade *= 1 + leaves * 1.8;
+          alpha *= Math.max(0, Math.min(1, 1 + leaves * 3));
+        }
+        for (let c = 0; c < 3; c++) lin[k + c] = lin[k + c]! + (p.lin[c]! * shade - lin[k + c]!) * alpha;
+      }
+      for (const [gx, gy, r, strength] of room.glows) {
+        const d2 = (((fx - gx) * width) / unit) ** 2 + (((fy - gy) * height) / unit) ** 2;
+        const glow = strength * Math.exp(-d2 / (r * r));
+        for (let c = 0; c < 3; c++) lin[k + c] = lin[k + c]! + glow * (c === 2 ? 0.9 : 1);
+      }
+    }
+  }
+  // A shallow depth of field: three box passes make a Gaussian of about 4.5 % of the frame. Done in linear
+  // light, so the window blooms into the wall around it as it would through a lens.
+  const radius = Math.min(Math.max(gw, gh), Math.max(1, Math.round((0.045 * unit) / step)));
+  for (let pass = 0; pass < 3; pass++) boxBlur(lin, gw, gh, radius);
+  // The sitter is lit from the front: the middle a touch brighter, the corners a touch darker.
+  const out = new Float32Array(lin.length);
+  for (let j = 0; j < gh; j++) {
+    for (let i = 0; i < gw; i++) {
+      const d = Math.hypot(((i / (gw - 1) - 0.5) * width) / unit, ((j / (gh - 1) - 0.38) * height) / unit);
+      const light = 1.05 - 0.3 * smooth(Math.min(1, d / 0.95));
+      for (let c = 0; c < 3; c++) out[(j * gw + i) * 3 + c] = toSrgb(lin[(j * gw + i) * 3 + c]! * light);
+    }
+  }
+  return out;
+}
+
+// --- Enlarging with grain, at full size ---------------------------------------------------------------------
+
+function enlargeWithGrain(field: Float32Array, { gw, gh, width, height }: Grid, seed: number): Buffer {
+  // A clamped array rounds and clips on write, which keeps the loop below free of branches.
+  const out = new Uint8ClampedArray(width * height * 3);
+  // Column positions in the grid, computed once.
+  const x0 = new Int32Array(width);
+  const xw = new Float32Array(width);
+  for (let x = 0; x < width; x++) {
+    const u = width > 1 ? (x * (gw - 1)) / (width - 1) : 0;
+    const i = Math.min(gw - 2, Math.floor(u));
+    x0[x] = i * 3;
+    xw[x] = u - i;
+  }
+  const row = new Float32Array(gw * 3);
+  // Grain: white noise softened by its four neighbours, so it is a pixel or two wide like film grain or the
+  // tooth of paper rather than single-pixel speckle, and the same in every direction. Three rows of noise
+  // are kept: the one being written and its neighbours above and below.
+  let state = Math.imul(seed, 2654435761) >>> 0 || 1;
+  const fill = (line: Float32Array) => {
+    for (let x = 0; x < width; x++) {
+      // Triangular noise (the sum of two uniforms, here the two halves of one xorshift number) is the dither
+      // that hides the 8-bit steps of a gradient.
+      state ^= state << 13;
+      state ^= state >>> 17;
+      state ^= state << 5;
+      line[x] = ((state & 0xffff) + (state >>> 16) - 65535) * (2.45 / 65536);
+    }
+  };
+  let above = new Float32Array(width);
+  let here = new Float32Array(width);
+  let below = new Float32Array(width);
+  fill(above);
+  fill(here);
+  const NEIGHBOUR = 0.35;
+  const norm = GRAIN / Math.sqrt(1 + 4 * NEIGHBOUR * NEIGHBOUR);
+  let o = 0;
+  for (let y = 0; y < height; y++) {
+    fill(below);
+    const v = height > 1 ? (y * (gh - 1)) / (height - 1) : 0;
+    const j = Math.min(gh - 2, Math.floor(v));
+    const wv = v - j;
+    const top = j * gw * 3;
+    const bottom = top + gw * 3;
+    for (let k = 0; k < gw * 3; k++) row[k] = field[top + k]! + (field[bottom + k]! - field[top + k]!) * wv;
+    for (let x = 0; x < width; x++) {
+      const g = (here[x]! + NEIGHBOUR * (here[x > 0 ? x - 1 : x]! + here[x < width - 1 ? x + 1 : x]! + above[x]! + below[x]!)) * norm;
+      const k = x0[x]!;
+      const w = xw[x]!;
+      const r0 = row[k]!;
+      const g0 = row[k + 1]!;
+      const b0 = row[k + 2]!;
+      out[o] = r0 + (row[k + 3]! - r0) * w + g;
+      out[o + 1] = g0 + (row[k + 4]! - g0) * w + g;
+      out[o + 2] = b0 + (row[k + 5]! - b0) * w + g;
+      o += 3;
+    }
+    [above, here, below] = [here, below, above];
+  }
+  return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+}
+
+// --- Small helpers ------------------------------------------------------------------------------------------
+
+function toLinear(v: number): number {
+  const s = v / 255;
+  return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+}
+
+/** Linear light to sRGB 0..255, from a table: Math.pow for every grid point and channel was a tenth of the time. */
+const SRGB_STEPS = 4096;
+const SRGB_TABLE = Float32Array.from({ length: SRGB_STEPS + 2 }, (_, i) => {
+  const v = Math.min(1, i / SRGB_STEPS);
+  return 255 * (v <= 0.0031308 ? v * 12.92 : 1.055 * v ** (1 / 2.4) - 0.055);
+});
+
+function toSrgb(l: number): number {
+  const t = (l <= 0 ? 0 : l >= 1 ? 1 : l) * SRGB_STEPS;
+  const i = Math.floor(t);
+  return SRGB_TABLE[i]! + (SRGB_TABLE[i + 1]! - SRGB_TABLE[i]!) * (t - i);
+}
+
+function smooth(t: number): number {
+  return t * t * (3 - 2 * t);
+}
+
+/** In place, separable, edges clamped; three passes approximate a Gaussian. */
+function boxBlur(data: Float32Array, w: number, h: number, r: number): void {
+  const line = new Float32Array(Math.max(w, h) * 3);
+  const size = 2 * r + 1;
+  for (let y = 0; y < h; y++) {
+    for (let k = 0; k < w * 3; k++) line[k] = data[y * w * 3 + k]!;
+    for (let c = 0; c < 3; c++) {
+      let sum = 0;
+      for (let i = -r; i <= r; i++) sum += line[Math.min(w - 1, Math.max(0, i)) * 3 + c]!;
+      for (let x = 0; x < w; x++) {
+        data[(y * w + x) * 3 + c] = sum / size;
+        sum += line[Math.min(w - 1, x + r + 1) * 3 + c]! - line[Math.max(0, x - r) * 3 + c]!;
+      }
+    }
+  }
+  for (let x = 0; x < w; x++) {
+    for (let y = 0; y < h; y++) for (let c = 0; c < 3; c++) line[y * 3 + c] = data[(y * w + x) * 3 + c]!;
+    for (let c = 0; c < 3; c++) {
+      let sum = 0;
+      for (let i = -r; i <= r; i++) sum += line[Math.min(h - 1, Math.max(0, i)) * 3 + c]!;
+      for (let y = 0; y < h; y++) {
+        data[(y * w + x) * 3 + c] = sum / size;
+        sum += line[Math.min(h - 1, y + r + 1) * 3 + c]! - line[Math.max(0, y - r) * 3 + c]!;
+      }
+    }
+  }
+}
+
+type Noise = (x: number, y: number) => number;
+
+/** Seeded 2D gradient noise (Perlin's improved noise), roughly in -0.7..0.7. */
+function perlin(seed: number): Noise {
+  const perm = new Uint8Array(512);
+  const p = new Uint8Array(256);
+  for (let i = 0; i < 256; i++) p[i] = i;
+  let s = (Math.imul(seed, 1103515245) + 12345) >>> 0 || 1;
+  for (let i = 255; i > 0; i--) {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    const k = (s >>> 0) % (i + 1);
+    [p[i], p[k]] = [p[k]!, p[i]!];
+  }
+  for (let i = 0; i < 512; i++) perm[i] = p[i & 255]!;
+  const grad = (h: number, x: number, y: number) => {
+    switch (h & 7) {
+      case 0: return x + y;
+      case 1: return x - y;
+      case 2: return -x + y;
+      case 3: return -x - y;
+      case 4: return x;
+      case 5: return -x;
+      case 6: return y;
+      default: return -y;
+    }
+  };
+  const fade = (t: number) => t * t * t * (t * (t * 6 - 15) + 10);
+  return (x, y) => {
+    const xi = Math.floor(x);
+    const yi = Math.floor(y);
+    const xf = x - xi;
+    const yf = y - yi;
+    const X = xi & 255;
+    const Y = yi & 255;
+    const u = fade(xf);
+    const v = fade(yf);
+    const aa = perm[perm[X]! + Y]!;
+    const ab = perm[perm[X]! + Y + 1]!;
+    const ba = perm[perm[X + 1]! + Y]!;
+    const bb = perm[perm[X + 1]! + Y + 1]!;
+    const x1 = grad(aa, xf, yf) + (grad(ba, xf - 1, yf) - grad(aa, xf, yf)) * u;
+    const x2 = grad(ab, xf, yf - 1) + (grad(bb, xf - 1, yf - 1) - grad(ab, xf, yf - 1)) * u;
+    return (x1 + (x2 - x1) * v) * 0.7;
+  };
+}
+
+function fbm(noise: Noise, x: number, y: number, octaves: number): number {
+  let sum = 0;
+  let amplitude = 0.5;
+  let frequency = 1;
+  for (let o = 0; o < octaves; o++) {
+    sum += amplitude * noise(x * frequency, y * frequency);
+    amplitude *= 0.5;
+    frequency *= 2.03;
+  }
+  return sum;
 }

@@ -10,6 +10,7 @@ import type { Inference } from './inference/client.js';
 import { SEGMENTATION_SIZE } from './inference/segmentation-size.js';
 import type { Box } from './inference/types.js';
 import { aiXmp } from './metadata.js';
+import { customerRegion, decontaminate } from './person-mask.js';
 import { measureTone } from './tone.js';
 
 export interface DraftSpec {
@@ -62,7 +63,19 @@ export async function renderDraft(input: { photo: Buffer; face: Box; spec: Draft
     .toBuffer();
 
   const small = await sharp(frameRgb, { raw: { width, height, channels: 3 } }).resize(SEGMENTATION_SIZE, SEGMENTATION_SIZE, { fit: 'fill' }).raw().toBuffer();
-  const probabilities = await input.inference.segment({ data: new Uint8Array(small.buffer, small.byteOffset, small.byteLength), width: SEGMENTATION_SIZE, height: SEGMENTATION_SIZE });
+  const mainInFrame = { x: (input.face.x - frame.x) * scale, y: (input.face.y - frame.y) * scale, width: input.face.width * scale, height: input.face.height * scale };
+  const [segmented, faces] = await Promise.all([
+    input.inference.segment({ data: new Uint8Array(small.buffer, small.byteOffset, small.byteLength), width: SEGMENTATION_SIZE, height: SEGMENTATION_SIZE }),
+    photoFaces(input.photo, photo, input.inference),
+  ]);
+  const others = faces
+    .filter((box) => overlap(box, input.face) < 0.3)
+    .map((box) => ({ x: (box.x - frame.x) * scale, y: (box.y - frame.y) * scale, width: box.width * scale, height: box.height * scale }));
+  // Only the customer: friends beside them and hands at the edge are someone else's (person-mask.ts).
+  const toMap = (box: Box): Box => ({ x: (box.x * SEGMENTATION_SIZE) / width, y: (box.y * SEGMENTATION_SIZE) / height, width: (box.width * SEGMENTATION_SIZE) / width, height: (box.height * SEGMENTATION_SIZE) / height });
+  const keep = customerRegion(segmented, SEGMENTATION_SIZE, toMap(mainInFrame), others.map(toMap));
+  const probabilities = new Uint8Array(segmented.length);
+  for (let i = 0; i < probabilities.length; i++) probabilities[i] = Math.round((segmented[i]! * keep[i]!) / 255);
 
   // The refined edge: enlarged smoothly, the uncertain band stretched into a short ramp, then feathered.
   const slope = 1 / (EDGE_HIGH - EDGE_LOW);
@@ -73,13 +86,26 @@ export async function renderDraft(input: { photo: Buffer; face: Box; spec: Draft
     .extractChannel(0)
     .raw()
     .toBuffer();
-  // Nothing of the person beyond the photo's own edges.
-  const visible = visibleArea(frame, photo, { width, height });
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      if (x < visible.x || x >= visible.x + visible.width || y < visible.y || y >= visible.y + visible.height) alpha[y * width + x] = 0;
-    }
-  }
+  // Nothing of the person beyond the photo's own edges, and no hard cut where the photo ends inside the frame:
+  // the person fades out over a short ramp there, as a body leaving a shallow depth of field would.
+  fadeOutsidePhoto(alpha, width, height, visibleArea(frame, photo, { width, height }));
+
+  // The old background leaves the edge (no blue or green halo on the new backdrop): where the mask runs a
+  // little outside the hair, pixels of the old background's colour become transparent, and the colour of
+  // the mixed pixels that remain is cleaned of it.
+  const rgb = new Uint8Array(frameRgb.buffer, frameRgb.byteOffset, frameRgb.byteLength);
+  const alphaPixels = new Uint8Array(alpha.buffer, alpha.byteOffset, alpha.byteLength);
+  const [band, interior] = await Promise.all(
+    [300, 60].map((share) => sharp(alpha, { raw: { width, height, channels: 1 } }).blur(Math.max(2, width / share)).extractChannel(0).raw().toBuffer()),
+  );
+  const [background, foreground] = await Promise.all([
+    maskedBlur(frameRgb, alpha, width, height, (i) => alpha[i]! <= 26),
+    // The person's colour from well inside the mask: the rim may still be the old background.
+    maskedBlur(frameRgb, alpha, width, height, (i) => interior![i]! >= 252),
+  ]);
+  refineEdge(rgb, alphaPixels, background, foreground, band!);
+  decontaminate(rgb, alphaPixels, background, foreground);
+  suppressSpill(rgb, interior!, background, foreground);
 
   const tone = measureTone(new Uint8Array(frameRgb.buffer, frameRgb.byteOffset, frameRgb.byteLength), new Uint8Array(alpha.buffer, alpha.byteOffset, alpha.byteLength));
   let person = sharp(frameRgb, { raw: { width, height, channels: 3 } }).linear(tone.gains, [0, 0, 0]);
@@ -97,4 +123,143 @@ export async function renderDraft(input: { photo: Buffer; face: Box; spec: Draft
     .withXmp(aiXmp('composite', 'AI-assisted composite: the person from the customer\u2019s own photo, cut out by a segmentation model and placed on a generated backdrop.', CREATOR_TOOL))
     .toBuffer();
   return { buffer, width, height };
+}
+
+/** The detector looks for the other people's faces at this size on the photo's long side. */
+const FACE_SEARCH_PX = 1024;
+
+// One search per photo: a photo gives several drafts (formats, backdrops), the job passes the same buffer.
+const facesOfPhoto = new WeakMap<Buffer, Promise<Box[]>>();
+
+/** Every face in the photo (photo pixels), also those outside a draft's frame whose bodies reach into it. */
+function photoFaces(photo: Buffer, size: { width: number; height: number }, inference: Inference): Promise<Box[]> {
+  let found = facesOfPhoto.get(photo);
+  if (!found) {
+    found = (async () => {
+      const scale = Math.min(1, FACE_SEARCH_PX / Math.max(size.width, size.height));
+      const { data, info } = await sharp(photo)
+        .rotate()
+        .resize(Math.max(1, Math.round(size.width * scale)), Math.max(1, Math.round(size.height * scale)), { fit: 'fill' })
+        .removeAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const faces = await inference.detectFaces({ data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height });
+      return faces.map((face) => ({ x: face.box.x / scale, y: face.box.y / scale, width: face.box.width / scale, height: face.box.height / scale }));
+    })();
+    facesOfPhoto.set(photo, found);
+  }
+  return found;
+}
+
+/** Intersection over union of two boxes. */
+function overlap(a: Box, b: Box): number {
+  const w = Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x));
+  const h = Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
+  const inter = w * h;
+  return inter / (a.width * a.height + b.width * b.height - inter);
+}
+
+/** Share of the output's shorter side over which the person fades out where the photo ends inside the frame. */
+const PHOTO_EDGE_FADE = 0.06;
+
+function fadeOutsidePhoto(alpha: Buffer, width: number, height: number, visible: Box): void {
+  const ramp = Math.max(1, Math.min(width, height) * PHOTO_EDGE_FADE);
+  // A side of the photo that coincides with the frame's own edge needs no fade.
+  const left = visible.x > 0 ? visible.x : -Infinity;
+  const top = visible.y > 0 ? visible.y : -Infinity;
+  const right = visible.x + visible.width < width ? visible.x + visible.width : Infinity;
+  const bottom = visible.y + visible.height < height ? visible.y + visible.height : Infinity;
+  for (let y = 0; y < height; y++) {
+    const vertical = Math.min(y - top, bottom - 1 - y) / ramp;
+    for (let x = 0; x < width; x++) {
+      const inside = Math.min(vertical, (x - left) / ramp, (right - 1 - x) / ramp);
+      if (inside >= 1) continue;
+      const i = y * width + x;
+      // Smoothstep: no visible line where the ramp begins.
+      const t = Math.max(0, inside);
+      alpha[i] = Math.round(alpha[i]! * t * t * (3 - 2 * t));
+    }
+  }
+}
+
+/** Radius of the colour estimates of the old background and of the person near an edge, as a share of the width. */
+const COLOUR_BLUR = 1 / 80;
+
+/** The mean colour around every pixel of the pixels `take` picks by their index (0 where there are none). */
+async function maskedBlur(rgb: Buffer, alpha: Buffer, width: number, height: number, take: (index: number) => boolean): Promise<Uint8Array> {
+  const weight = Buffer.alloc(width * height);
+  const weighted = Buffer.alloc(width * height * 3);
+  for (let i = 0, p = 0; i < weight.length; i++, p += 3) {
+    if (!take(i)) continue;
+    weight[i] = 255;
+    weighted[p] = rgb[p]!;
+    weighted[p + 1] = rgb[p + 1]!;
+    weighted[p + 2] = rgb[p + 2]!;
+  }
+  const sigma = Math.max(2, width * COLOUR_BLUR);
+  const [sum, count] = await Promise.all([
+    sharp(weighted, { raw: { width, height, channels: 3 } }).blur(sigma).raw().toBuffer(),
+    sharp(weight, { raw: { width, height, channels: 1 } }).blur(sigma).extractChannel(0).raw().toBuffer(),
+  ]);
+  const out = new Uint8Array(width * height * 3);
+  for (let i = 0, p = 0; i < count.length; i++, p += 3) {
+    const n = count[i]!;
+    if (n < 3) continue;
+    out[p] = Math.min(255, Math.round((sum[p]! * 255) / n));
+    out[p + 1] = Math.min(255, Math.round((sum[p + 1]! * 255) / n));
+    out[p + 2] = Math.min(255, Math.round((sum[p + 2]! * 255) / n));
+  }
+  return out;
+}
+
+/** Person and old background must differ by at least this much (RGB distance) for the edge to be re-estimated. */
+const MIN_CONTRAST = 40;
+
+/**
+ * Near the mask's edge (`band`: the alpha blurred, below 250), a pixel's own alpha follows from where its colour
+ * lies between the person's colour nearby and the old background's: a = (I − B)·(F − B) / |F − B|². The mask
+ * only ever loses opacity here, never gains it, so a wrong estimate cannot bring the old background back.
+ */
+function refineEdge(rgb: Uint8Array, alpha: Uint8Array, background: Uint8Array, foreground: Uint8Array, band: Buffer): void {
+  for (let i = 0, p = 0; i < alpha.length; i++, p += 3) {
+    if (alpha[i] === 0 || band[i]! >= 250) continue;
+    const bR = background[p]!;
+    const bG = background[p + 1]!;
+    const bB = background[p + 2]!;
+    const fR = foreground[p]! - bR;
+    const fG = foreground[p + 1]! - bG;
+    const fB = foreground[p + 2]! - bB;
+    const contrast = fR * fR + fG * fG + fB * fB;
+    if ((bR === 0 && bG === 0 && bB === 0) || contrast < MIN_CONTRAST * MIN_CONTRAST) continue;
+    const a = ((rgb[p]! - bR) * fR + (rgb[p + 1]! - bG) * fG + (rgb[p + 2]! - bB) * fB) / contrast;
+    const estimate = Math.max(0, Math.min(255, Math.round(a * 1.15 * 255)));
+    if (estimate < alpha[i]!) alpha[i] = estimate;
+  }
+}
+
+/**
+ * What colour of the old background is left in the rim after the edge is refined: a pixel near the edge that is
+ * more tinted towards the old background's colour than the person nearby loses that extra tint (the classic
+ * despill of blue and green screens, here against whatever the background was).
+ */
+function suppressSpill(rgb: Uint8Array, interior: Buffer, background: Uint8Array, foreground: Uint8Array): void {
+  for (let i = 0, p = 0; i < interior.length; i++, p += 3) {
+    if (interior[i] === 0 || interior[i]! >= 252) continue;
+    const bMean = (background[p]! + background[p + 1]! + background[p + 2]!) / 3;
+    const cR = background[p]! - bMean;
+    const cG = background[p + 1]! - bMean;
+    const cB = background[p + 2]! - bMean;
+    const chroma = Math.sqrt(cR * cR + cG * cG + cB * cB);
+    if (chroma < 12) continue;
+    const tint = (r: number, g: number, b: number) => {
+      const mean = (r + g + b) / 3;
+      return ((r - mean) * cR + (g - mean) * cG + (b - mean) * cB) / chroma;
+    };
+    const excess = tint(rgb[p]!, rgb[p + 1]!, rgb[p + 2]!) - tint(foreground[p]!, foreground[p + 1]!, foreground[p + 2]!);
+    if (excess <= 0) continue;
+    for (let c = 0; c < 3; c++) {
+      const value = rgb[p + c]! - (excess * [cR, cG, cB][c]!) / chroma;
+      rgb[p + c] = value < 0 ? 0 : value > 255 ? 255 : Math.round(value);
+    }
+  }
 }

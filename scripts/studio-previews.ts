@@ -1,0 +1,59 @@
+// `npx tsx scripts/studio-previews.ts [dir]`: studio drafts of nine different people (src/testing/people.ts) in
+// every format, on the backdrops a plan would pick, as one contact sheet per format and the single drafts.
+// For looking at what the studio makes before and after a change.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { OUTPUT_FORMAT_KEYS } from '../src/studio/formats.js';
+import { createTestInference } from '../src/studio/inference/test-inference.js';
+import { assessPhoto } from '../src/studio/quality-gate.js';
+import { renderDraft, type DraftSpec } from '../src/studio/render.js';
+import { peopleCorpus } from '../src/testing/people.js';
+
+const dir = path.resolve(process.argv[2] ?? 'tmp/studio-previews');
+mkdirSync(dir, { recursive: true });
+const inference = createTestInference();
+const BACKDROPS: DraftSpec['backdrop'][] = [
+  { kind: 'studio', variant: 0 },
+  { kind: 'studio', variant: 2 },
+  { kind: 'office', variant: 1 },
+  { kind: 'creative', variant: 3 },
+];
+const TILE = 300;
+try {
+  const people = await peopleCorpus();
+  const faces = await Promise.all(
+    people.map(async ({ photo }) => {
+      // A group crop is refused at upload (several faces); here the largest face stands for the customer.
+      const report = await assessPhoto(photo, inference);
+      if (report.face) return report.face;
+      const { data, info } = await sharp(photo).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      const detected = await inference.detectFaces({ data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height });
+      return [...detected].sort((a, b) => b.box.height - a.box.height)[0]!.box;
+    }),
+  );
+  for (const format of OUTPUT_FORMAT_KEYS) {
+    const tiles: { input: Buffer; left: number; top: number }[] = [];
+    let tileHeight = TILE;
+    for (const [row, person] of people.entries()) {
+      tiles.push({ input: await sharp(person.photo).resize(TILE, TILE, { fit: 'contain', background: '#ffffff' }).png().toBuffer(), left: 0, top: row * TILE });
+      for (const [column, backdrop] of BACKDROPS.entries()) {
+        const started = performance.now();
+        const draft = await renderDraft({ photo: person.photo, face: faces[row]!, spec: { format, backdrop, style: column % 2 ? 'casual' : 'professional' }, inference });
+        const ms = performance.now() - started;
+        writeFileSync(path.join(dir, `${format}-${person.name}-${backdrop.kind}${backdrop.variant}.jpg`), draft.buffer);
+        const tile = await sharp(draft.buffer).resize(TILE, TILE, { fit: 'contain', background: '#ffffff' }).png().toBuffer();
+        tiles.push({ input: tile, left: (column + 1) * TILE, top: row * TILE });
+        if (row === 0 && column === 0) console.log(`${format}: ${Math.round(ms)} ms per draft (first)`);
+      }
+      tileHeight = TILE;
+    }
+    await sharp({ create: { width: TILE * (BACKDROPS.length + 1), height: tileHeight * people.length, channels: 3, background: '#ffffff' } })
+      .composite(tiles)
+      .png()
+      .toFile(path.join(dir, `sheet-${format}.png`));
+  }
+  console.log(`drafts and contact sheets in ${dir}`);
+} finally {
+  await inference.close();
+}
