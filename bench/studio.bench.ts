@@ -88,7 +88,8 @@ try {
   }
   const worker = databaseUrl ? run(path.join('dist', 'server', 'worker.js'), { DATABASE_URL: databaseUrl }) : web;
 
-  const selection = { gender: 'female', style: 'professional', package: 'pro', location: 'studio', outfit: 'business', extras: [] };
+  // No outfit: without a generator the shop offers none (outfitNotOffered).
+  const selection = { gender: 'female', style: 'professional', package: 'pro', location: 'studio', outfit: null, extras: [] };
   const json = (response: Response) => response.json() as Promise<Record<string, string>>;
   const draft = await json(await fetch(`${base}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ language: 'de', selection, photoConsent: true, photoConsentVersion: PHOTO_CONSENT_VERSION }) }));
   for (let i = 0; i < 5; i++) {
