@@ -10,7 +10,7 @@ const MAX_FACE_HEIGHT = 0.5;
  * that); past the bottom it would cut the body off in mid-air, so the frame zooms in a little instead, and
  * only then moves up.
  */
-export function frameFor(face: Box, photo: { width: number; height: number }, format: OutputFormat): Box {
+export function frameFor(face: Box, photo: { width: number; height: number }, format: Pick<OutputFormat, 'width' | 'height'> & { faceHeight: number; faceCenterY: number }): Box {
   const aspect = format.width / format.height;
   const centerX = face.x + face.width / 2;
   const centerY = face.y + face.height / 2;

@@ -35,3 +35,29 @@ test('the same input gives the same plan; a new generation gives new keys and ot
   expect(next.map((d) => `${d.photoId}/${d.spec.backdrop.variant}`)).not.toEqual(planDrafts(input).map((d) => `${d.photoId}/${d.spec.backdrop.variant}`));
   expect(planDrafts({ ...input, photos: [] })).toEqual([]);
 });
+
+test('no two drafts of an order are the same combination of photo, format, backdrop and framing, extra variants included', () => {
+  for (const [pkg, extras, location] of [
+    ['basic', ['extra_variants'], null],
+    ['pro', ['extra_variants'], 'studio'],
+    ['premium', ['extra_variants'], 'creative'],
+  ] as const) {
+    // An order has at least UPLOAD_LIMITS.minPhotos (3) photos.
+    for (const photoCount of [3, 5, 10]) {
+      const some = Array.from({ length: photoCount }, (_, i) => ({ id: `p${i}`, verdict: 'ok' as const }));
+      for (const generation of [0, 1]) {
+        const plan = planDrafts({ package: pkg, extras, style: 'professional', location, outfit: null, photos: some, generation });
+        const combos = plan.map((d) => `${d.photoId}/${d.spec.format}/${d.spec.backdrop.variant}/${d.spec.variation ?? 0}`);
+        expect(new Set(combos).size, `${pkg} ${photoCount} photos, generation ${generation}`).toBe(combos.length);
+      }
+    }
+  }
+});
+
+test('photos, formats and backdrops take turns: a pro order with extras uses each photo and background about equally', () => {
+  const plan = planDrafts({ package: 'pro', extras: ['extra_variants'], style: 'professional', location: 'studio', outfit: null, photos, generation: 0 });
+  const tally = (key: (d: (typeof plan)[number]) => string) => Object.values(plan.reduce<Record<string, number>>((acc, d) => ({ ...acc, [key(d)]: (acc[key(d)] ?? 0) + 1 }), {}));
+  for (const counts of [tally((d) => d.photoId), tally((d) => d.spec.format), tally((d) => String(d.spec.backdrop.variant))]) {
+    expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1);
+  }
+});

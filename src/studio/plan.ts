@@ -39,6 +39,62 @@ export function draftKey(generation: number, index: number): string {
   return `studio:${generation}:${index}`;
 }
 
+/** Framings per photo, format and backdrop: as planned, a little wider, a little tighter (render.ts). */
+export const FRAMING_VARIATIONS = 3;
+
+interface Combination {
+  photo: number;
+  format: number;
+  variant: number;
+  variation: number;
+}
+
+/**
+ * Every draft of an order differs from the others: each is a combination of photo, format, backdrop and framing
+ * not used before, chosen so that photos, formats and backdrops take turns (the least used first, and pairs of
+ * them too). Only when every combination is used does one come again. A later generation continues the
+ * sequence, so "regenerate" and the extra variants make new drafts, not copies.
+ */
+function combinations(photos: number, backgrounds: number, picks: number): Combination[] {
+  const all: Combination[] = [];
+  for (let variation = 0; variation < FRAMING_VARIATIONS; variation++) {
+    for (let photo = 0; photo < photos; photo++) {
+      for (let format = 0; format < OUTPUT_FORMAT_KEYS.length; format++) {
+        for (let variant = 0; variant < backgrounds; variant++) all.push({ photo, format, variant, variation });
+      }
+    }
+  }
+  const uses = new Map<string, number>();
+  const count = (key: string) => uses.get(key) ?? 0;
+  const keysOf = (c: Combination) => [`p${c.photo}`, `f${c.format}`, `v${c.variant}`, `pf${c.photo}.${c.format}`, `pv${c.photo}.${c.variant}`, `fv${c.format}.${c.variant}`];
+  const weights = [10, 10, 10, 4, 4, 2];
+  let used = new Set<number>();
+  const picked: Combination[] = [];
+  let previous: Combination | null = null;
+  for (let n = 0; n < picks; n++) {
+    if (used.size === all.length) used = new Set();
+    let best = -1;
+    let bestScore = Infinity;
+    for (let i = 0; i < all.length; i++) {
+      if (used.has(i)) continue;
+      const c = all[i]!;
+      const keys = keysOf(c);
+      let score = c.variation * 1000 + (previous && previous.photo === c.photo ? 5 : 0);
+      for (let k = 0; k < keys.length; k++) score += count(keys[k]!) * weights[k]!;
+      if (score < bestScore) {
+        bestScore = score;
+        best = i;
+      }
+    }
+    const chosen = all[best]!;
+    used.add(best);
+    for (const key of keysOf(chosen)) uses.set(key, count(key) + 1);
+    picked.push(chosen);
+    previous = chosen;
+  }
+  return picked;
+}
+
 export function planDrafts(input: PlanInput): PlannedDraft[] {
   const photos = [...input.photos].sort((a, b) => VERDICT_ORDER[a.verdict] - VERDICT_ORDER[b.verdict] || a.id.localeCompare(b.id));
   if (photos.length === 0) return [];
@@ -46,19 +102,18 @@ export function planDrafts(input: PlanInput): PlannedDraft[] {
   // The package's number of backgrounds, in the chosen location; without one (basic) the studio wall.
   const kind: BackdropKind = input.location ?? 'studio';
   const backgrounds = Math.min(BACKDROP_VARIANTS, PACKAGES[input.package].backgrounds);
-  const shift = input.generation * 7;
-  return Array.from({ length: count }, (_, index) => {
-    const turn = index + shift;
-    return {
-      index,
-      key: draftKey(input.generation, index),
-      photoId: photos[turn % photos.length]!.id,
-      spec: {
-        format: OUTPUT_FORMAT_KEYS[index % OUTPUT_FORMAT_KEYS.length]!,
-        backdrop: { kind, variant: (Math.floor(index / OUTPUT_FORMAT_KEYS.length) + input.generation) % backgrounds },
-        style: input.style,
-      },
-      requestedOutfit: input.outfit,
-    };
-  });
+  // Generation g continues where generation g − 1 stopped.
+  const sequence = combinations(photos.length, backgrounds, count * (input.generation + 1)).slice(count * input.generation);
+  return sequence.map((c, index) => ({
+    index,
+    key: draftKey(input.generation, index),
+    photoId: photos[c.photo]!.id,
+    spec: {
+      format: OUTPUT_FORMAT_KEYS[c.format]!,
+      backdrop: { kind, variant: c.variant },
+      style: input.style,
+      ...(c.variation ? { variation: c.variation } : {}),
+    },
+    requestedOutfit: input.outfit,
+  }));
 }

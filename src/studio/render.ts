@@ -17,7 +17,13 @@ export interface DraftSpec {
   format: OutputFormatKey;
   backdrop: { kind: BackdropKind; variant: number };
   style: BaseStyle;
+  /** 0 or missing: the format's framing; 1 a little wider (more shoulders), 2 a little tighter. */
+  variation?: number;
 }
+
+/** The face's height in the frame per framing variation, relative to the format's; milder for 35 × 45 mm. */
+const VARIATION_FACE_SCALE = [1, 0.86, 1.12];
+const APPLICATION_FACE_SCALE = [1, 0.95, 1.05];
 
 export interface RenderedDraft {
   buffer: Buffer;
@@ -35,7 +41,9 @@ export async function renderDraft(input: { photo: Buffer; face: Box; spec: Draft
   const { width, height } = format;
   const meta = await sharp(input.photo).metadata();
   const photo = { width: meta.autoOrient?.width ?? meta.width!, height: meta.autoOrient?.height ?? meta.height! };
-  const frame = frameFor(input.face, photo, format);
+  const variation = input.spec.variation ?? 0;
+  const faceScale = (format.key === 'application' ? APPLICATION_FACE_SCALE : VARIATION_FACE_SCALE)[variation] ?? 1;
+  const frame = frameFor(input.face, photo, { ...format, faceHeight: format.faceHeight * faceScale });
 
   // The frame, with what lies beyond the photo filled by its edge pixels (the backdrop covers them later).
   const inside = {
