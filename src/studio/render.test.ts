@@ -57,3 +57,16 @@ test('every backdrop kind renders', async () => {
     expect((await sharp(draft.buffer).metadata()).width, kind).toBe(1200);
   }
 });
+
+test('a head tilted sideways is set level in every format', { timeout: 60_000 }, async () => {
+  const tilted = await sharp(PORTRAIT).rotate(12, { background: '#7a8088' }).resize(1200, 1500, { fit: 'cover' }).jpeg({ quality: 90 }).toBuffer();
+  const report = await assessPhoto(tilted, inference);
+  const before = (report.face!.roll * 180) / Math.PI;
+  expect(Math.abs(before)).toBeGreaterThan(10);
+  for (const format of OUTPUT_FORMAT_KEYS) {
+    const draft = await renderDraft({ photo: tilted, face: report.face!, spec: { format, backdrop: { kind: 'studio', variant: 0 }, style: 'professional' }, inference });
+    const after = await assessPhoto(draft.buffer, inference);
+    // The untouched portrait itself measures about 3°.
+    expect(Math.abs((after.face!.roll * 180) / Math.PI), format).toBeLessThan(6);
+  }
+});

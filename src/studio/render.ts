@@ -5,7 +5,7 @@ import type { BaseStyle } from '../domain/catalog.js';
 import { drawBackdrop, type BackdropKind } from './backdrops.js';
 import { OUTPUT_DPI } from '../domain/catalog.js';
 import { OUTPUT_FORMATS, type OutputFormatKey } from './formats.js';
-import { frameFor, visibleArea } from './framing.js';
+import { frameFor } from './framing.js';
 import type { Inference } from './inference/client.js';
 import { SEGMENTATION_SIZE } from './inference/segmentation-size.js';
 import type { Box } from './inference/types.js';
@@ -36,14 +36,20 @@ const EDGE_LOW = 0.42;
 const EDGE_HIGH = 0.72;
 export const CREATOR_TOOL = 'Bewerbungsfoto Studio (studio drafts)';
 
-export async function renderDraft(input: { photo: Buffer; face: Box; spec: DraftSpec; inference: Inference }): Promise<RenderedDraft> {
+export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: number }; spec: DraftSpec; inference: Inference }): Promise<RenderedDraft> {
   const format = OUTPUT_FORMATS[input.spec.format];
   const { width, height } = format;
   const meta = await sharp(input.photo).metadata();
-  const photo = { width: meta.autoOrient?.width ?? meta.width!, height: meta.autoOrient?.height ?? meta.height! };
+  const original = { width: meta.autoOrient?.width ?? meta.width!, height: meta.autoOrient?.height ?? meta.height! };
+  // A head tilted sideways is set level: the photo is turned by the face's roll (once per photo).
+  const source = await levelled(input.photo, original, input.face.roll ?? 0);
+  const photo = { width: source.width, height: source.height };
+  const face = source.box(input.face);
+  // The frame must not run past the photo's bottom (framing.ts); a turned photo's bottom is its higher lower corner.
+  const framed = { width: source.width, height: source.bottom };
   const variation = input.spec.variation ?? 0;
   const faceScale = (format.key === 'application' ? APPLICATION_FACE_SCALE : VARIATION_FACE_SCALE)[variation] ?? 1;
-  const frame = frameFor(input.face, photo, { ...format, faceHeight: format.faceHeight * faceScale });
+  const frame = frameFor(face, framed, { ...format, faceHeight: format.faceHeight * faceScale });
 
   // The frame, with what lies beyond the photo filled by its edge pixels (the backdrop covers them later).
   const inside = {
@@ -61,7 +67,7 @@ export async function renderDraft(input: { photo: Buffer; face: Box; spec: Draft
     right: Math.round((frame.x + frame.width - inside.right) * scale),
     bottom: Math.round((frame.y + frame.height - inside.bottom) * scale),
   };
-  const frameRgb = await sharp(input.photo)
+  const frameRgb = await sharp(source.buffer)
     .rotate()
     .extract({ left: inside.left, top: inside.top, width: inside.right - inside.left, height: inside.bottom - inside.top })
     .resize(Math.max(1, width - pad.left - pad.right), Math.max(1, height - pad.top - pad.bottom), { fit: 'fill' })
@@ -69,16 +75,24 @@ export async function renderDraft(input: { photo: Buffer; face: Box; spec: Draft
     .removeAlpha()
     .raw()
     .toBuffer();
+  /** From the original photo's pixels to the output's. */
+  const toOutput = (point: { x: number; y: number }) => {
+    const p = source.point(point);
+    return { x: (p.x - frame.x) * scale, y: (p.y - frame.y) * scale };
+  };
 
   const small = await sharp(frameRgb, { raw: { width, height, channels: 3 } }).resize(SEGMENTATION_SIZE, SEGMENTATION_SIZE, { fit: 'fill' }).raw().toBuffer();
-  const mainInFrame = { x: (input.face.x - frame.x) * scale, y: (input.face.y - frame.y) * scale, width: input.face.width * scale, height: input.face.height * scale };
+  const mainInFrame = { x: (face.x - frame.x) * scale, y: (face.y - frame.y) * scale, width: face.width * scale, height: face.height * scale };
   const [segmented, faces] = await Promise.all([
     input.inference.segment({ data: new Uint8Array(small.buffer, small.byteOffset, small.byteLength), width: SEGMENTATION_SIZE, height: SEGMENTATION_SIZE }),
     photoFaces(input.photo, photo, input.inference),
   ]);
   const others = faces
     .filter((box) => overlap(box, input.face) < 0.3)
-    .map((box) => ({ x: (box.x - frame.x) * scale, y: (box.y - frame.y) * scale, width: box.width * scale, height: box.height * scale }));
+    .map((box) => {
+      const centre = toOutput({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
+      return { x: centre.x - (box.width * scale) / 2, y: centre.y - (box.height * scale) / 2, width: box.width * scale, height: box.height * scale };
+    });
   // Only the customer: friends beside them and hands at the edge are someone else's (person-mask.ts).
   const toMap = (box: Box): Box => ({ x: (box.x * SEGMENTATION_SIZE) / width, y: (box.y * SEGMENTATION_SIZE) / height, width: (box.width * SEGMENTATION_SIZE) / width, height: (box.height * SEGMENTATION_SIZE) / height });
   const keep = customerRegion(segmented, SEGMENTATION_SIZE, toMap(mainInFrame), others.map(toMap));
@@ -96,7 +110,13 @@ export async function renderDraft(input: { photo: Buffer; face: Box; spec: Draft
     .toBuffer();
   // Nothing of the person beyond the photo's own edges, and no hard cut where the photo ends inside the frame:
   // the person fades out over a short ramp there, as a body leaving a shallow depth of field would.
-  fadeOutsidePhoto(alpha, width, height, visibleArea(frame, photo, { width, height }));
+  const corners = [
+    { x: 0, y: 0 },
+    { x: original.width, y: 0 },
+    { x: original.width, y: original.height },
+    { x: 0, y: original.height },
+  ].map(toOutput);
+  fadeOutsidePhoto(alpha, width, height, corners);
 
   // The old background leaves the edge (no blue or green halo on the new backdrop): where the mask runs a
   // little outside the hair, pixels of the old background's colour become transparent, and the colour of
@@ -170,24 +190,63 @@ function overlap(a: Box, b: Box): number {
 /** Share of the output's shorter side over which the person fades out where the photo ends inside the frame. */
 const PHOTO_EDGE_FADE = 0.06;
 
-function fadeOutsidePhoto(alpha: Buffer, width: number, height: number, visible: Box): void {
+/**
+ * Zero outside the photo, and a smooth ramp inside each of its edges that shows in the output (a photo edge
+ * that runs along the output's own border, or outside it, shows nothing and needs none). `corners`: the
+ * photo's corners in output pixels, clockwise from the top left; turned when the photo was levelled.
+ */
+function fadeOutsidePhoto(alpha: Buffer, width: number, height: number, corners: { x: number; y: number }[]): void {
   const ramp = Math.max(1, Math.min(width, height) * PHOTO_EDGE_FADE);
-  // A side of the photo that coincides with the frame's own edge needs no fade.
-  const left = visible.x > 0 ? visible.x : -Infinity;
-  const top = visible.y > 0 ? visible.y : -Infinity;
-  const right = visible.x + visible.width < width ? visible.x + visible.width : Infinity;
-  const bottom = visible.y + visible.height < height ? visible.y + visible.height : Infinity;
+  const edges = corners.map((a, i) => {
+    const b = corners[(i + 1) % corners.length]!;
+    const length = Math.hypot(b.x - a.x, b.y - a.y) || 1;
+    // Inward normal: the corners go clockwise on screen (y down).
+    const nx = -(b.y - a.y) / length;
+    const ny = (b.x - a.x) / length;
+    return { nx, ny, offset: -(nx * a.x + ny * a.y), visible: crossesInterior(a, b, width, height) };
+  });
   for (let y = 0; y < height; y++) {
-    const vertical = Math.min(y - top, bottom - 1 - y) / ramp;
     for (let x = 0; x < width; x++) {
-      const inside = Math.min(vertical, (x - left) / ramp, (right - 1 - x) / ramp);
+      let inside = Infinity;
+      for (const edge of edges) {
+        const distance = edge.nx * (x + 0.5) + edge.ny * (y + 0.5) + edge.offset;
+        if (distance < 0) {
+          inside = 0;
+          break;
+        }
+        if (edge.visible) inside = Math.min(inside, distance / ramp);
+      }
       if (inside >= 1) continue;
       const i = y * width + x;
       // Smoothstep: no visible line where the ramp begins.
-      const t = Math.max(0, inside);
-      alpha[i] = Math.round(alpha[i]! * t * t * (3 - 2 * t));
+      alpha[i] = Math.round(alpha[i]! * inside * inside * (3 - 2 * inside));
     }
   }
+}
+
+/** Whether the segment a–b passes through the output's interior (more than a pixel inside its border). */
+function crossesInterior(a: { x: number; y: number }, b: { x: number; y: number }, width: number, height: number): boolean {
+  // Liang–Barsky clipping against the rectangle shrunk by one pixel.
+  let t0 = 0;
+  let t1 = 1;
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  for (const [p, q] of [
+    [-dx, a.x - 1],
+    [dx, width - 1 - a.x],
+    [-dy, a.y - 1],
+    [dy, height - 1 - a.y],
+  ] as const) {
+    if (p === 0) {
+      if (q < 0) return false;
+      continue;
+    }
+    const t = q / p;
+    if (p < 0) t0 = Math.max(t0, t);
+    else t1 = Math.min(t1, t);
+    if (t0 > t1) return false;
+  }
+  return true;
 }
 
 /** Radius of the colour estimates of the old background and of the person near an edge, as a share of the width. */
@@ -270,4 +329,61 @@ function suppressSpill(rgb: Uint8Array, interior: Buffer, background: Uint8Array
       rgb[p + c] = value < 0 ? 0 : value > 255 ? 255 : Math.round(value);
     }
   }
+}
+
+/** Roll (radians) below this is left alone; above LEVEL_MAX_ROLL the pose is deliberate or the gate warned. */
+const LEVEL_MIN_ROLL = 0.05;
+const LEVEL_MAX_ROLL = 0.6;
+
+interface Source {
+  buffer: Buffer;
+  width: number;
+  height: number;
+  /** A point of the original (auto-oriented) photo in this image. */
+  point: (p: { x: number; y: number }) => { x: number; y: number };
+  /** A box of the original photo in this image (same size, its centre moved). */
+  box: (b: Box) => Box;
+  /** The lowest row that is photo all the way across the face's surroundings: the higher of the lower corners. */
+  bottom: number;
+}
+
+const levelledPhotos = new WeakMap<Buffer, Map<number, Promise<Source>>>();
+
+/** The photo turned so the face is level, cached per photo and angle; the photo itself when the roll is small. */
+function levelled(photo: Buffer, size: { width: number; height: number }, roll: number): Promise<Source> {
+  const angle = Math.abs(roll) < LEVEL_MIN_ROLL || Math.abs(roll) > LEVEL_MAX_ROLL ? 0 : -roll;
+  let perPhoto = levelledPhotos.get(photo);
+  if (!perPhoto) levelledPhotos.set(photo, (perPhoto = new Map()));
+  let found = perPhoto.get(angle);
+  if (!found) {
+    found = (async (): Promise<Source> => {
+      if (angle === 0) return { buffer: photo, ...size, point: (p) => p, box: (b) => b, bottom: size.height };
+      const cos = Math.cos(angle);
+      const sin = Math.sin(angle);
+      const { data, info } = await sharp(photo)
+        .rotate()
+        .rotate((angle * 180) / Math.PI, { background: { r: 0, g: 0, b: 0 } })
+        .jpeg({ quality: 95, chromaSubsampling: '4:4:4' })
+        .toBuffer({ resolveWithObject: true });
+      // sharp turns clockwise on screen (y down) about the centre and grows the canvas to hold every corner.
+      const point = (p: { x: number; y: number }) => {
+        const dx = p.x - size.width / 2;
+        const dy = p.y - size.height / 2;
+        return { x: info.width / 2 + dx * cos - dy * sin, y: info.height / 2 + dx * sin + dy * cos };
+      };
+      return {
+        buffer: data,
+        width: info.width,
+        height: info.height,
+        point,
+        bottom: Math.floor(Math.min(point({ x: 0, y: size.height }).y, point({ x: size.width, y: size.height }).y)),
+        box: (b) => {
+          const centre = point({ x: b.x + b.width / 2, y: b.y + b.height / 2 });
+          return { x: Math.round(centre.x - b.width / 2), y: Math.round(centre.y - b.height / 2), width: b.width, height: b.height };
+        },
+      };
+    })();
+    perPhoto.set(angle, found);
+  }
+  return found;
 }
