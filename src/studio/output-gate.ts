@@ -22,7 +22,8 @@ export async function checkGeneratedPicture(picture: Buffer, references: readonl
   const report = await assessPhoto(picture, inference, { analysisLongSidePx: OUTPUT_GATE.analysisLongSidePx });
   const refused = report.issues.find((issue) => issue.code === 'noFace' || issue.code === 'multipleFaces');
   if (refused || !report.face) return { ok: false, reason: (refused?.code as 'noFace' | 'multipleFaces' | undefined) ?? 'noFace' };
-  if (report.issues.some((issue) => issue.code === 'blurred')) return { ok: false, reason: 'blurred' };
+  // Blurred at either level of the upload gate (a picture blurred beyond use is 'tooBlurred' there).
+  if (report.issues.some((issue) => issue.code === 'blurred' || issue.code === 'tooBlurred')) return { ok: false, reason: 'blurred' };
   if (!report.descriptor) return { ok: false, reason: 'noDescriptor' };
   const comparison = compareIdentity(report.descriptor, references)!;
   const identity = { distance: Math.round(comparison.distance * 1000) / 1000, limit: IDENTITY.maxSamePersonDistance };

@@ -1,15 +1,27 @@
-// The quality gate at upload: is there exactly one face, large, sharp, well lit and turned to the camera?
-// Refusals (no face, several faces) stop an upload; everything else is a warning with advice for the
-// customer. Callable without a server: bytes and an inference client in, a report out. The report also
-// carries the face's descriptor, for the identity check across an order's photos (identity.ts).
+// The quality gate at upload: is there exactly one face, large, sharp, well lit, upright and turned to the camera?
+// Refusals stop an upload: no face, several faces, and a photo so blurred, dark, burnt out or tilted that
+// nothing can be made of it. Milder cases are warnings with advice for the customer. Callable without a
+// server: bytes and an inference client in, a report out. The report also carries the face's descriptor, for
+// the identity check across an order's photos (identity.ts).
 import sharp from 'sharp';
 import { roundDescriptor } from './identity.js';
 import type { Inference } from './inference/client.js';
 import type { Box, DetectedFace, FaceDescriptor } from './inference/types.js';
 import { FACE_SAMPLE_PX, GATE } from './thresholds.js';
 
-export type QualityIssueCode = 'noFace' | 'multipleFaces' | 'faceTooSmall' | 'headTurned' | 'blurred' | 'tooDark' | 'tooBright' | 'lowResolution';
-export const REFUSING_ISSUES: readonly QualityIssueCode[] = ['noFace', 'multipleFaces'];
+/**
+ * A severe case has a code of its own ('tooBlurred' beside 'blurred', …) rather than a severity on the same
+ * code: a code then means one thing everywhere. Refusing codes reach the customer as the upload's error
+ * (errors.<code>), warnings as advice under the photo (order.upload.quality.warnings.<code>, PhotoWarning),
+ * and stored reports never hold a refusing code, because a refused photo is not stored.
+ */
+export const REFUSING_ISSUES = ['noFace', 'multipleFaces', 'tooBlurred', 'farTooDark', 'farTooBright', 'headTiltedTooFar'] as const;
+export const WARNING_ISSUES = ['faceTooSmall', 'lowResolution', 'headTurned', 'headTilted', 'blurred', 'tooDark', 'tooBright'] as const;
+export type QualityIssueCode = (typeof REFUSING_ISSUES)[number] | (typeof WARNING_ISSUES)[number];
+
+export function isRefusing(code: QualityIssueCode): boolean {
+  return (REFUSING_ISSUES as readonly QualityIssueCode[]).includes(code);
+}
 
 export interface QualityIssue {
   code: QualityIssueCode;
@@ -90,6 +102,10 @@ export async function assessPhoto(input: Buffer, inference: Inference, options: 
   if (faceHeightPx < GATE.minFaceHeightPx) issues.push({ code: 'lowResolution', measured: Math.round(faceHeightPx), limit: GATE.minFaceHeightPx });
   const turned = Math.max(Math.abs(main.yaw) / GATE.maxYaw, Math.abs(main.pitch) / GATE.maxPitch);
   if (turned > 1) issues.push({ code: 'headTurned', measured: round(Math.max(Math.abs(main.yaw), Math.abs(main.pitch))), limit: Math.abs(main.yaw) / GATE.maxYaw >= Math.abs(main.pitch) / GATE.maxPitch ? GATE.maxYaw : GATE.maxPitch });
+  // Framing does not straighten a tilted head, so the tilt is judged apart from turning, with its own advice.
+  const roll = Math.abs(main.roll);
+  if (roll > GATE.maxUsableRoll) issues.push({ code: 'headTiltedTooFar', measured: round(roll), limit: GATE.maxUsableRoll });
+  else if (roll > GATE.maxRoll) issues.push({ code: 'headTilted', measured: round(roll), limit: GATE.maxRoll });
 
   // Sharpness and light are judged on the face itself, sampled at a fixed width so photo size does not matter.
   const region = clampBox(main.box, info.width, info.height);
@@ -106,16 +122,25 @@ export async function assessPhoto(input: Buffer, inference: Inference, options: 
   // Sharpness on the face stretched to full contrast: a dark but sharp face is dark, not blurred.
   const stretched = stretchContrast(grayPixels);
   const sharpness = laplacianVariance(stretched, FACE_SAMPLE_PX, sampleHeight);
-  if (sharpness < GATE.minSharpness) issues.push({ code: 'blurred', measured: Math.round(sharpness), limit: GATE.minSharpness });
-  if (brightness < GATE.minBrightness) issues.push({ code: 'tooDark', measured: Math.round(brightness), limit: GATE.minBrightness });
+  if (sharpness < GATE.minUsableSharpness) issues.push({ code: 'tooBlurred', measured: Math.round(sharpness), limit: GATE.minUsableSharpness });
+  else if (sharpness < GATE.minSharpness) issues.push({ code: 'blurred', measured: Math.round(sharpness), limit: GATE.minSharpness });
+  if (brightness < GATE.minUsableBrightness) issues.push({ code: 'farTooDark', measured: Math.round(brightness), limit: GATE.minUsableBrightness });
+  else if (brightness < GATE.minBrightness) issues.push({ code: 'tooDark', measured: Math.round(brightness), limit: GATE.minBrightness });
+  // Burnt out: the face's mean near white, or a large part of it clipped; the measure that tripped is reported.
+  else if (brightness > GATE.maxUsableBrightness) issues.push({ code: 'farTooBright', measured: Math.round(brightness), limit: GATE.maxUsableBrightness });
+  else if (clipped > GATE.maxUsableClippedShare) issues.push({ code: 'farTooBright', measured: round(clipped), limit: GATE.maxUsableClippedShare });
   else if (brightness > GATE.maxBrightness || clipped > GATE.maxClippedShare) {
     issues.push({ code: 'tooBright', measured: Math.round(brightness), limit: GATE.maxBrightness });
   }
+  // The upload answers with the first issue: a refusal comes before the warnings.
+  issues.sort((a, b) => Number(isRefusing(b.code)) - Number(isRefusing(a.code)));
 
+  // Described even when refused: the output gate (output-gate.ts) judges a generated picture's identity apart
+  // from its light and tilt. A refused upload is not stored, so neither is its descriptor.
   const descriptor = await inference.describeFace(analysed, main);
 
   return {
-    verdict: issues.length ? 'warning' : 'ok',
+    verdict: issues.some((issue) => isRefusing(issue.code)) ? 'refused' : issues.length ? 'warning' : 'ok',
     issues,
     face: { x: Math.round(main.box.x / scale), y: Math.round(main.box.y / scale), width: Math.round(main.box.width / scale), height: Math.round(main.box.height / scale), yaw: round(main.yaw), pitch: round(main.pitch), roll: round(main.roll) },
     measures: { faces: 1, faceHeightRatio: round(faceHeightRatio), faceHeightPx: Math.round(faceHeightPx), sharpness: Math.round(sharpness), brightness: Math.round(brightness), clipped: round(clipped) },

@@ -11,6 +11,7 @@ import { SEGMENTATION_SIZE } from './inference/segmentation-size.js';
 import type { Box } from './inference/types.js';
 import { aiXmp } from './metadata.js';
 import { customerRegion, decontaminate } from './person-mask.js';
+import { GATE } from './thresholds.js';
 import { measureTone } from './tone.js';
 
 export interface DraftSpec {
@@ -331,9 +332,9 @@ function suppressSpill(rgb: Uint8Array, interior: Buffer, background: Uint8Array
   }
 }
 
-/** Roll (radians) below this is left alone; above LEVEL_MAX_ROLL the pose is deliberate or the gate warned. */
+/** Roll (radians) below this is left alone; above the gate's warning limit the pose is taken as meant (and warned about). */
 const LEVEL_MIN_ROLL = 0.05;
-const LEVEL_MAX_ROLL = 0.6;
+const LEVEL_MAX_ROLL = GATE.maxRoll;
 
 interface Source {
   buffer: Buffer;

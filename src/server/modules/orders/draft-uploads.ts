@@ -6,6 +6,7 @@ import type { UploadView } from '../../../domain/order-views.js';
 import { AppError, conflict, notFound, unprocessable } from '../../http/errors.js';
 import { noteIntent, settleIntent } from '../../storage/intents.js';
 import { showsAnotherPerson } from '../../../studio/identity.js';
+import { isRefusing } from '../../../studio/quality-gate.js';
 import { processCustomerPhoto } from '../uploads/image-processing.js';
 import { createOrderRepository } from './order-repository.js';
 import { isEditable, thumbnailKey, type OrderContext } from './order-context.js';
@@ -36,9 +37,10 @@ export function createDraftUploads(ctx: OrderContext) {
         throw new AppError(status, processed.code, processed.code, processed.code === 'resolutionTooLow' ? { minShortSidePx: UPLOAD_LIMITS.minShortSidePx } : undefined);
       }
       const image = processed.image;
-      // Before anything is stored: a refused photo leaves nothing behind.
+      // Before anything is stored: a refused photo (no face, several, or blurred, dark, burnt out or tilted beyond
+      // use) leaves nothing behind. Its code is the customer's message (errors.<code>, with advice).
       const quality = await deps.checkPhoto(image.buffer);
-      if (quality?.verdict === 'refused') throw unprocessable(quality.issues[0]!.code);
+      if (quality?.verdict === 'refused') throw unprocessable((quality.issues.find((issue) => isRefusing(issue.code)) ?? quality.issues[0]!).code);
       // Every photo of an order shows the same person: a face unlike all the accepted ones is refused.
       if (showsAnotherPerson(quality, (await orders.uploads(orderId)).map((upload) => upload.quality))) throw unprocessable('differentPerson');
       const key = `uploads/${orderId}/${randomBytes(16).toString('hex')}.${image.extension}`;

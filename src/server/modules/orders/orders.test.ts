@@ -167,21 +167,32 @@ describe.each(testDatabases())('order flow on $name', (testDb) => {
     expect(await files(order.orderId)).toEqual([]);
   });
 
-  test('the quality gate: a photo without a face or with two is refused and leaves nothing; a dark one is kept with its warning', async () => {
+  test('the quality gate: no face, two, or blurred, dark, burnt out or sideways beyond use is refused and leaves nothing; a dark one is kept with its warning', async () => {
     const order = await draft();
     const noFace = await sharp(PORTRAIT).extract({ left: 0, top: 300, width: 512, height: 212 }).resize(1536, 1100, { fit: 'cover' }).jpeg().toBuffer();
     const single = await portraitJpeg(1200, 1200);
     const two = await sharp({ create: { width: 2400, height: 1200, channels: 3, background: '#777' } }).composite([{ input: single, left: 0, top: 0 }, { input: single, left: 1200, top: 0 }]).jpeg().toBuffer();
-    for (const [buffer, code] of [[noFace, 'noFace'], [two, 'multipleFaces']] as const) {
+    // The made-bad portraits of quality-gate.test.ts: blurred away, a quarter of the light, burnt out, on its side.
+    const refusals: [Buffer, string][] = [
+      [noFace, 'noFace'],
+      [two, 'multipleFaces'],
+      [await sharp(jpeg).blur(8).jpeg().toBuffer(), 'tooBlurred'],
+      [await sharp(jpeg).linear(0.25, 0).jpeg().toBuffer(), 'farTooDark'],
+      [await sharp(jpeg).linear(2, 0).jpeg().toBuffer(), 'farTooBright'],
+      [await sharp(jpeg).rotate(90).jpeg().toBuffer(), 'headTiltedTooFar'],
+    ];
+    for (const [buffer, code] of refusals) {
       const response = await upload(order, buffer);
       expect({ status: response.statusCode, code: response.json().error.code }).toEqual({ status: 422, code });
     }
     expect(await rows(order.orderId)).toBe(0);
     expect(await files(order.orderId)).toEqual([]);
+    // Refused photos never count: an order of nothing but refused photos cannot be checked out.
+    expect((await checkout(order)).json().error.code).toBe('notEnoughPhotos');
 
     const good = (await upload(order, jpeg)).json();
     expect(good.quality).toEqual({ verdict: 'ok', warnings: [] });
-    const dark = await upload(order, await sharp(jpeg).modulate({ brightness: 0.3 }).jpeg().toBuffer());
+    const dark = await upload(order, await sharp(jpeg).modulate({ brightness: 0.5 }).jpeg().toBuffer());
     expect(dark.statusCode).toBe(201);
     expect(dark.json().quality).toEqual({ verdict: 'warning', warnings: ['tooDark'] });
     // The report (with the face's position for framing later) is kept with the photo.

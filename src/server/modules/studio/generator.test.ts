@@ -385,7 +385,8 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
       const { order, jobId } = await chooseGenerator(BASIC);
       const running = t.app.jobRunner!.drain();
       const id = (await until(async () => (await progressOf(t, jobId))?.predictionId, 'the prediction'))!;
-      const first = await until(async () => (stand.predictions.get(id)!.repeats >= 2 ? stand.predictions.get(id) : null), 'two repeated PUTs');
+      // The job notes the prediction's id as it sends the PUT; the container may not have it yet.
+      const first = await until(async () => ((stand.predictions.get(id)?.repeats ?? 0) >= 2 ? stand.predictions.get(id) : null), 'two repeated PUTs');
       expect(first).toMatchObject({ runs: 1, status: 'processing' });
       stand.behaviour = { ...stand.behaviour, delayMs: 20 };
       await stand.finish(id);

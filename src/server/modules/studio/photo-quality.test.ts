@@ -2,8 +2,12 @@
 import { readFile } from 'node:fs/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { expect, test } from 'vitest';
+import { LANGUAGES } from '../../../domain/catalog.js';
+import { ALL_MESSAGES } from '../../../i18n/all-messages.js';
+import { lookup } from '../../../i18n/messages.js';
 import { PORTRAIT } from '../../../testing/images.js';
 import type { Inference } from '../../../studio/inference/client.js';
+import { REFUSING_ISSUES, WARNING_ISSUES } from '../../../studio/quality-gate.js';
 import { pulidProfile } from '../../generator/profiles/pulid.js';
 import { createReplicateGenerator } from '../../generator/replicate-generator.js';
 import { createPhotoCheck, photoQualityView } from './photo-quality.js';
@@ -28,6 +32,24 @@ test('models that fail: the photo is accepted unchecked, the failure logged', as
   expect(report).toBeNull();
   expect(photoQualityView(report)).toEqual({ verdict: 'unchecked', warnings: [] });
   expect(lines.join('')).toContain('photo accepted unchecked');
+});
+
+test('each code of the gate reaches the customer in every language: a refusal as the upload error, a warning as advice', () => {
+  for (const language of LANGUAGES) {
+    for (const code of REFUSING_ISSUES) expect(lookup(ALL_MESSAGES[language], `errors.${code}`), `${language}: errors.${code}`).toEqual(expect.any(String));
+    for (const code of WARNING_ISSUES) {
+      expect(lookup(ALL_MESSAGES[language], `order.upload.quality.warnings.${code}`), `${language}: warnings.${code}`).toEqual(expect.any(String));
+    }
+  }
+  // No advice is left for a warning the gate no longer gives.
+  expect(Object.keys(ALL_MESSAGES.de.order.upload.quality.warnings).sort()).toEqual([...WARNING_ISSUES].sort());
+});
+
+test('a stored report shows its warnings, a tilted head among them; a report without a usable verdict shows as unchecked', () => {
+  const report = { verdict: 'warning', issues: [{ code: 'headTilted', measured: 0.5, limit: 0.26 }, { code: 'blurred', measured: 80, limit: 120 }] };
+  expect(photoQualityView(report)).toEqual({ verdict: 'warning', warnings: ['headTilted', 'blurred'] });
+  // A refused report is never stored at upload; should the studio store one for a photo it checks late, it is not "ok".
+  expect(photoQualityView({ verdict: 'refused', issues: [{ code: 'tooBlurred', measured: 9, limit: 15 }] })).toEqual({ verdict: 'unchecked', warnings: [] });
 });
 
 test("the generator's outputs are fetched only from https or the provider's own address", async () => {

@@ -2,7 +2,7 @@
 import type { PhotoWarning, UploadView } from '../../../domain/order-views.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Inference } from '../../../studio/inference/client.js';
-import { assessPhoto, REFUSING_ISSUES, type QualityReport } from '../../../studio/quality-gate.js';
+import { assessPhoto, isRefusing, type QualityReport, type WARNING_ISSUES } from '../../../studio/quality-gate.js';
 
 /** The first check loads the models (about a second); later ones take well under 100 ms. */
 const CHECK_TIMEOUT_MS = 30_000;
@@ -30,9 +30,15 @@ export function createPhotoCheck(inference: Inference, log: FastifyBaseLogger) {
   };
 }
 
+/**
+ * PhotoWarning (domain, shared with the browser, which may not import the studio) lists the gate's warnings
+ * again: this line fails to compile when the two lists drift apart.
+ */
+const _sameWarnings: [PhotoWarning] extends [(typeof WARNING_ISSUES)[number]] ? ([(typeof WARNING_ISSUES)[number]] extends [PhotoWarning] ? true : never) : never = true;
+
 export function photoQualityView(stored: unknown): UploadView['quality'] {
   const report = stored as Partial<QualityReport> | null;
   if (!report || (report.verdict !== 'ok' && report.verdict !== 'warning')) return { verdict: 'unchecked', warnings: [] };
-  const warnings = (report.issues ?? []).map((issue) => issue.code).filter((code): code is PhotoWarning => !REFUSING_ISSUES.includes(code));
+  const warnings = (report.issues ?? []).map((issue) => issue.code).filter((code): code is PhotoWarning => !isRefusing(code));
   return { verdict: warnings.length ? 'warning' : 'ok', warnings };
 }
