@@ -61,3 +61,13 @@ test('photos, formats and backdrops take turns: a pro order with extras uses eac
     expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1);
   }
 });
+
+test('every generation has each format and begins with the 4:5 portrait (regenerated sets are complete sets)', () => {
+  for (const pkg of ['basic', 'pro', 'premium'] as const) {
+    for (const generation of [0, 1, 2, 3]) {
+      const plan = planDrafts({ package: pkg, extras: [], style: 'professional', location: pkg === 'basic' ? null : 'studio', outfit: null, photos, generation });
+      expect(plan[0]!.spec.format, `${pkg} ${generation}`).toBe('portrait');
+      expect(new Set(plan.map((d) => d.spec.format)), `${pkg} ${generation}`).toEqual(new Set(['portrait', 'square', 'application']));
+    }
+  }
+});

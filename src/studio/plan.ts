@@ -55,7 +55,7 @@ interface Combination {
  * them too). Only when every combination is used does one come again. A later generation continues the
  * sequence, so "regenerate" and the extra variants make new drafts, not copies.
  */
-function combinations(photos: number, backgrounds: number, picks: number): Combination[] {
+function combinations(photos: number, backgrounds: number, picks: number, perGeneration: number): Combination[] {
   const all: Combination[] = [];
   for (let variation = 0; variation < FRAMING_VARIATIONS; variation++) {
     for (let photo = 0; photo < photos; photo++) {
@@ -67,12 +67,15 @@ function combinations(photos: number, backgrounds: number, picks: number): Combi
   const uses = new Map<string, number>();
   const count = (key: string) => uses.get(key) ?? 0;
   const keysOf = (c: Combination) => [`p${c.photo}`, `f${c.format}`, `v${c.variant}`, `pf${c.photo}.${c.format}`, `pv${c.photo}.${c.variant}`, `fv${c.format}.${c.variant}`];
-  const weights = [10, 10, 10, 4, 4, 2];
+  // Formats weigh most (every set has each format), then backdrops, then photos.
+  const weights = [10, 30, 20, 4, 4, 2];
   let used = new Set<number>();
   const picked: Combination[] = [];
   let previous: Combination | null = null;
   for (let n = 0; n < picks; n++) {
     if (used.size === all.length) used = new Set();
+    // Each generation is balanced in itself (a regenerated set has every format again); what it used stays used.
+    if (n % perGeneration === 0) uses.clear();
     let best = -1;
     let bestScore = Infinity;
     for (let i = 0; i < all.length; i++) {
@@ -103,7 +106,10 @@ export function planDrafts(input: PlanInput): PlannedDraft[] {
   const kind: BackdropKind = input.location ?? 'studio';
   const backgrounds = Math.min(BACKDROP_VARIANTS, PACKAGES[input.package].backgrounds);
   // Generation g continues where generation g − 1 stopped.
-  const sequence = combinations(photos.length, backgrounds, count * (input.generation + 1)).slice(count * input.generation);
+  const continued = combinations(photos.length, backgrounds, count * (input.generation + 1), count).slice(count * input.generation);
+  // Each generation's drafts start with a 4:5 portrait, as staff expect the list to begin.
+  const start = Math.max(0, continued.findIndex((c) => c.format === 0));
+  const sequence = [...continued.slice(start), ...continued.slice(0, start)];
   return sequence.map((c, index) => ({
     index,
     key: draftKey(input.generation, index),
