@@ -1,7 +1,7 @@
 // The pictures of one order: the customer's originals, uploading results, and publishing them.
 import { useRef, useState, type ChangeEvent } from 'react';
 import type { AdminOrderDetail, AdminResult, AdminUpload, ResultStatus } from './admin-types.js';
-import { Badge, Lightbox, SafeImage, type LightboxItem } from './admin-ui.js';
+import { Badge, Lightbox, SafeImage, type LightboxAction, type LightboxItem } from './admin-ui.js';
 import { fileFacts, formatDateTime, outfitName, resultStatusLabel, resultStatusTone, STUDIO_ERRORS } from './admin-format.js';
 import { toApiError, useStaff } from './staff-session.js';
 
@@ -18,6 +18,7 @@ function useLightbox(items: LightboxItem[]) {
 const WARNING_LABELS: Record<string, string> = {
   faceTooSmall: 'Gesicht klein',
   headTurned: 'Kopf gedreht',
+  headTilted: 'Kopf schief',
   blurred: 'unscharf',
   tooDark: 'zu dunkel',
   tooBright: 'zu hell',
@@ -229,7 +230,15 @@ function generatorText(variant: NonNullable<AdminResult['variant']>): string {
   return `${variant.generator ?? 'Generator'} · ${parts.filter(Boolean).join(' · ')}`;
 }
 
-/** Generated images with their status; staff publish, archive or delete them one by one. */
+const DECIDED: Record<ResultStatus, string> = { active: 'veröffentlicht', archived: 'archiviert', deleted: 'abgelehnt (gelöscht)', draft: 'zurück als Entwurf' };
+
+const draftCount = (count: number) => (count === 1 ? '1 Entwurf' : `${count} Entwürfe`);
+
+/**
+ * Generated images with their status; staff publish, archive or delete them one by one, in the card or in the
+ * lightbox (where the keys take a reviewer through every draft). Publishing all drafts at once needs each of them
+ * looked at in the lightbox first: a person decides what the customer gets, not a button.
+ */
 export function ResultsSection(props: { detail: AdminOrderDetail; onChange: (detail: AdminOrderDetail) => void; onReload: () => void; reloading: boolean }) {
   const { request } = useStaff();
   const { detail } = props;
@@ -237,18 +246,29 @@ export function ResultsSection(props: { detail: AdminOrderDetail; onChange: (det
   const [confirming, setConfirming] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [showDeleted, setShowDeleted] = useState(false);
+  // The lightbox follows a result, not a position: a decision changes the list under it.
+  const [openId, setOpenId] = useState<string | null>(null);
+  // Drafts loaded in the lightbox (a thumbnail is too small to judge a face). Kept for this visit of the page only.
+  const [seen, setSeen] = useState<ReadonlySet<string>>(() => new Set());
+  // The lightbox was opened by "publish all" because drafts were unseen: it says so, and asks again when closed.
+  const [reviewing, setReviewing] = useState(false);
+  const [confirmingAll, setConfirmingAll] = useState(false);
+  const [message, setMessage] = useState<string | null>(null);
 
   const deleted = detail.results.filter((result) => result.status === 'deleted').length;
   const visible = detail.results.filter((result) => showDeleted || result.status !== 'deleted');
   const drafts = detail.results.filter((result) => result.status === 'draft');
+  const unseen = drafts.filter((result) => !seen.has(result.id));
   const items: LightboxItem[] = visible.map((result) => ({
     key: result.id,
     src: result.url,
     alt: `Generiertes Bild ${result.fileName}`,
-    caption: `${result.fileName} · ${resultStatusLabel(result.status)}`,
+    caption: result.fileName,
     downloadUrl: result.url,
+    badge: { tone: resultStatusTone(result.status), label: resultStatusLabel(result.status) },
   }));
-  const lightbox = useLightbox(items);
+  const openIndex = openId === null ? -1 : visible.findIndex((result) => result.id === openId);
+  const current = visible[openIndex];
 
   const regenerate = async (result: AdminResult) => {
     setBusy(result.id);
@@ -263,16 +283,19 @@ export function ResultsSection(props: { detail: AdminOrderDetail; onChange: (det
     }
   };
 
-  const setStatus = async (results: AdminResult[], status: ResultStatus) => {
+  /** Sends the status of each result in turn; the order as the server has it after the last one, or null on failure. */
+  const setStatus = async (results: AdminResult[], status: ResultStatus): Promise<AdminOrderDetail | null> => {
     setBusy(results.length === 1 ? (results[0]?.id ?? null) : 'all');
     setError(null);
     setConfirming(null);
     let latest: AdminOrderDetail | null = null;
+    let failed = false;
     try {
       for (const result of results) {
         latest = await request<AdminOrderDetail>(`/api/admin/orders/${detail.order.id}/results/${result.id}/status`, { method: 'POST', body: { status } });
       }
     } catch {
+      failed = true;
       setError(status === 'deleted' ? 'Fehler beim Löschen des Bildes' : 'Fehler beim Aktualisieren des Bildstatus');
     } finally {
       setBusy(null);
@@ -280,7 +303,94 @@ export function ResultsSection(props: { detail: AdminOrderDetail; onChange: (det
     if (latest) props.onChange(latest);
     // Part of a batch may have gone through: show what the server has now.
     if (results.length > 1 && !latest) props.onReload();
+    return failed ? null : latest;
   };
+
+  const openLightbox = (id: string, review = false) => {
+    setOpenId(id);
+    setReviewing(review);
+    setMessage(null);
+    setConfirmingAll(false);
+  };
+  const markSeen = (id: string) => setSeen((before) => (before.has(id) ? before : new Set(before).add(id)));
+  const closeLightbox = () => {
+    setOpenId(null);
+    setMessage(null);
+    // Sent to look by "publish all", and now everything is seen: the question it was about comes next.
+    if (reviewing && drafts.length > 0 && unseen.length === 0) setConfirmingAll(true);
+    setReviewing(false);
+  };
+
+  const publishAll = () => {
+    const first = unseen[0];
+    if (first) openLightbox(first.id, true);
+    else setConfirmingAll(true);
+  };
+  const confirmPublishAll = () => {
+    setConfirmingAll(false);
+    // A draft that arrived while the question was open (the studio is still working) has not been seen either.
+    const first = unseen[0];
+    if (first) openLightbox(first.id, true);
+    else void setStatus(drafts, 'active');
+  };
+
+  /** A decision in the lightbox; a draft's is followed by the next draft, so the keys alone go through all of them. */
+  const decide = async (result: AdminResult, status: ResultStatus) => {
+    // The drafts after this one in the card, then those before it: chosen before the list changes under us.
+    const position = visible.findIndex((candidate) => candidate.id === result.id);
+    const after = [...visible.slice(position + 1), ...visible.slice(0, Math.max(position, 0))].map((candidate) => candidate.id);
+    setMessage(null);
+    const latest = await setStatus([result], status);
+    if (!latest) return;
+    const done = `${result.fileName} ${DECIDED[status]}.`;
+    if (result.status !== 'draft') {
+      setMessage(done);
+      return;
+    }
+    const remaining = latest.results.filter((candidate) => candidate.status === 'draft');
+    const next = after.map((id) => remaining.find((candidate) => candidate.id === id)).find((candidate) => candidate !== undefined) ?? remaining[0];
+    if (next) {
+      setOpenId(next.id);
+      setMessage(`${done} Weiter mit dem nächsten Entwurf (noch ${remaining.length} offen).`);
+      return;
+    }
+    // That was the last draft: stay and show its new status, or its neighbour when it has left the list.
+    const nowVisible = latest.results.filter((candidate) => showDeleted || candidate.status !== 'deleted');
+    if (!nowVisible.some((candidate) => candidate.id === result.id)) setOpenId(nowVisible[Math.min(position, nowVisible.length - 1)]?.id ?? null);
+    setMessage(`${done} Alle Entwürfe sind entschieden.`);
+  };
+
+  const lightboxActions = (result: AdminResult): LightboxAction[] => {
+    const actions: LightboxAction[] = ACTIONS[result.status].map((action) => ({
+      id: `lightbox-${action.testId}`,
+      label: action.label,
+      tone: action.to === 'active' ? 'primary' : 'secondary',
+      ...(action.to === 'active' ? { keys: ['v', 'V'], keyLabel: 'V' } : {}),
+      run: () => void decide(result, action.to),
+    }));
+    if (result.status === 'draft') {
+      actions.push({
+        id: 'lightbox-reject',
+        label: 'Ablehnen',
+        keys: ['x', 'X', 'Delete'],
+        keyLabel: 'X',
+        tone: 'danger',
+        // As in the card: a deleted picture cannot be brought back from here.
+        confirm: { question: `${result.fileName} ablehnen? Der Entwurf wird gelöscht.`, label: 'Ablehnen' },
+        run: () => void decide(result, 'deleted'),
+      });
+    }
+    return actions;
+  };
+
+  const seenText = `${drafts.length - unseen.length} von ${drafts.length} angesehen`;
+  const notice =
+    reviewing && drafts.length > 0
+      ? unseen.length > 0
+        ? `Bitte erst alle Entwürfe ansehen: ${seenText}`
+        : `${drafts.length === 1 ? 'Der Entwurf ist' : `Alle ${drafts.length} Entwürfe sind`} angesehen. ` +
+          'Nach dem Schließen folgt die Frage, ob veröffentlicht wird.'
+      : null;
 
   return (
     <section className="card admin-card" aria-labelledby="results-title">
@@ -288,7 +398,14 @@ export function ResultsSection(props: { detail: AdminOrderDetail; onChange: (det
         <h2 id="results-title">Entwürfe und Ergebnisse ({detail.results.length - deleted})</h2>
         <div className="admin-actions">
           {drafts.length > 0 && (
-            <button type="button" className="button button--primary button--small" onClick={() => void setStatus(drafts, 'active')} disabled={busy !== null} data-testid="publish-all">
+            <button
+              type="button"
+              className="button button--primary button--small"
+              onClick={publishAll}
+              disabled={busy !== null}
+              aria-describedby="drafts-seen"
+              data-testid="publish-all"
+            >
               Veröffentlichen (alle Entwürfe)
             </button>
           )}
@@ -297,6 +414,25 @@ export function ResultsSection(props: { detail: AdminOrderDetail; onChange: (det
           </button>
         </div>
       </div>
+      {drafts.length > 0 && (
+        <p id="drafts-seen" className="admin-muted admin-seen" data-testid="drafts-seen">
+          {drafts.length - unseen.length} von {drafts.length === 1 ? '1 Entwurf' : `${drafts.length} Entwürfen`} in der Großansicht angesehen
+          {unseen.length > 0 ? ' – alle auf einmal veröffentlichen geht erst, wenn jeder angesehen ist.' : '.'}
+        </p>
+      )}
+      {confirmingAll && drafts.length > 0 && (
+        <div className="confirm admin-confirm admin-confirm--publish" role="alertdialog" aria-labelledby="publish-all-question">
+          <p id="publish-all-question">{draftCount(drafts.length)} veröffentlichen?</p>
+          <div className="confirm__actions">
+            <button type="button" className="button button--primary button--small" onClick={confirmPublishAll} disabled={busy !== null} data-testid="confirm-publish-all">
+              Veröffentlichen
+            </button>
+            <button type="button" className="button button--secondary button--small" onClick={() => setConfirmingAll(false)} autoFocus data-testid="cancel-publish-all">
+              Abbrechen
+            </button>
+          </div>
+        </div>
+      )}
       {deleted > 0 && (
         <label className="admin-check">
           <input type="checkbox" checked={showDeleted} onChange={(e) => setShowDeleted(e.target.checked)} /> Gelöschte anzeigen ({deleted})
@@ -311,9 +447,9 @@ export function ResultsSection(props: { detail: AdminOrderDetail; onChange: (det
         <p className="admin-empty">Noch keine generierten Bilder vorhanden</p>
       ) : (
         <ul className="admin-images">
-          {visible.map((result, index) => (
+          {visible.map((result) => (
             <li key={result.id} className={`admin-image admin-image--${result.status}`} data-testid="result-item" data-status={result.status} data-id={result.id}>
-              <button type="button" className="admin-image__open" onClick={() => lightbox.open(index)} aria-label={`${result.fileName} vergrößern`}>
+              <button type="button" className="admin-image__open" onClick={() => openLightbox(result.id)} aria-label={`${result.fileName} vergrößern`}>
                 <SafeImage src={result.url} alt="" className="admin-image__img" width={200} height={250} />
               </button>
               <span className="admin-image__badge">
@@ -376,7 +512,23 @@ export function ResultsSection(props: { detail: AdminOrderDetail; onChange: (det
           ))}
         </ul>
       )}
-      {lightbox.element}
+      {current && (
+        <Lightbox
+          items={items}
+          index={openIndex}
+          onIndex={(index) => {
+            setOpenId(items[index]?.key ?? null);
+            setMessage(null);
+          }}
+          onClose={closeLightbox}
+          onViewed={markSeen}
+          actions={lightboxActions(current)}
+          busy={busy !== null}
+          notice={notice}
+          message={message}
+          error={error}
+        />
+      )}
     </section>
   );
 }
