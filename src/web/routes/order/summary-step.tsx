@@ -111,7 +111,9 @@ export function SummaryStep() {
       setError(errorText(complete.code));
       return;
     }
-    if (!state.orderId || (uploads?.length ?? 0) < UPLOAD_LIMITS.minPhotos) {
+    // A comfort check only, once the photos are known: a click before they have loaded goes to the server,
+    // which counts them itself (and answers notEnoughPhotos).
+    if (!state.orderId || (uploads !== null && uploads.length < UPLOAD_LIMITS.minPhotos)) {
       setError(t('errors.notEnoughPhotos', { min: UPLOAD_LIMITS.minPhotos }));
       return;
     }
