@@ -26,19 +26,3 @@ export function frameFor(face: Box, photo: { width: number; height: number }, fo
   const width = height * aspect;
   return { x: Math.round(centerX - width / 2), y: Math.round(top), width: Math.round(width), height: Math.round(height) };
 }
-
-/** The part of the frame that lies inside the photo, in frame pixels scaled to the output size. */
-export function visibleArea(frame: Box, photo: { width: number; height: number }, output: { width: number; height: number }): Box {
-  const scaleX = output.width / frame.width;
-  const scaleY = output.height / frame.height;
-  const left = Math.max(0, -frame.x);
-  const top = Math.max(0, -frame.y);
-  const right = Math.min(frame.width, photo.width - frame.x);
-  const bottom = Math.min(frame.height, photo.height - frame.y);
-  return {
-    x: Math.round(left * scaleX),
-    y: Math.round(top * scaleY),
-    width: Math.max(0, Math.round((right - left) * scaleX)),
-    height: Math.max(0, Math.round((bottom - top) * scaleY)),
-  };
-}

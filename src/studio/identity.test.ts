@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { PROJECT_ROOT } from '../testing/project-root.js';
 import { compareIdentity, descriptorDistance, DESCRIPTOR_LENGTH, isDescriptor, roundDescriptor, showsAnotherPerson } from './identity.js';
 import { createTestInference } from './inference/test-inference.js';
+import { groupFaceCrops } from './test-faces.js';
 import type { FaceDescriptor, RgbImage } from './inference/types.js';
 import { GATE, IDENTITY } from './thresholds.js';
 
@@ -37,25 +38,6 @@ async function describe(input: string | Buffer): Promise<FaceDescriptor> {
   return descriptor;
 }
 
-/** Each face of a group photo cut out with room around it, like a single portrait a customer would send. */
-async function faceCrops(file: string): Promise<Buffer[]> {
-  const meta = await sharp(file).metadata();
-  const scale = Math.min(1, GATE.analysisLongSidePx / Math.max(meta.width!, meta.height!));
-  const faces = (await inference.detectFaces(await rgb(file))).filter((f) => f.score >= GATE.minFaceScore);
-  return Promise.all(
-    faces.map((face) => {
-      const cx = (face.box.x + face.box.width / 2) / scale;
-      const cy = (face.box.y + face.box.height / 2) / scale;
-      const half = (Math.max(face.box.width, face.box.height) / scale) * 0.8;
-      const left = Math.max(0, Math.round(cx - half));
-      const top = Math.max(0, Math.round(cy - half));
-      const width = Math.min(meta.width! - left, Math.round(2 * half));
-      const height = Math.min(meta.height! - top, Math.round(2 * half));
-      return sharp(file).extract({ left, top, width, height }).jpeg({ quality: 90 }).toBuffer();
-    }),
-  );
-}
-
 interface Person {
   name: string;
   /** Faces of one group photo are different people; across group photos the same woman may appear again. */
@@ -70,7 +52,7 @@ beforeAll(async () => {
   others.push({ name: 'astronaut', descriptor: await describe(path.join(FIXTURES, 'portrait-astronaut.png')) });
   others.push({ name: 'hopper', descriptor: await describe(path.join(FIXTURES, 'portrait-hopper.jpg')) });
   for (const [index, file] of GROUPS.entries()) {
-    const crops = await faceCrops(file);
+    const crops = await groupFaceCrops(file, inference);
     for (const [face, crop] of crops.entries()) others.push({ name: `sample${index + 1}:${face}`, group: index + 1, descriptor: await describe(crop) });
   }
 }, 180_000);

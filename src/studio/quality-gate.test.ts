@@ -7,6 +7,7 @@ import { PORTRAIT } from '../testing/images.js';
 import { FIXTURES_DIR } from '../testing/project-root.js';
 import type { Inference } from './inference/client.js';
 import { createTestInference } from './inference/test-inference.js';
+import { groupFaceCrops } from './test-faces.js';
 import { assessPhoto, laplacianVariance, type QualityIssueCode, type QualityReport } from './quality-gate.js';
 import { GATE } from './thresholds.js';
 
@@ -18,28 +19,6 @@ const codes = (report: { issues: { code: string }[] }) => report.issues.map((iss
 
 /** As an upload arrives: at least 1024 px on the short side (UPLOAD_LIMITS.minShortSidePx), as JPEG. */
 const asUpload = (input: string | Buffer) => sharp(input).resize(1024, 1024, { fit: 'outside' }).jpeg({ quality: 90 }).toBuffer();
-
-/** Each face of a group photo cut out with room around it (as in identity.test.ts), then sent as an upload. */
-async function faceCrops(file: string): Promise<Buffer[]> {
-  const meta = await sharp(file).metadata();
-  const scale = Math.min(1, GATE.analysisLongSidePx / Math.max(meta.width!, meta.height!));
-  const { data, info } = await sharp(file).resize(Math.round(meta.width! * scale), Math.round(meta.height! * scale)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const faces = (await inference.detectFaces({ data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height })).filter(
-    (face) => face.score >= GATE.minFaceScore,
-  );
-  return Promise.all(
-    faces.map((face) => {
-      const cx = (face.box.x + face.box.width / 2) / scale;
-      const cy = (face.box.y + face.box.height / 2) / scale;
-      const half = (Math.max(face.box.width, face.box.height) / scale) * 0.8;
-      const left = Math.max(0, Math.round(cx - half));
-      const top = Math.max(0, Math.round(cy - half));
-      const width = Math.min(meta.width! - left, Math.round(2 * half));
-      const height = Math.min(meta.height! - top, Math.round(2 * half));
-      return sharp(file).extract({ left, top, width, height }).jpeg({ quality: 90 }).toBuffer().then(asUpload);
-    }),
-  );
-}
 
 /** The real face, with the angles given: a turned or tilted head cannot be made from a frontal portrait. */
 const posed = (angles: { yaw?: number; pitch?: number; roll?: number }): Inference => ({
@@ -76,7 +55,7 @@ beforeAll(async () => {
     people.push({ name: `franck_${frame}`, photo: await sharp(path.join(FIXTURES_DIR, `faces/franck_${frame}.jpg`)).resize(1280, 1024).jpeg({ quality: 90 }).toBuffer() });
   }
   for (const n of [1, 2, 3, 4, 5, 6]) {
-    for (const [index, photo] of (await faceCrops(path.join(FIXTURES_DIR, `faces/sample${n}.jpg`))).entries()) groupFaces.push({ name: `sample${n}:${index}`, photo });
+    for (const [index, photo] of (await Promise.all((await groupFaceCrops(path.join(FIXTURES_DIR, `faces/sample${n}.jpg`), inference)).map(asUpload))).entries()) groupFaces.push({ name: `sample${n}:${index}`, photo });
   }
 }, 120_000);
 

@@ -1,0 +1,26 @@
+// Test support for the studio's tests on real group photos (test/fixtures/faces/sample*.jpg).
+import sharp from 'sharp';
+import type { Inference } from './inference/client.js';
+import { GATE } from './thresholds.js';
+
+/** Each face of a group photo cut out with room around it, like a single portrait a customer would send. */
+export async function groupFaceCrops(file: string, inference: Pick<Inference, 'detectFaces'>): Promise<Buffer[]> {
+  const meta = await sharp(file).metadata();
+  const scale = Math.min(1, GATE.analysisLongSidePx / Math.max(meta.width!, meta.height!));
+  const { data, info } = await sharp(file).resize(Math.round(meta.width! * scale), Math.round(meta.height! * scale)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const faces = (await inference.detectFaces({ data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height })).filter(
+    (face) => face.score >= GATE.minFaceScore,
+  );
+  return Promise.all(
+    faces.map((face) => {
+      const cx = (face.box.x + face.box.width / 2) / scale;
+      const cy = (face.box.y + face.box.height / 2) / scale;
+      const half = (Math.max(face.box.width, face.box.height) / scale) * 0.8;
+      const left = Math.max(0, Math.round(cx - half));
+      const top = Math.max(0, Math.round(cy - half));
+      const width = Math.min(meta.width! - left, Math.round(2 * half));
+      const height = Math.min(meta.height! - top, Math.round(2 * half));
+      return sharp(file).extract({ left, top, width, height }).jpeg({ quality: 90 }).toBuffer();
+    }),
+  );
+}
