@@ -42,7 +42,7 @@ for (const format of OUTPUT_FORMAT_KEYS) {
   const times: number[] = [];
   for (let i = 0; i < 5; i++) {
     started = performance.now();
-    await renderDraft({ photo: big, face: bigFace, spec: { format, backdrop: { kind: 'office', variant: i }, style: 'professional' }, inference });
+    await renderDraft({ photo: big, face: bigFace, spec: { format, backdrop: { kind: 'studio', variant: i }, style: 'professional' }, inference });
     times.push(performance.now() - started);
   }
   figure(`render a ${format} draft (11 MP photo), mean`, stats(times).mean, 'ms', '<= 1000 ms');

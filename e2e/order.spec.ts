@@ -33,8 +33,10 @@ test('a pro order with refinement and both extras is charged 52,90 €', async (
   await page.getByTestId('next').click();
   await expect(page.getByRole('alert')).toHaveText('Bitte wählen Sie einen Hintergrund.');
   // The shop runs the studio: the person keeps the clothes of the selfies, so no outfit is offered.
+  // Nor a room it cannot draw: studio and creative backdrops only.
   await expect(page.getByTestId('outfit-business')).toHaveCount(0);
-  await page.getByTestId('location-office').click();
+  await expect(page.getByTestId('location-office')).toHaveCount(0);
+  await page.getByTestId('location-creative').click();
   await page.getByTestId('next').click();
   await page.waitForURL('**/order/summary');
   await page.getByTestId('extra-extra_variants').check();

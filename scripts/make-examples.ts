@@ -3,7 +3,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import type { BaseStyle, Location } from '../src/domain/catalog.js';
+import type { BaseStyle } from '../src/domain/catalog.js';
+import type { BackdropKind } from '../src/studio/backdrops.js';
 import { PROJECT_ROOT, STUDIO_INFERENCE_WORKER, STUDIO_MODELS_DIR } from '../src/server/paths.js';
 import type { OutputFormatKey } from '../src/studio/formats.js';
 import { createInference } from '../src/studio/inference/client.js';
@@ -15,9 +16,9 @@ const OUT = path.join(PROJECT_ROOT, 'public/examples');
 const CREDIT = 'NASA, gemeinfrei (public domain)';
 const SIZE = { width: 480, height: 600 };
 
-const PAIRS: { id: string; style: BaseStyle; location: Location; variant: number; format: OutputFormatKey }[] = [
+const PAIRS: { id: string; style: BaseStyle; location: BackdropKind; variant: number; format: OutputFormatKey }[] = [
   { id: 'studio-professional', style: 'professional', location: 'studio', variant: 1, format: 'portrait' },
-  { id: 'office-casual', style: 'casual', location: 'office', variant: 0, format: 'portrait' },
+  { id: 'studio-casual', style: 'casual', location: 'studio', variant: 2, format: 'portrait' },
   { id: 'creative', style: 'creative', location: 'creative', variant: 3, format: 'portrait' },
 ];
 

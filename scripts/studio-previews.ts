@@ -16,7 +16,7 @@ const inference = createTestInference();
 const BACKDROPS: DraftSpec['backdrop'][] = [
   { kind: 'studio', variant: 0 },
   { kind: 'studio', variant: 2 },
-  { kind: 'office', variant: 1 },
+  { kind: 'studio', variant: 3 },
   { kind: 'creative', variant: 3 },
 ];
 const TILE = 300;

@@ -1,6 +1,7 @@
 // What the shop's pictures can really be, so every page, mail and rule promises only that
 // ("claims follow capability"). The server computes it once from its configuration
 // (src/server/capabilities.ts) and hands it to the pages with the rest of their data.
+import { LOCATIONS, type Location } from './catalog.js';
 import type { ProductionMode } from './order-state.js';
 
 export interface Capabilities {
@@ -19,3 +20,13 @@ export const STUDIO_CAPABILITIES: Capabilities = Object.freeze({ newOutfits: fal
 export function capabilitiesFor(input: { defaultProductionMode: ProductionMode; generatorConfigured: boolean }): Capabilities {
   return { newOutfits: input.generatorConfigured && input.defaultProductionMode === 'generator' };
 }
+
+/**
+ * The locations a customer can choose. An office (a room, daylight, furniture) is a setting only a generator
+ * makes believably; the studio offers the backdrops it really draws: studio paper and canvas, creative colours.
+ */
+export function offeredLocations(capabilities: Capabilities): readonly Location[] {
+  return capabilities.newOutfits ? LOCATIONS : STUDIO_LOCATIONS;
+}
+
+const STUDIO_LOCATIONS: readonly Location[] = Object.freeze(LOCATIONS.filter((location) => location !== 'office'));

@@ -16,8 +16,12 @@ test('every step must be answered, refinement only for pro and premium', () => {
   expect(basic).toEqual({ ok: true, value: { gender: 'male', style: 'professional', package: 'basic', location: null, outfit: null, extras: [] } });
 });
 
-test('without a generator refinement is the backdrop alone, and an outfit is refused: nobody could make it', () => {
-  const pro: Selection = { gender: 'female', style: 'casual', package: 'pro', location: 'office', outfit: null, extras: [] };
+test('without a generator refinement is the backdrop alone, and an outfit or an office is refused: nobody could make it', () => {
+  const pro: Selection = { gender: 'female', style: 'casual', package: 'pro', location: 'studio', outfit: null, extras: [] };
+  expect(completeSelection({ ...pro, location: 'office' }, STUDIO)).toEqual({ ok: false, code: 'locationNotOffered' });
+  expect(completeSelection({ ...pro, location: 'office', outfit: 'casual' }, GENERATOR)).toMatchObject({ ok: true });
+  expect(deliverableSelection({ ...pro, location: 'office' }, STUDIO).location).toBeNull();
+  expect(deliverableSelection({ ...pro, location: 'office' }, GENERATOR).location).toBe('office');
   expect(completeSelection(pro, STUDIO)).toEqual({ ok: true, value: { ...pro, extras: [] } });
   expect(completeSelection({ ...pro, location: null }, STUDIO)).toEqual({ ok: false, code: 'refinementRequired' });
   expect(completeSelection({ ...pro, outfit: 'business' }, STUDIO)).toEqual({ ok: false, code: 'outfitNotOffered' });

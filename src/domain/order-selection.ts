@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { BASE_STYLES, EXTRA_KEYS, GENDERS, LANGUAGES, LOCATIONS, OUTFITS, PACKAGES, PACKAGE_KEYS, isExtraOffered } from './catalog.js';
 import type { BaseStyle, ExtraKey, Gender, Location, Outfit, PackageKey } from './catalog.js';
-import type { Capabilities } from './capabilities.js';
+import { offeredLocations, type Capabilities } from './capabilities.js';
 import { emailSchema, multilineText, plainText } from './validation.js';
 
 /** Version of the withdrawal-waiver text at the order button; stored with the consent. */
@@ -83,7 +83,7 @@ export interface CompleteSelection {
   extras: ExtraKey[];
 }
 
-export type SelectionProblem = 'genderRequired' | 'styleRequired' | 'packageRequired' | 'refinementRequired' | 'extraNotOffered' | 'outfitNotOffered';
+export type SelectionProblem = 'genderRequired' | 'styleRequired' | 'packageRequired' | 'refinementRequired' | 'extraNotOffered' | 'outfitNotOffered' | 'locationNotOffered';
 
 /**
  * A selection that can be ordered: every step answered, location (and, where the shop can make new
@@ -98,6 +98,7 @@ export function completeSelection(
   if (!selection.style) return { ok: false, code: 'styleRequired' };
   if (!selection.package) return { ok: false, code: 'packageRequired' };
   if (selection.outfit && !capabilities.newOutfits) return { ok: false, code: 'outfitNotOffered' };
+  if (selection.location && !offeredLocations(capabilities).includes(selection.location)) return { ok: false, code: 'locationNotOffered' };
   const pkg = PACKAGES[selection.package];
   if (pkg.hasRefinement && (!selection.location || (capabilities.newOutfits && !selection.outfit))) return { ok: false, code: 'refinementRequired' };
   const extras = [...new Set(selection.extras)];
@@ -116,10 +117,12 @@ export function completeSelection(
 }
 
 /**
- * A draft keeps only what the shop can make: without a generator an outfit (sent by a tab opened while one
- * was configured) is dropped when the draft is saved, not refused, so the wizard's background saves never
- * fail on it. The order button refuses it (completeSelection).
+ * A draft keeps only what the shop can make: without a generator an outfit or an office (sent by a tab opened
+ * while one was configured) is dropped when the draft is saved, not refused, so the wizard's background saves
+ * never fail on it. The order button refuses them (completeSelection).
  */
 export function deliverableSelection(selection: Selection, capabilities: Capabilities): Selection {
-  return capabilities.newOutfits || selection.outfit === null ? selection : { ...selection, outfit: null };
+  const outfit = capabilities.newOutfits ? selection.outfit : null;
+  const location = selection.location && offeredLocations(capabilities).includes(selection.location) ? selection.location : null;
+  return outfit === selection.outfit && location === selection.location ? selection : { ...selection, outfit, location };
 }

@@ -1,15 +1,17 @@
 // Backdrops for the studio drafts, made to look like what a portrait photographer hangs behind a sitter:
 // seamless paper or a mottled painted canvas, lit from the front so the wall is brightest behind the head
-// and falls off towards the edges, with a fine grain. 'office' is an interior far out of focus.
+// and falls off towards the edges, with a fine grain. A room (the 'office' location) is not drawn: only a
+// generator makes one believably, so the studio does not offer it (capabilities.ts).
 //
-// How: the smooth part (colour, light falloff, mottling, the blurred room) is computed on a coarse grid of
+// How: the smooth part (colour, light falloff, mottling) is computed on a coarse grid of
 // about 200 cells along the longer side, where noise and blur are cheap, then enlarged bilinearly: all of it
 // is low frequency, so enlarging loses nothing. Grain is added per pixel at full size: texture added before
 // enlarging would look soft and blocky, and without it an 8-bit gradient bands once it is a JPEG. Everything
 // is seeded from kind and variant, never Math.random, so a draft and its tests are reproducible.
 import type { Location } from '../domain/catalog.js';
 
-export type BackdropKind = Location;
+/** The locations the studio draws. */
+export type BackdropKind = Exclude<Location, 'office'>;
 export const BACKDROP_VARIANTS = 5;
 
 type Rgb = readonly [number, number, number];
@@ -47,94 +49,6 @@ const CREATIVE: Wall[] = [
   { centre: [72, 106, 80], edge: [20, 40, 30], mottle: 0.18, tint: [84, 118, 92], light: [0.48, 0.36] },
 ];
 
-/** A soft area of a room out of focus: a window pane, a column, furniture, a plant. Fractions of the frame. */
-interface Patch {
-  x: readonly [number, number];
-  y: readonly [number, number];
-  colour: Rgb;
-  /** 0..1: how much it covers what lies behind it. */
-  alpha: number;
-  /** Foliage: a ragged, uneven mass inside the box instead of the box itself. */
-  leafy?: boolean;
-}
-
-/** An office far out of focus: wall tones, where the daylight comes in, a few soft masses; nothing recognisable. */
-interface Interior {
-  /** The wall (sRGB) on the left and on the right: one side lit by the window, the other in shade. */
-  wall: readonly [Rgb, Rgb];
-  /** Painted in order; drawn sharp here and blurred afterwards, as a lens focused on the sitter would. */
-  patches: Patch[];
-  /** Distant lights, out of focus: soft glows (x, y, radius as fractions, strength). */
-  glows: readonly (readonly [number, number, number, number])[];
-}
-
-/** A window: bright panes divided by mullions and a transom, which survive the blur as soft vertical bands. */
-function windowPanes(x0: number, x1: number, y0: number, y1: number, light: Rgb, frame: Rgb, panes: number): Patch[] {
-  const patches: Patch[] = [{ x: [x0, x1], y: [y0, y1], colour: light, alpha: 1 }];
-  const bar = 0.032;
-  for (let k = 1; k < panes; k++) {
-    const x = x0 + ((x1 - x0) * k) / panes;
-    patches.push({ x: [x - bar / 2, x + bar / 2], y: [y0, y1], colour: frame, alpha: 0.85 });
-  }
-  patches.push({ x: [x0, x1], y: [y0 + (y1 - y0) * 0.3, y0 + (y1 - y0) * 0.3 + bar * 0.8], colour: frame, alpha: 0.6 });
-  return patches;
-}
-
-const OFFICE: Interior[] = [
-  // Bright and warm: a window on the left, wooden furniture low on the right, a plant by the window.
-  {
-    wall: [[224, 218, 208], [184, 174, 160]],
-    patches: [
-      ...windowPanes(-0.06, 0.3, 0.0, 0.7, [247, 248, 248], [150, 146, 140], 3),
-      { x: [0.12, 0.5], y: [0.5, 1.04], colour: [88, 108, 76], alpha: 0.85, leafy: true },
-      { x: [0.22, 0.42], y: [0.34, 0.7], colour: [96, 116, 82], alpha: 0.7, leafy: true },
-      { x: [0.58, 1.1], y: [0.68, 1.1], colour: [118, 96, 78], alpha: 0.75 },
-    ],
-    glows: [[0.72, 0.08, 0.05, 0.18]],
-  },
-  // Cool and modern: a glass wall on the right, a column on the left, grey desks.
-  {
-    wall: [[196, 199, 202], [210, 212, 214]],
-    patches: [
-      ...windowPanes(0.64, 1.08, 0.0, 0.74, [240, 244, 250], [96, 100, 106], 4),
-      { x: [0.06, 0.15], y: [-0.1, 1.1], colour: [150, 154, 158], alpha: 0.8 },
-      { x: [-0.1, 0.5], y: [0.7, 1.1], colour: [104, 108, 114], alpha: 0.7 },
-    ],
-    glows: [[0.3, 0.05, 0.05, 0.15], [0.45, 0.05, 0.05, 0.15]],
-  },
-  // Sunlit and warm: a large window on the left, warm light, shelving in warm wood on the right.
-  {
-    wall: [[236, 226, 210], [198, 184, 164]],
-    patches: [
-      ...windowPanes(-0.1, 0.36, 0.0, 0.68, [253, 246, 232], [170, 150, 128], 3),
-      { x: [0.74, 1.1], y: [0.16, 0.96], colour: [150, 118, 90], alpha: 0.6 },
-      { x: [0.72, 1.1], y: [0.5, 0.54], colour: [236, 224, 204], alpha: 0.4 },
-    ],
-    glows: [],
-  },
-  // Open plan: daylight at the far end, ceiling lights, a row of desks in shade.
-  {
-    wall: [[164, 172, 182], [190, 195, 200]],
-    patches: [
-      ...windowPanes(0.52, 1.06, 0.02, 0.62, [236, 242, 248], [112, 118, 124], 4),
-      { x: [-0.1, 1.1], y: [0.64, 0.74], colour: [84, 88, 96], alpha: 0.5 },
-      { x: [-0.1, 1.1], y: [0.74, 1.1], colour: [132, 136, 140], alpha: 0.6 },
-    ],
-    glows: [[0.16, 0.06, 0.06, 0.3], [0.38, 0.05, 0.05, 0.25], [0.6, 0.04, 0.04, 0.2]],
-  },
-  // Calm and green: a narrow window on the left, plants on the right, beige walls.
-  {
-    wall: [[222, 216, 206], [206, 200, 192]],
-    patches: [
-      ...windowPanes(-0.06, 0.22, 0.0, 0.7, [248, 246, 240], [160, 154, 146], 2),
-      { x: [0.7, 1.0], y: [0.28, 0.9], colour: [82, 104, 70], alpha: 0.75, leafy: true },
-      { x: [0.84, 1.16], y: [0.12, 0.64], colour: [70, 92, 64], alpha: 0.7, leafy: true },
-      { x: [0.6, 1.1], y: [0.8, 1.1], colour: [150, 140, 128], alpha: 0.6 },
-    ],
-    glows: [],
-  },
-];
-
 /** Grain at full size, in 8-bit levels (standard deviation): hides banding, reads as fine paper or paint. */
 const GRAIN = 1.3;
 /** Cells of the coarse grid along the longer side. */
@@ -143,11 +57,11 @@ const GRID = 200;
 /** A backdrop of the given size as raw RGB. `variant` picks one of BACKDROP_VARIANTS looks. */
 export async function drawBackdrop(kind: BackdropKind, variant: number, width: number, height: number): Promise<Buffer> {
   const v = ((variant % BACKDROP_VARIANTS) + BACKDROP_VARIANTS) % BACKDROP_VARIANTS;
-  const seed = (kind === 'studio' ? 1000 : kind === 'office' ? 2000 : 3000) + v * 7919;
+  const seed = (kind === 'studio' ? 1000 : 3000) + v * 7919;
   // The grid depends on the output's proportions only, so a backdrop looks the same at every size.
   const step = Math.max(1, Math.max(width, height) / GRID);
   const grid = { gw: Math.max(2, Math.ceil((width - 1) / step) + 1), gh: Math.max(2, Math.ceil((height - 1) / step) + 1), step, width, height };
-  const field = kind === 'office' ? interiorField(OFFICE[v]!, seed, grid) : wallField((kind === 'studio' ? STUDIO : CREATIVE)[v]!, seed, grid);
+  const field = wallField((kind === 'studio' ? STUDIO : CREATIVE)[v]!, seed, grid);
   return enlargeWithGrain(field, grid, seed);
 }
 
@@ -197,58 +111,6 @@ function wallField(wall: Wall, seed: number, { gw, gh, width, height }: Grid): F
         const lit = centre[c]! + (tint[c]! - centre[c]!) * lean;
         out[(j * gw + i) * 3 + c] = toSrgb((edge[c]! + (lit - edge[c]!) * base) * gain);
       }
-    }
-  }
-  return out;
-}
-
-function interiorField(room: Interior, seed: number, { gw, gh, step, width, height }: Grid): Float32Array {
-  const noise = perlin(seed);
-  const lin = new Float32Array(gw * gh * 3);
-  const [wallA, wallB] = [room.wall[0].map(toLinear), room.wall[1].map(toLinear)];
-  const patches = room.patches.map((p) => ({ ...p, lin: p.colour.map(toLinear) }));
-  const unit = Math.min(width, height);
-  for (let j = 0; j < gh; j++) {
-    for (let i = 0; i < gw; i++) {
-      const fx = i / (gw - 1);
-      const fy = j / (gh - 1);
-      // Walls are never evenly lit: a slow variation keeps the blurred room from looking like a vector drawing.
-      const n = 1 + fbm(noise, (fx * width) / unit * 1.8 + 5.5, (fy * height) / unit * 1.8 + 1.5, 3) * 0.25;
-      const k = (j * gw + i) * 3;
-      for (let c = 0; c < 3; c++) lin[k + c] = (wallA[c]! + (wallB[c]! - wallA[c]!) * fx) * n * (1.08 - 0.16 * fy);
-      for (const p of patches) {
-        if (fx < p.x[0] || fx > p.x[1] || fy < p.y[0] || fy > p.y[1]) continue;
-        let alpha = p.alpha;
-        let shade = n;
-        if (p.leafy) {
-          // An ellipse with a ragged outline and lighter and darker clumps: leaves, out of focus.
-          const ex = ((fx - p.x[0]) / (p.x[1] - p.x[0])) * 2 - 1;
-          const ey = ((fy - p.y[0]) / (p.y[1] - p.y[0])) * 2 - 1;
-          const leaves = fbm(noise, (fx * width) / unit * 9 + 20, (fy * height) / unit * 9 + 30, 2);
-          if (ex * ex + ey * ey > 1 + leaves * 1.6) continue;
-          shade *= 1 + leaves * 1.8;
-          alpha *= Math.max(0, Math.min(1, 1 + leaves * 3));
-        }
-        for (let c = 0; c < 3; c++) lin[k + c] = lin[k + c]! + (p.lin[c]! * shade - lin[k + c]!) * alpha;
-      }
-      for (const [gx, gy, r, strength] of room.glows) {
-        const d2 = (((fx - gx) * width) / unit) ** 2 + (((fy - gy) * height) / unit) ** 2;
-        const glow = strength * Math.exp(-d2 / (r * r));
-        for (let c = 0; c < 3; c++) lin[k + c] = lin[k + c]! + glow * (c === 2 ? 0.9 : 1);
-      }
-    }
-  }
-  // A shallow depth of field: three box passes make a Gaussian of about 4.5 % of the frame. Done in linear
-  // light, so the window blooms into the wall around it as it would through a lens.
-  const radius = Math.min(Math.max(gw, gh), Math.max(1, Math.round((0.045 * unit) / step)));
-  for (let pass = 0; pass < 3; pass++) boxBlur(lin, gw, gh, radius);
-  // The sitter is lit from the front: the middle a touch brighter, the corners a touch darker.
-  const out = new Float32Array(lin.length);
-  for (let j = 0; j < gh; j++) {
-    for (let i = 0; i < gw; i++) {
-      const d = Math.hypot(((i / (gw - 1) - 0.5) * width) / unit, ((j / (gh - 1) - 0.38) * height) / unit);
-      const light = 1.05 - 0.3 * smooth(Math.min(1, d / 0.95));
-      for (let c = 0; c < 3; c++) out[(j * gw + i) * 3 + c] = toSrgb(lin[(j * gw + i) * 3 + c]! * light);
     }
   }
   return out;
@@ -338,34 +200,6 @@ function toSrgb(l: number): number {
 
 function smooth(t: number): number {
   return t * t * (3 - 2 * t);
-}
-
-/** In place, separable, edges clamped; three passes approximate a Gaussian. */
-function boxBlur(data: Float32Array, w: number, h: number, r: number): void {
-  const line = new Float32Array(Math.max(w, h) * 3);
-  const size = 2 * r + 1;
-  for (let y = 0; y < h; y++) {
-    for (let k = 0; k < w * 3; k++) line[k] = data[y * w * 3 + k]!;
-    for (let c = 0; c < 3; c++) {
-      let sum = 0;
-      for (let i = -r; i <= r; i++) sum += line[Math.min(w - 1, Math.max(0, i)) * 3 + c]!;
-      for (let x = 0; x < w; x++) {
-        data[(y * w + x) * 3 + c] = sum / size;
-        sum += line[Math.min(w - 1, x + r + 1) * 3 + c]! - line[Math.max(0, x - r) * 3 + c]!;
-      }
-    }
-  }
-  for (let x = 0; x < w; x++) {
-    for (let y = 0; y < h; y++) for (let c = 0; c < 3; c++) line[y * 3 + c] = data[(y * w + x) * 3 + c]!;
-    for (let c = 0; c < 3; c++) {
-      let sum = 0;
-      for (let i = -r; i <= r; i++) sum += line[Math.min(h - 1, Math.max(0, i)) * 3 + c]!;
-      for (let y = 0; y < h; y++) {
-        data[(y * w + x) * 3 + c] = sum / size;
-        sum += line[Math.min(h - 1, y + r + 1) * 3 + c]! - line[Math.max(0, y - r) * 3 + c]!;
-      }
-    }
-  }
 }
 
 type Noise = (x: number, y: number) => number;

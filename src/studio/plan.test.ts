@@ -8,11 +8,11 @@ const photos = [
 ];
 
 test('a pro order gets 10 drafts in the three formats, on its location with 3 backgrounds, best photos first', () => {
-  const plan = planDrafts({ package: 'pro', extras: [], style: 'professional', location: 'office', outfit: 'business', photos, generation: 0 });
+  const plan = planDrafts({ package: 'pro', extras: [], style: 'professional', location: 'creative', outfit: 'business', photos, generation: 0 });
   expect(plan).toHaveLength(10);
   expect(new Set(plan.map((d) => d.key)).size).toBe(10);
   expect(plan.slice(0, 3).map((d) => d.spec.format)).toEqual(['portrait', 'square', 'application']);
-  expect(new Set(plan.map((d) => d.spec.backdrop.kind))).toEqual(new Set(['office']));
+  expect(new Set(plan.map((d) => d.spec.backdrop.kind))).toEqual(new Set(['creative']));
   expect(new Set(plan.map((d) => d.spec.backdrop.variant))).toEqual(new Set([0, 1, 2]));
   expect(plan.slice(0, 3).map((d) => d.photoId)).toEqual(['a', 'b', 'c']);
   expect(plan.every((d) => d.requestedOutfit === 'business')).toBe(true);
@@ -25,6 +25,11 @@ test('extra variants add 10; basic without a location uses the studio wall; prem
   const premium = planDrafts({ package: 'premium', extras: [], style: 'creative', location: 'creative', outfit: 'casual', photos, generation: 0 });
   expect(premium).toHaveLength(20);
   expect(new Set(premium.map((d) => d.spec.backdrop.variant)).size).toBe(5);
+});
+
+test('the studio draws no room: an office asked for while a generator made the orders gets the studio wall', () => {
+  const plan = planDrafts({ package: 'pro', extras: [], style: 'professional', location: 'office', outfit: 'business', photos, generation: 0 });
+  expect(new Set(plan.map((d) => d.spec.backdrop.kind))).toEqual(new Set(['studio']));
 });
 
 test('the same input gives the same plan; a new generation gives new keys and other choices', () => {

@@ -102,8 +102,10 @@ export function planDrafts(input: PlanInput): PlannedDraft[] {
   const photos = [...input.photos].sort((a, b) => VERDICT_ORDER[a.verdict] - VERDICT_ORDER[b.verdict] || a.id.localeCompare(b.id));
   if (photos.length === 0) return [];
   const count = requiredResultCount(input.package, input.extras);
-  // The package's number of backgrounds, in the chosen location; without one (basic) the studio wall.
-  const kind: BackdropKind = input.location ?? 'studio';
+  // The package's number of backgrounds, in the chosen location; without one (basic) the studio wall. The studio
+  // draws no room: an office asked for while a generator made the orders (staff since switched the order to the
+  // studio) gets the studio wall, and staff see what was asked for.
+  const kind: BackdropKind = input.location === 'creative' ? 'creative' : 'studio';
   const backgrounds = Math.min(BACKDROP_VARIANTS, PACKAGES[input.package].backgrounds);
   // Generation g continues where generation g − 1 stopped.
   const continued = combinations(photos.length, backgrounds, count * (input.generation + 1), count).slice(count * input.generation);

@@ -90,7 +90,10 @@ test.each(LANGUAGES)('without a generator no page promises an outfit (%s)', asyn
     publicUrl: 'http://shop.test',
     now: NOW,
   });
-  expect(refinement.kind === 'page' && refinement.html).toContain('data-testid="location-office"');
+  // Studio paper and creative colours are what the studio draws; a room only a generator makes.
+  expect(refinement.kind === 'page' && refinement.html).toContain('data-testid="location-studio"');
+  expect(refinement.kind === 'page' && refinement.html).toContain('data-testid="location-creative"');
+  expect(refinement.kind === 'page' && refinement.html).not.toContain('data-testid="location-office"');
   expect(refinement.kind === 'page' && refinement.html).not.toContain('data-testid="outfit-');
 });
 
@@ -99,6 +102,7 @@ test.each(LANGUAGES)('with a generator the outfit choice and its copy appear (%s
   expect(home).toMatch(OUTFIT_WORDS[language]);
   const refinement = await page('/order/refinement', language, GENERATOR);
   expect(refinement).toMatch(OUTFIT_WORDS[language]);
+  expect(refinement).toContain(translate(language, ALL_MESSAGES[language], 'catalog.locations.office.name'));
   for (const key of ['business', 'smart_casual', 'casual']) expect(refinement).toContain(translate(language, ALL_MESSAGES[language], `catalog.outfits.${key}.name`));
   const terms = await page('/agb', language, GENERATOR);
   expect(terms).toMatch(OUTFIT_WORDS[language]);

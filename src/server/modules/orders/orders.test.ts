@@ -20,7 +20,7 @@ const CAMPAIGN = {
 };
 
 // The test shop has no generator: refinement is the backdrop alone, and no outfit can be chosen.
-const PRO = { gender: 'female', style: 'professional', package: 'pro', location: 'office', outfit: null, extras: ['extra_variants', 'express_delivery'] };
+const PRO = { gender: 'female', style: 'professional', package: 'pro', location: 'creative', outfit: null, extras: ['extra_variants', 'express_delivery'] };
 const BASIC = { gender: 'male', style: 'casual', package: 'basic', location: null, outfit: null, extras: [] };
 
 describe.each(testDatabases())('order flow on $name', (testDb) => {
@@ -239,15 +239,20 @@ describe.each(testDatabases())('order flow on $name', (testDb) => {
     const outfit = await checkout(order, { selection: { ...PRO, outfit: 'business' } });
     expect(outfit.statusCode).toBe(422);
     expect(outfit.json().error.code).toBe('outfitNotOffered');
+    // Nor does the studio draw a room: an office is refused the same way.
+    const office = await checkout(order, { selection: { ...PRO, location: 'office' } });
+    expect(office.statusCode).toBe(422);
+    expect(office.json().error.code).toBe('locationNotOffered');
     const noWaiver = await checkout(order, { waiverAccepted: false });
     expect(noWaiver.statusCode).toBe(400);
     expect(noWaiver.json().error.fields.waiverAccepted).toBe('waiverRequired');
     expect((await checkout(order, { email: 'nope' })).json().error.fields.email).toBe('invalidEmail');
   });
 
-  test('without a generator a draft keeps no outfit: a tab from before saves without it instead of failing', async () => {
+  test('without a generator a draft keeps no outfit and no office: a tab from before saves without them instead of failing', async () => {
     const order = await draft({ ...PRO, outfit: 'business' });
-    expect(await orderRow(order.orderId)).toMatchObject({ refineLocation: 'office', refineOutfit: null });
+    expect(await orderRow(order.orderId)).toMatchObject({ refineLocation: 'creative', refineOutfit: null });
+    expect(await orderRow((await draft({ ...PRO, location: 'office' })).orderId)).toMatchObject({ refineLocation: null });
     const saved = await t.app.inject({
       method: 'PUT',
       url: `/api/orders/${order.orderId}/selection`,

@@ -19,8 +19,9 @@ import { payOrder, placeOrder, setOrder } from '../../test/seed.js';
 import { BACKGROUND_CATALOGUE } from '../../../studio/prompts.js';
 import { GENERATOR_QUEUE, GENERATOR_WEBHOOK_PATH, MAX_ATTEMPTS_PER_PICTURE } from './generator-service.js';
 
-// Outfits are offered only when the generator is the default way (capabilities): these orders keep their own clothes.
-const PRO = { gender: 'male', style: 'professional', package: 'pro', location: 'office', outfit: null, extras: [] };
+// Outfits and an office are offered only when the generator is the default way (capabilities): these orders keep
+// their own clothes and choose a creative backdrop.
+const PRO = { gender: 'male', style: 'professional', package: 'pro', location: 'creative', outfit: null, extras: [] };
 const BASIC = { ...PRO, package: 'basic', location: null, outfit: null };
 const PULID_VERSION = 'a'.repeat(64);
 const COG_SECRET = 'cog-webhook-secret-0123456789abcdef';
@@ -113,7 +114,7 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
       expect(first!.input.auxiliary_face_image1).toMatch(/^http:\/\/shop\.test\/files\/uploads\//);
       expect(first!.input.auxiliary_face_image2).toMatch(/^http:\/\/shop\.test\/files\/uploads\//);
       expect(first!.input.auxiliary_face_image3).toBeUndefined();
-      expect(BACKGROUND_CATALOGUE.office.some((background) => String(first!.input.prompt).includes(background))).toBe(true);
+      expect(BACKGROUND_CATALOGUE.creative.some((background) => String(first!.input.prompt).includes(background))).toBe(true);
       expect(first!.input.prompt).toContain('man from the reference photos');
       expect(first!.input.negative_prompt).toContain('different person');
       expect(first!.input.image_width).toBeLessThan(first!.input.image_height as number);

@@ -16,7 +16,7 @@ import { payOrder, placeOrder } from '../../test/seed.js';
 import { STUDIO_QUEUE } from './studio-service.js';
 
 // The studio cannot change clothes: without a generator no outfit is offered or accepted (claims follow capability).
-const PRO = { gender: 'female', style: 'professional', package: 'pro', location: 'office', outfit: null, extras: [] };
+const PRO = { gender: 'female', style: 'professional', package: 'pro', location: 'creative', outfit: null, extras: [] };
 
 describe.each(testDatabases())('studio drafts on $name', (testDb) => {
   let db: DatabaseHandle;
@@ -68,7 +68,7 @@ describe.each(testDatabases())('studio drafts on $name', (testDb) => {
     const meta = await sharp(await t.app.storage.getBuffer(made[0]!.storageKey)).metadata();
     expect(meta.density).toBe(300);
     expect(meta.xmp!.toString()).toContain('digitalsourcetype/compositeWithTrainedAlgorithmicMedia');
-    expect(made[0]!.variant).toMatchObject({ backdrop: { kind: 'office' }, requestedOutfit: null });
+    expect(made[0]!.variant).toMatchObject({ backdrop: { kind: 'creative' }, requestedOutfit: null });
 
     const [row] = await db.db.select().from(orders).where(eq(orders.id, order.orderId));
     expect(row!.status).toBe('in_progress');

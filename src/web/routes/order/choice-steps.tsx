@@ -2,7 +2,8 @@
 // where a generator can make one).
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { BASE_STYLES, GENDERS, LOCATIONS, OUTFITS, PACKAGES, PACKAGE_KEYS } from '../../../domain/catalog.js';
+import { offeredLocations } from '../../../domain/capabilities.js';
+import { BASE_STYLES, GENDERS, OUTFITS, PACKAGES, PACKAGE_KEYS } from '../../../domain/catalog.js';
 import { formatMoney } from '../../../domain/money.js';
 import { useAppData } from '../../app-data.js';
 import { useI18n } from '../../i18n/i18n.js';
@@ -124,6 +125,7 @@ export function RefinementStep() {
   const navigate = useNavigate();
   const [showRequired, setShowRequired] = useState(false);
   const { location, outfit } = state.selection;
+  const locations = offeredLocations(capabilities);
   // Without a generator the pictures keep the clothes of the selfies: there is no outfit to choose.
   const complete = Boolean(location && (outfit || !capabilities.newOutfits));
   return (
@@ -132,8 +134,8 @@ export function RefinementStep() {
       <h2 className="step__subheading" id="location-heading">
         {t('order.refinement.locationTitle')}
       </h2>
-      <div className="choices choices--three" role="group" aria-labelledby="location-heading">
-        {LOCATIONS.map((key) => (
+      <div className={`choices choices--${locations.length === 3 ? 'three' : 'two'}`} role="group" aria-labelledby="location-heading">
+        {locations.map((key) => (
           <ChoiceButton
             key={key}
             testId={`location-${key}`}

@@ -27,8 +27,10 @@ function campaignFromCatalog(catalog: ReturnType<typeof useAppData>['catalog']) 
 export function SummaryStep() {
   const { t, language } = useI18n();
   const { catalog, capabilities } = useAppData();
-  // outfitNotOffered is this page's own message (the shared error catalogue has no outfit wording).
-  const errorText = (code: string) => (code === 'outfitNotOffered' ? t('order.summary.outfitNotOffered') : t(`errors.${code}`, { min: UPLOAD_LIMITS.minPhotos }));
+  // outfitNotOffered and locationNotOffered are this page's own messages (the shared error catalogue has no
+  // wording for the choices).
+  const errorText = (code: string) =>
+    code === 'outfitNotOffered' || code === 'locationNotOffered' ? t(`order.summary.${code}`) : t(`errors.${code}`, { min: UPLOAD_LIMITS.minPhotos });
   const { state, ready, update, select, draftHeaders } = useWizard();
   const navigate = useNavigate();
   const [params] = useSearchParams();

@@ -1,7 +1,7 @@
 // The wizard's selections: kept in session storage (they survive a reload) and mirrored into the
 // server-side draft order once it exists.
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { EMPTY_SELECTION, type Selection } from '../../../domain/order-selection.js';
+import { EMPTY_SELECTION, deliverableSelection, type Selection } from '../../../domain/order-selection.js';
 import { useAppData } from '../../app-data.js';
 import { api } from '../../lib/api.js';
 import { useI18n } from '../../i18n/i18n.js';
@@ -60,11 +60,11 @@ export function WizardProvider({ children }: { children: ReactNode }) {
   const syncTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => {
-    // Session storage exists only in the browser: read it after hydration. An outfit chosen while a
-    // generator was configured is dropped when none is: nobody could make it.
+    // Session storage exists only in the browser: read it after hydration. An outfit or an office chosen
+    // while a generator was configured is dropped when none is: nobody could make it.
     const loaded = load();
     // eslint-disable-next-line react-hooks/set-state-in-effect
-    setState(capabilities.newOutfits ? loaded : { ...loaded, selection: { ...loaded.selection, outfit: null } });
+    setState({ ...loaded, selection: deliverableSelection(loaded.selection, capabilities) });
     setReady(true);
     // Once, after hydration: the capabilities do not change while the page lives.
     // eslint-disable-next-line react-hooks/exhaustive-deps
