@@ -1,5 +1,5 @@
 // One studio draft: the customer's photo framed around the face, the person cut out with a refined edge,
-// mildly balanced, placed on a backdrop, marked as AI-made, at 300 DPI. Callable without a server.
+// lightly retouched (retouch.ts), placed on a backdrop, marked as AI-made, at 300 DPI. Callable without a server.
 import sharp from 'sharp';
 import type { BaseStyle } from '../domain/catalog.js';
 import { drawBackdrop, type BackdropKind } from './backdrops.js';
@@ -11,6 +11,7 @@ import { SEGMENTATION_SIZE } from './inference/segmentation-size.js';
 import type { Box } from './inference/types.js';
 import { aiXmp } from './metadata.js';
 import { customerRegion, decontaminate } from './person-mask.js';
+import { applyStyle, smoothSkin } from './retouch.js';
 import { GATE } from './thresholds.js';
 import { measureTone } from './tone.js';
 
@@ -136,11 +137,14 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
   decontaminate(rgb, alphaPixels, background, foreground);
   suppressSpill(rgb, interior!, background, foreground);
 
-  const tone = measureTone(new Uint8Array(frameRgb.buffer, frameRgb.byteOffset, frameRgb.byteLength), new Uint8Array(alpha.buffer, alpha.byteOffset, alpha.byteLength));
-  let person = sharp(frameRgb, { raw: { width, height, channels: 3 } }).linear(tone.gains, [0, 0, 0]);
-  if (input.spec.style === 'creative') person = person.modulate({ saturation: 1.08 });
-  if (input.spec.style === 'casual') person = person.modulate({ saturation: 1.03, brightness: 1.01 });
-  const personRgba = await person.joinChannel(alpha, { raw: { width, height, channels: 1 } }).raw().toBuffer();
+  // The light retouch (retouch.ts): exposure and white balance measured on the person, the skin of the face
+  // smoothed gently, then the style's look.
+  const tone = measureTone(rgb, alphaPixels);
+  const balanced = await sharp(frameRgb, { raw: { width, height, channels: 3 } }).linear(tone.gains, [0, 0, 0]).raw().toBuffer();
+  const personRgb = new Uint8Array(balanced.buffer, balanced.byteOffset, balanced.byteLength);
+  await smoothSkin(personRgb, alphaPixels, width, height, mainInFrame);
+  applyStyle(personRgb, input.spec.style);
+  const personRgba = await sharp(balanced, { raw: { width, height, channels: 3 } }).joinChannel(alpha, { raw: { width, height, channels: 1 } }).raw().toBuffer();
 
   const backdrop = await drawBackdrop(input.spec.backdrop.kind, input.spec.backdrop.variant, width, height);
 
