@@ -18,7 +18,7 @@ export interface FramedOutput {
   faceHeightShare: number;
 }
 
-/** The largest share of a frame's height the face may take when the picture's edges force a narrower frame. */
+/** The largest share of a frame's height the face may take when the picture's edges force a narrower frame (more where the format itself asks for more). */
 const MAX_FACE_SHARE = 0.6;
 
 /**
@@ -37,7 +37,7 @@ export function frameInside(face: Box, picture: { width: number; height: number 
     (2 * Math.min(centerX, picture.width - centerX)) / aspect,
   );
   const largest = Math.min(picture.height, picture.width / aspect);
-  const height = Math.min(largest, Math.max(Math.min(ideal.height, fits), face.height / MAX_FACE_SHARE));
+  const height = Math.min(largest, Math.max(Math.min(ideal.height, fits), face.height / Math.max(MAX_FACE_SHARE, format.faceHeight + 0.1)));
   const width = height * aspect;
   const x = Math.min(Math.max(0, centerX - width / 2), picture.width - width);
   const y = Math.min(Math.max(0, centerY - format.faceCenterY * height), picture.height - height);

@@ -1,6 +1,6 @@
 // The gate on generated pictures, with real photographs standing in for a generator's outputs: another photo
-// of the customer passes with its distance; someone else, a picture without a face, a blurred one and a group
-// are discarded with their reason.
+// of the customer passes with its distance; someone else, a picture without a face, a blurred, dark, burnt-out or
+// tilted one and a group are discarded with their reason.
 import path from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -42,6 +42,9 @@ test.each([
   ['someone else (Eileen Collins)', 'otherPerson', () => asOutput(fixture('portrait-astronaut.png'))],
   ['a picture without a face (the backdrop beside him)', 'noFace', () => sharp(fixture('faces/franck_01829.jpg')).extract({ left: 0, top: 0, width: 150, height: 190 }).resize(896, 1120).jpeg().toBuffer()],
   ['a blurred picture of him', 'blurred', () => asOutput(fixture('faces/franck_04117.jpg'), (image) => image.blur(9))],
+  ['a dark picture of him (light × 1/2)', 'badLight', () => asOutput(fixture('faces/franck_04117.jpg'), (image) => image.linear(0.5, 0))],
+  ['a burnt-out picture of him (light × 2)', 'badLight', () => asOutput(fixture('faces/franck_04117.jpg'), (image) => image.linear(2, 0))],
+  ['a picture of him on its side (turned 45°)', 'tilted', () => asOutput(fixture('faces/franck_04117.jpg'), (image) => image.rotate(45, { background: '#808080' }).resize(896, 1120, { fit: 'cover' }))],
   ['a group', 'multipleFaces', () => sharp(fixture('faces/sample6.jpg')).resize({ width: 1400 }).jpeg().toBuffer()],
 ] as const)('%s is discarded as %s', { timeout: 30_000 }, async (_name, reason, make) => {
   const verdict = await checkGeneratedPicture(await make(), references, inference);

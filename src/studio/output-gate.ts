@@ -1,5 +1,5 @@
-// The gate a generated picture passes before anyone sees it: exactly one face, sharp, and the customer's own
-// (its descriptor close enough to the order's accepted photos). A picture that fails is discarded and asked
+// The gate a generated picture passes before anyone sees it: exactly one face, sharp, well lit, upright, and the
+// customer's own (its descriptor close enough to the order's accepted photos). A picture that fails is discarded and asked
 // for again; it never becomes a draft. The limits are the upload gate's (thresholds.ts).
 import type { Inference } from './inference/client.js';
 import type { Box, FaceDescriptor } from './inference/types.js';
@@ -7,7 +7,7 @@ import { compareIdentity } from './identity.js';
 import { assessPhoto } from './quality-gate.js';
 import { IDENTITY, OUTPUT_GATE } from './thresholds.js';
 
-export type OutputRejection = 'noFace' | 'multipleFaces' | 'blurred' | 'otherPerson' | 'noDescriptor';
+export type OutputRejection = 'noFace' | 'multipleFaces' | 'blurred' | 'badLight' | 'tilted' | 'otherPerson' | 'noDescriptor';
 
 export type OutputVerdict =
   | { ok: true; face: Box; identity: { distance: number; limit: number } }
@@ -24,6 +24,10 @@ export async function checkGeneratedPicture(picture: Buffer, references: readonl
   if (refused || !report.face) return { ok: false, reason: (refused?.code as 'noFace' | 'multipleFaces' | undefined) ?? 'noFace' };
   // Blurred at either level of the upload gate (a picture blurred beyond use is 'tooBlurred' there).
   if (report.issues.some((issue) => issue.code === 'blurred' || issue.code === 'tooBlurred')) return { ok: false, reason: 'blurred' };
+  // A customer's photo that is a little dark or tilted is usable (the studio balances and levels it); a picture
+  // we deliver is not: at the upload gate's warning level already, it is made again.
+  if (report.issues.some((issue) => ['tooDark', 'farTooDark', 'tooBright', 'farTooBright'].includes(issue.code))) return { ok: false, reason: 'badLight' };
+  if (report.issues.some((issue) => issue.code === 'headTilted' || issue.code === 'headTiltedTooFar')) return { ok: false, reason: 'tilted' };
   if (!report.descriptor) return { ok: false, reason: 'noDescriptor' };
   const comparison = compareIdentity(report.descriptor, references)!;
   const identity = { distance: Math.round(comparison.distance * 1000) / 1000, limit: IDENTITY.maxSamePersonDistance };

@@ -2,6 +2,8 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { PORTRAIT } from '../testing/images.js';
+import { peopleCorpus } from '../testing/people.js';
+import type { Box } from './inference/types.js';
 import { OUTPUT_FORMATS, OUTPUT_FORMAT_KEYS } from './formats.js';
 import { createTestInference } from './inference/test-inference.js';
 import { assessPhoto } from './quality-gate.js';
@@ -70,3 +72,36 @@ test('a head tilted sideways is set level in every format', { timeout: 60_000 },
     expect(Math.abs((after.face!.roll * 180) / Math.PI), format).toBeLessThan(6);
   }
 });
+
+test('the face sits in the format\'s head box: centred, the size the format asks, the chin of 35 × 45 mm where a biometric photo has it', { timeout: 120_000 }, async () => {
+  const wrong: string[] = [];
+  for (const person of (await peopleCorpus()).filter((p) => ['astronaut', 'hopper', 'sample6', 'sample1'].includes(p.name))) {
+    const found = (await assessPhoto(person.photo, inference)).face ?? { ...(await largestFace(person.photo)), roll: 0 };
+    for (const format of OUTPUT_FORMAT_KEYS) {
+      const spec = OUTPUT_FORMATS[format];
+      const draft = await renderDraft({ photo: person.photo, face: found, spec: { format, backdrop: { kind: 'studio', variant: 1 }, style: 'professional' }, inference });
+      const box = await largestFace(draft.buffer);
+      const centreX = (box.x + box.width / 2) / spec.width;
+      const share = box.height / spec.height;
+      const chin = (box.y + 0.85 * box.height) / spec.height;
+      const problems = [
+        Math.abs(centreX - 0.5) > 0.1 && `centre x ${centreX.toFixed(2)}`,
+        // Hopper's photo ends one face height below her chin; a 4:5 bust needs 1.6: the frame zooms in (to half the
+        // height at most) rather than end her in mid-air.
+        (share < spec.faceHeight * 0.75 || share > (person.name === 'hopper' && format === 'portrait' ? 0.52 : spec.faceHeight * 1.25)) &&
+          `face ${share.toFixed(2)} of the height (format ${spec.faceHeight})`,
+        box.y < 0 && 'face cut at the top',
+        // 35 × 45 mm: the chin 33 to 39 mm from the top (head 32 to 36 mm below a crown 3 to 5 mm down).
+        format === 'application' && (chin < 0.72 || chin > 0.87) && `chin at ${chin.toFixed(2)}`,
+      ].filter(Boolean);
+      if (problems.length) wrong.push(`${person.name} ${format}: ${problems.join(', ')}`);
+    }
+  }
+  expect(wrong).toEqual([]);
+});
+
+async function largestFace(image: Buffer): Promise<Box> {
+  const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const found = await inference.detectFaces({ data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height });
+  return [...found].sort((a, b) => b.box.height - a.box.height)[0]!.box;
+}

@@ -25,7 +25,7 @@ export interface DraftSpec {
 
 /** The face's height in the frame per framing variation, relative to the format's; milder for 35 × 45 mm. */
 const VARIATION_FACE_SCALE = [1, 0.86, 1.12];
-const APPLICATION_FACE_SCALE = [1, 0.95, 1.05];
+const APPLICATION_FACE_SCALE = [1, 0.94, 1.05];
 
 export interface RenderedDraft {
   buffer: Buffer;
@@ -51,7 +51,8 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
   const framed = { width: source.width, height: source.bottom };
   const variation = input.spec.variation ?? 0;
   const faceScale = (format.key === 'application' ? APPLICATION_FACE_SCALE : VARIATION_FACE_SCALE)[variation] ?? 1;
-  const frame = frameFor(face, framed, { ...format, faceHeight: format.faceHeight * faceScale });
+  const crownY = await crownOf(source, face, input.inference);
+  const frame = frameFor(face, framed, { ...format, faceHeight: format.faceHeight * faceScale, headHeight: format.headHeight && format.headHeight * faceScale }, crownY);
 
   // The frame, with what lies beyond the photo filled by its edge pixels (the backdrop covers them later).
   const inside = {
@@ -180,6 +181,48 @@ function photoFaces(photo: Buffer, size: { width: number; height: number }, infe
       return faces.map((face) => ({ x: face.box.x / scale, y: face.box.y / scale, width: face.box.width / scale, height: face.box.height / scale }));
     })();
     facesOfPhoto.set(photo, found);
+  }
+  return found;
+}
+
+const crowns = new WeakMap<Buffer, Map<string, Promise<number | null>>>();
+
+/**
+ * The top of the head (hair included) above the face, in the photo's pixels: the highest row of the person mask
+ * over the middle of the face, segmented once per photo and face on a crop around the head. Null when the mask
+ * shows no head there (the framing then assumes typical hair).
+ */
+function crownOf(source: Source, face: Box, inference: Inference): Promise<number | null> {
+  let perPhoto = crowns.get(source.buffer);
+  if (!perPhoto) crowns.set(source.buffer, (perPhoto = new Map()));
+  const key = `${face.x},${face.y},${face.width},${face.height}`;
+  let found = perPhoto.get(key);
+  if (!found) {
+    found = (async () => {
+      const left = Math.max(0, Math.round(face.x - face.width));
+      const top = Math.max(0, Math.round(face.y - face.height * 0.8));
+      const right = Math.min(source.width, Math.round(face.x + face.width * 2));
+      const bottom = Math.min(source.height, Math.round(face.y + face.height * 1.2));
+      if (right - left < 8 || bottom - top < 8) return null;
+      const small = await sharp(source.buffer)
+        .rotate()
+        .extract({ left, top, width: right - left, height: bottom - top })
+        .resize(SEGMENTATION_SIZE, SEGMENTATION_SIZE, { fit: 'fill' })
+        .removeAlpha()
+        .raw()
+        .toBuffer();
+      const mask = await inference.segment({ data: new Uint8Array(small.buffer, small.byteOffset, small.byteLength), width: SEGMENTATION_SIZE, height: SEGMENTATION_SIZE });
+      const sx = SEGMENTATION_SIZE / (right - left);
+      const sy = SEGMENTATION_SIZE / (bottom - top);
+      const x0 = Math.max(0, Math.floor((face.x + face.width * 0.3 - left) * sx));
+      const x1 = Math.min(SEGMENTATION_SIZE - 1, Math.ceil((face.x + face.width * 0.7 - left) * sx));
+      const lastRow = Math.min(SEGMENTATION_SIZE - 1, Math.floor((face.y + face.height * 0.3 - top) * sy));
+      for (let y = 0; y <= lastRow; y++) {
+        for (let x = x0; x <= x1; x++) if (mask[y * SEGMENTATION_SIZE + x]! > 128) return top + y / sy;
+      }
+      return null;
+    })();
+    perPhoto.set(key, found);
   }
   return found;
 }
