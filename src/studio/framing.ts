@@ -50,6 +50,7 @@ export function frameFor(face: Box, photo: { width: number; height: number }, fo
     // Hair rising higher than usual: the frame moves up so it keeps its headroom.
     top = Math.min(top, crown - headroom * height);
   }
+  const ideal = height;
   if (top + height > photo.height) {
     // Zoom in until the frame ends at the photo's bottom, within the face-size limit, keeping the head where it is.
     const maxFace = Math.max(MAX_FACE_HEIGHT, (face.height / height) * 1.15);
@@ -59,6 +60,18 @@ export function frameFor(face: Box, photo: { width: number; height: number }, fo
     top = centerY - headAt * height;
     if (top + height > photo.height) top = photo.height - height;
   }
+  // A frame wider than the photo shows where the photo ends beside the person, and there a shoulder or an arm is
+  // cut off: the frame zooms in (the face up to MAX_SIDE_ZOOM larger) to stay within the photo's sides.
+  const fitsWidth = 2 * Math.min(centerX, photo.width - centerX);
+  if (height * aspect > fitsWidth) {
+    const headAt = (centerY - top) / height;
+    // Counted from the format's own size: a frame the photo's bottom zoomed in already goes no further.
+    height = Math.min(height, Math.max(fitsWidth / aspect, ideal / MAX_SIDE_ZOOM));
+    top = centerY - headAt * height;
+  }
   const width = height * aspect;
   return { x: Math.round(centerX - width / 2), y: Math.round(top), width: Math.round(width), height: Math.round(height) };
 }
+
+/** How much larger the face may become so the frame stays within the photo's sides. */
+const MAX_SIDE_ZOOM = 1.22;

@@ -236,7 +236,7 @@ function overlap(a: Box, b: Box): number {
 }
 
 /** Share of the output's shorter side over which the person fades out where the photo ends inside the frame. */
-const PHOTO_EDGE_FADE = 0.06;
+const PHOTO_EDGE_FADE = 0.12;
 
 /**
  * Zero outside the photo, and a smooth ramp inside each of its edges that shows in the output (a photo edge

@@ -154,7 +154,7 @@ describe('the database goes away (PostgreSQL)', () => {
   });
 
   test('backends terminated again and again while a studio job runs: the job carries on and makes each draft exactly once', { timeout: 120_000 }, async () => {
-    const order = await placeOrder(seed.app, { selection: { gender: 'female', style: 'professional', package: 'pro', location: 'office', outfit: null, extras: [] } });
+    const order = await placeOrder(seed.app, { selection: { gender: 'female', style: 'professional', package: 'pro', location: 'creative', outfit: null, extras: [] } });
     await setOrder(seed.app, order.orderId, { productionMode: 'studio' });
     const [row] = await db.db.select().from(orders).where(eq(orders.id, order.orderId));
     const [event] = (await (seed.app.payments as SandboxPaymentProvider).simulate(row!.providerSessionId!, 'pay'))!.events;
