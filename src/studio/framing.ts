@@ -75,3 +75,14 @@ export function frameFor(face: Box, photo: { width: number; height: number }, fo
 
 /** How much larger the face may become so the frame stays within the photo's sides. */
 const MAX_SIDE_ZOOM = 1.22;
+
+/**
+ * How much of what the format needs below the chin (neck, shoulders, chest down to the frame's bottom) the
+ * photo has, at the format's own face size: 1 or more fills the frame; less means the frame has to zoom in
+ * or leave the head low (a tight selfie has no shoulders for a 4:5 bust). Plans prefer photos that fill a format.
+ */
+export function photoFills(face: Box, photo: { width: number; height: number }, format: Pick<FrameFormat, 'faceHeight' | 'faceCenterY'>): number {
+  const chin = face.y + HEAD_IN_FACE_BOX.chin * face.height;
+  const needed = face.height * ((1 - format.faceCenterY) / format.faceHeight - (HEAD_IN_FACE_BOX.chin - 0.5));
+  return Math.round(Math.max(0, (photo.height - chin) / needed) * 100) / 100;
+}

@@ -76,3 +76,19 @@ test('every generation has each format and begins with the 4:5 portrait (regener
     }
   }
 });
+
+test('a tight selfie without shoulders gives no 4:5 bust while photos that fill one are left; when none fills it, it still gives one', () => {
+  const tight = { id: 'a-selfie', verdict: 'ok' as const, fills: { portrait: 0.1, square: 0.15, application: 1.1 } };
+  const roomy = [
+    { id: 'b', verdict: 'ok' as const, fills: { portrait: 1.3, square: 1.7, application: 6 } },
+    { id: 'c', verdict: 'ok' as const, fills: { portrait: 1.2, square: 1.6, application: 5 } },
+  ];
+  const plan = planDrafts({ package: 'pro', extras: [], style: 'professional', location: 'studio', outfit: null, photos: [tight, ...roomy], generation: 0 });
+  expect(plan.filter((d) => d.photoId === 'a-selfie' && d.spec.format !== 'application')).toEqual([]);
+  expect(new Set(plan.map((d) => d.spec.format))).toEqual(new Set(['portrait', 'square', 'application']));
+  // The 35 × 45 mm needs little below the chin: the selfie is used there.
+  expect(plan.some((d) => d.photoId === 'a-selfie')).toBe(true);
+  // Only tight selfies: every format is still made.
+  const only = planDrafts({ package: 'basic', extras: [], style: 'professional', location: null, outfit: null, photos: [tight, { ...tight, id: 'b' }, { ...tight, id: 'c' }], generation: 0 });
+  expect(only.map((d) => d.spec.format)).toEqual(['portrait', 'square', 'application']);
+});

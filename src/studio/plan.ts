@@ -3,13 +3,15 @@
 // give the same plan, so a job that runs again makes the same drafts (and skips those already made).
 import { PACKAGES, requiredResultCount, type BaseStyle, type ExtraKey, type Location, type Outfit, type PackageKey } from '../domain/catalog.js';
 import { BACKDROP_VARIANTS, type BackdropKind } from './backdrops.js';
-import { OUTPUT_FORMAT_KEYS } from './formats.js';
+import { OUTPUT_FORMAT_KEYS, type OutputFormatKey } from './formats.js';
 import type { DraftSpec } from './render.js';
 
 export interface PlanPhoto {
   id: string;
   /** The gate's verdict: better photos are used first. */
   verdict: 'ok' | 'warning' | 'unchecked';
+  /** Per format, how much of what it needs below the chin the photo has (framing.ts photoFills); missing: enough. */
+  fills?: Partial<Record<OutputFormatKey, number>>;
 }
 
 export interface PlanInput {
@@ -55,7 +57,14 @@ interface Combination {
  * them too). Only when every combination is used does one come again. A later generation continues the
  * sequence, so "regenerate" and the extra variants make new drafts, not copies.
  */
-function combinations(photos: number, backgrounds: number, picks: number, perGeneration: number): Combination[] {
+/**
+ * What a combination whose photo fills its format less than the order's best photo for it costs, per missing
+ * share: a tight selfie gives its 4:5 bust only after the photos that fill one have given theirs (framing
+ * variations included).
+ */
+const UNFILLED_PENALTY = 2500;
+
+function combinations(photos: number, backgrounds: number, picks: number, perGeneration: number, shortfall: (photo: number, format: number) => number = () => 0): Combination[] {
   const all: Combination[] = [];
   for (let variation = 0; variation < FRAMING_VARIATIONS; variation++) {
     for (let photo = 0; photo < photos; photo++) {
@@ -82,7 +91,7 @@ function combinations(photos: number, backgrounds: number, picks: number, perGen
       if (used.has(i)) continue;
       const c = all[i]!;
       const keys = keysOf(c);
-      let score = c.variation * 1000 + (previous && previous.photo === c.photo ? 5 : 0);
+      let score = c.variation * 1000 + shortfall(c.photo, c.format) * UNFILLED_PENALTY + (previous && previous.photo === c.photo ? 5 : 0);
       for (let k = 0; k < keys.length; k++) score += count(keys[k]!) * weights[k]!;
       if (score < bestScore) {
         bestScore = score;
@@ -108,7 +117,11 @@ export function planDrafts(input: PlanInput): PlannedDraft[] {
   const kind: BackdropKind = input.location === 'creative' ? 'creative' : 'studio';
   const backgrounds = Math.min(BACKDROP_VARIANTS, PACKAGES[input.package].backgrounds);
   // Generation g continues where generation g − 1 stopped.
-  const continued = combinations(photos.length, backgrounds, count * (input.generation + 1), count).slice(count * input.generation);
+  // Against the best photo for that format: when no photo fills a format, the best of them makes it.
+  const fill = (photo: number, format: number) => Math.min(1, photos[photo]!.fills?.[OUTPUT_FORMAT_KEYS[format]!] ?? 1);
+  const best = OUTPUT_FORMAT_KEYS.map((_, format) => Math.max(...photos.map((__, photo) => fill(photo, format))));
+  const shortfall = (photo: number, format: number) => best[format]! - fill(photo, format);
+  const continued = combinations(photos.length, backgrounds, count * (input.generation + 1), count, shortfall).slice(count * input.generation);
   // Each generation's drafts start with a 4:5 portrait, as staff expect the list to begin.
   const start = Math.max(0, continued.findIndex((c) => c.format === 0));
   const sequence = [...continued.slice(start), ...continued.slice(0, start)];

@@ -7,6 +7,7 @@ import type { Box } from './inference/types.js';
 import { OUTPUT_FORMATS, OUTPUT_FORMAT_KEYS } from './formats.js';
 import { createTestInference } from './inference/test-inference.js';
 import { assessPhoto } from './quality-gate.js';
+import { photoFills } from './framing.js';
 import { renderDraft } from './render.js';
 
 const inference = createTestInference();
@@ -105,3 +106,19 @@ async function largestFace(image: Buffer): Promise<Box> {
   const found = await inference.detectFaces({ data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height });
   return [...found].sort((a, b) => b.box.height - a.box.height)[0]!.box;
 }
+
+test('which photos fill which format: Franck\'s close selfies have no shoulders for a 4:5 bust, the portraits do', async () => {
+  const fills: Record<string, Record<string, number>> = {};
+  for (const person of await peopleCorpus()) {
+    if (!['astronaut', 'hopper', 'franck', 'sample3'].includes(person.name)) continue;
+    const meta = await sharp(person.photo).metadata();
+    const found = (await assessPhoto(person.photo, inference)).face ?? (await largestFace(person.photo));
+    fills[person.name] = Object.fromEntries(OUTPUT_FORMAT_KEYS.map((format) => [format, photoFills(found, { width: meta.width!, height: meta.height! }, OUTPUT_FORMATS[format])]));
+  }
+  expect(fills.franck!.portrait).toBeLessThan(0.3);
+  expect(fills.franck!.application).toBeLessThan(1);
+  for (const name of ['astronaut', 'sample3']) for (const format of OUTPUT_FORMAT_KEYS) expect(fills[name]![format], `${name} ${format}`).toBeGreaterThan(1);
+  // Hopper's photo ends one face height below her chin: enough for 35 × 45 mm, not for a 4:5 bust.
+  expect(fills.hopper!.application).toBeGreaterThan(1);
+  expect(fills.hopper!.portrait).toBeLessThan(1);
+});

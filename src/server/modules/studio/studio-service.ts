@@ -6,7 +6,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { BaseStyle, Location, Outfit, PackageKey } from '../../../domain/catalog.js';
 import { canTransition, isInProduction, type OrderStatus, type ProductionMode } from '../../../domain/order-state.js';
 import type { Inference } from '../../../studio/inference/client.js';
-import { planDrafts, type PlannedDraft } from '../../../studio/plan.js';
+import { planDrafts, type PlanPhoto, type PlannedDraft } from '../../../studio/plan.js';
+import { photoFills } from '../../../studio/framing.js';
+import { OUTPUT_FORMATS, OUTPUT_FORMAT_KEYS } from '../../../studio/formats.js';
 import { assessPhoto, type QualityReport } from '../../../studio/quality-gate.js';
 import { renderDraft } from '../../../studio/render.js';
 import type { Database, Executor } from '../../db/client.js';
@@ -70,6 +72,13 @@ export function createStudioService(deps: StudioDeps) {
     return report.face;
   }
 
+  /** Per format, how well the photo fills it (framing.ts): tight selfies give the formats they fill. */
+  function fillsOf(upload: UploadRow): PlanPhoto['fills'] {
+    const face = (upload.quality as Partial<QualityReport> | null)?.face;
+    if (!face) return undefined;
+    return Object.fromEntries(OUTPUT_FORMAT_KEYS.map((key) => [key, photoFills(face, upload, OUTPUT_FORMATS[key])]));
+  }
+
   function plan(order: OrderRow, uploads: UploadRow[], generation: number): PlannedDraft[] {
     return planDrafts({
       package: order.package as PackageKey,
@@ -77,7 +86,7 @@ export function createStudioService(deps: StudioDeps) {
       style: (order.styleBase as BaseStyle) ?? 'professional',
       location: (order.refineLocation as Location | null) ?? null,
       outfit: (order.refineOutfit as Outfit | null) ?? null,
-      photos: uploads.map((u) => ({ id: u.id, verdict: photoQualityView(u.quality).verdict })),
+      photos: uploads.map((u) => ({ id: u.id, verdict: photoQualityView(u.quality).verdict, fills: fillsOf(u) })),
       generation,
     });
   }
