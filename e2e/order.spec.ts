@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { open, outbox, photoFiles, uniqueEmail, wizardToPackage } from './helpers.js';
 
@@ -125,10 +126,18 @@ test('the wizard works at phone width, reload keeps the selections, and fewer th
   expect(width).toBeLessThanOrEqual(390);
 });
 
-test('a HEIC photo gets the translated advice to send JPEG', async ({ page }) => {
+test('at phone width an iPhone HEIC photo is accepted like a JPEG, with its thumbnail and verdict', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
   await open(page, '/order/upload');
+  // The picker offers HEIC: iOS hands over its photos as they are.
+  expect(await page.getByTestId('file-input').getAttribute('accept')).toContain('image/heic');
   await page.getByTestId('photo-consent').check();
-  await page.getByTestId('file-input').setInputFiles({ name: 'IMG_0001.HEIC', mimeType: 'image/heic', buffer: Buffer.from('not really heic') });
-  await expect(page.getByTestId('upload-error')).toContainText('Maximale Kompatibilität');
-  await expect(page.getByTestId('upload-summary')).toHaveText('1 von 1 Bild konnte nicht hochgeladen werden.');
+  await page.getByTestId('file-input').setInputFiles({ name: 'IMG_4117.HEIC', mimeType: 'image/heic', buffer: readFileSync('test/fixtures/faces/franck_04117.heic') });
+  const thumb = page.getByTestId('upload-thumb').first();
+  await expect(thumb).toHaveAttribute('data-quality', 'ok');
+  await expect(page.getByTestId('upload-counter')).toContainText('1/10');
+  await expect(page.getByTestId('upload-error')).toHaveCount(0);
+  // The thumbnail is the decoded photo (a JPEG the browser can show), not a broken image.
+  expect(await thumb.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  await page.screenshot({ path: 'test-results/upload-heic-phone.png', fullPage: true });
 });

@@ -249,9 +249,30 @@ test('an AVIF is an unsupported type, not a HEIC', async () => {
   expect(await processCustomerPhoto(input)).toEqual({ ok: false, code: 'unsupportedType' });
 });
 
-test('an iPhone HEIC gets its own code so the page can explain how to send a JPEG', async () => {
-  // sharp's bundled libheif decodes and encodes AVIF only, so the HEIC is built by hand.
-  expect(await processCustomerPhoto(handMadeHeic())).toEqual({ ok: false, code: 'heicNotSupported' });
+test('an iPhone HEIC is accepted like every photo: decoded, re-encoded as JPEG, its metadata gone', async () => {
+  // Made with libheif's heif-enc from a frame of Franck carrying camera EXIF and a GPS position (test/fixtures/README.md).
+  const heic = readFileSync(path.join(PROJECT_ROOT, 'test/fixtures/faces/franck_04117.heic'));
+  expect(heic.toString('latin1', 4, 12)).toBe('ftypheic');
+  expect(heic.includes('iPhone 15')).toBe(true);
+  const image = accepted(await processCustomerPhoto(heic));
+  expect(image).toMatchObject({ mimeType: 'image/jpeg', extension: 'jpg', width: 1280, height: 1024, sourceFormat: 'heic' });
+  const metadata = await sharp(image.buffer).metadata();
+  expect({ format: metadata.format, exif: metadata.exif, icc: metadata.icc, xmp: metadata.xmp }).toEqual({ format: 'jpeg', exif: undefined, icc: undefined, xmp: undefined });
+  expect(image.buffer.includes('iPhone')).toBe(false);
+  // The same picture as the JPEG it was made from (HEVC at quality 60 against JPEG: close, not equal).
+  const original = await sharp(path.join(PROJECT_ROOT, 'test/fixtures/faces/franck_04117.jpg')).resize(1280, 1024).raw().toBuffer();
+  const decoded = await sharp(image.buffer).raw().toBuffer();
+  let difference = 0;
+  for (let i = 0; i < decoded.length; i++) difference += Math.abs(decoded[i]! - original[i]!);
+  expect(difference / decoded.length).toBeLessThan(6);
+  expect((await sharp(image.thumbnail).metadata()).width).toBeLessThanOrEqual(480);
+});
+
+test('a file that only claims to be a HEIC is a damaged image, and staff results and generated pictures stay JPEG or PNG', async () => {
+  expect(await processCustomerPhoto(handMadeHeic())).toEqual({ ok: false, code: 'corruptImage' });
+  const heic = readFileSync(path.join(PROJECT_ROOT, 'test/fixtures/faces/franck_04117.heic'));
+  expect(await processCustomerPhoto(heic.subarray(0, heic.length / 2))).toEqual({ ok: false, code: 'corruptImage' });
+  expect(await processResultImage(heic)).toEqual({ ok: false, code: 'heicNotSupported' });
 });
 
 test('a photo whose short side is below the minimum is refused', async () => {

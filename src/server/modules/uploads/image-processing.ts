@@ -1,5 +1,6 @@
 // Decides whether uploaded bytes are an image we accept and re-encodes them (decisions.md section 5).
 // Pure: bytes in, bytes out; storage and the database are the caller's business.
+import decodeHeif from 'heic-decode';
 import sharp from 'sharp';
 import type { Metadata, Sharp } from 'sharp';
 import { UPLOAD_LIMITS } from '../../../domain/catalog.js';
@@ -13,7 +14,8 @@ export type UploadRejection =
   | 'tooManyPixels'
   | 'resolutionTooLow';
 
-export type SourceFormat = 'jpeg' | 'png' | 'webp';
+/** 'heic': HEIC/HEIF from a phone camera (every iPhone's default), accepted as a customer photo only. */
+export type SourceFormat = 'jpeg' | 'png' | 'webp' | 'heic';
 
 export interface ProcessedImage {
   buffer: Buffer;
@@ -51,11 +53,12 @@ const JPEG_OUTPUT = { quality: 90, progressive: false, optimiseCoding: false } a
 export type SniffResult = { kind: 'accepted'; format: SourceFormat } | { kind: 'rejected'; code: UploadRejection };
 
 export async function processCustomerPhoto(input: Buffer): Promise<ProcessResult> {
-  const checked = await checkUpload(input);
+  const checked = await checkUpload(input, { heic: true });
   if (!checked.ok) return checked;
   const { format, metadata } = checked;
   const shortSide = Math.min(metadata.autoOrient.width, metadata.autoOrient.height);
   if (shortSide < UPLOAD_LIMITS.minShortSidePx) return { ok: false, code: 'resolutionTooLow' };
+  if (format === 'heic') return processHeicPhoto(input);
 
   const [encoded, thumbnail] = await Promise.all([
     reencode(input, (image) =>
@@ -76,6 +79,49 @@ export async function processCustomerPhoto(input: Buffer): Promise<ProcessResult
     ok: true,
     image: { ...encoded, thumbnail: thumbnail.buffer, mimeType: 'image/jpeg', extension: 'jpg', sourceFormat: format },
   };
+}
+
+/**
+ * A HEIC photo: libheif (WebAssembly, from npm: sharp's prebuilt libvips decodes no HEVC) decodes the primary
+ * image with its rotation and mirroring applied, to bare pixels; from there it is handled like every photo,
+ * so nothing of the file's metadata (EXIF, GPS, depth maps, the other images of a burst) is kept.
+ */
+async function processHeicPhoto(input: Buffer): Promise<ProcessResult> {
+  const decoded = await withDecodeSlot(async () => {
+    try {
+      const image = await decodeHeif({ buffer: input });
+      return { data: Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), width: image.width, height: image.height };
+    } catch {
+      return undefined;
+    }
+  });
+  if (!decoded) return { ok: false, code: 'corruptImage' };
+  const raw = { raw: { width: decoded.width, height: decoded.height, channels: 4 as const } };
+  try {
+    const [photo, thumbnail] = await Promise.all([
+      sharp(decoded.data, raw)
+        .resize({ width: MAX_STORED_LONG_SIDE_PX, height: MAX_STORED_LONG_SIDE_PX, fit: 'inside', withoutEnlargement: true })
+        .flatten({ background: '#ffffff' })
+        .jpeg(JPEG_OUTPUT)
+        .toBuffer({ resolveWithObject: true }),
+      sharp(decoded.data, raw).resize({ width: THUMBNAIL_PX, height: THUMBNAIL_PX, fit: 'inside' }).flatten({ background: '#ffffff' }).jpeg({ quality: 80 }).toBuffer(),
+    ]);
+    return {
+      ok: true,
+      image: {
+        buffer: photo.data,
+        width: photo.info.width,
+        height: photo.info.height,
+        bytes: photo.data.length,
+        thumbnail,
+        mimeType: 'image/jpeg',
+        extension: 'jpg',
+        sourceFormat: 'heic',
+      },
+    };
+  } catch {
+    return { ok: false, code: 'corruptImage' };
+  }
 }
 
 /**
@@ -117,14 +163,18 @@ export async function processForeignImage(input: Buffer, finish: (image: Sharp) 
 
 type Checked = { ok: true; format: SourceFormat; metadata: Metadata } | { ok: false; code: UploadRejection };
 
-/** Everything that can be decided without decoding pixels, cheapest first. */
-async function checkUpload(input: Buffer): Promise<Checked> {
+/**
+ * Everything that can be decided without decoding pixels, cheapest first. HEIC only where `heic` is set (a
+ * customer's photo); a staff result or a generator's picture in HEIC is refused with its own code.
+ */
+async function checkUpload(input: Buffer, options: { heic?: boolean } = {}): Promise<Checked> {
   if (input.length === 0) return { ok: false, code: 'notAnImage' };
   // Before anything looks at the content, so an oversized body costs nothing but its length.
   if (input.length > UPLOAD_LIMITS.maxFileBytes) return { ok: false, code: 'fileTooLarge' };
 
   const sniffed = sniffImageType(input);
   if (sniffed.kind === 'rejected') return { ok: false, code: sniffed.code };
+  if (sniffed.format === 'heic') return options.heic ? checkHeic(input) : { ok: false, code: 'heicNotSupported' };
 
   let metadata: Metadata;
   try {
@@ -138,6 +188,24 @@ async function checkUpload(input: Buffer): Promise<Checked> {
   if (metadata.format !== sniffed.format) return { ok: false, code: 'corruptImage' };
   if (metadata.width * metadata.height > UPLOAD_LIMITS.maxPixels) return { ok: false, code: 'tooManyPixels' };
   return { ok: true, format: sniffed.format, metadata };
+}
+
+/** The HEIC's primary image size from its header (libheif reads it without decoding the pixels). */
+async function checkHeic(input: Buffer): Promise<Checked> {
+  let size: { width: number; height: number };
+  try {
+    const images = await decodeHeif.all({ buffer: input });
+    const primary = images[0];
+    if (!primary) return { ok: false, code: 'corruptImage' };
+    size = { width: primary.width, height: primary.height };
+    images.dispose();
+  } catch {
+    return { ok: false, code: 'corruptImage' };
+  }
+  if (!(size.width > 0 && size.height > 0)) return { ok: false, code: 'corruptImage' };
+  if (size.width * size.height > UPLOAD_LIMITS.maxPixels) return { ok: false, code: 'tooManyPixels' };
+  // Rotation and mirroring are applied when it decodes: the size it reports is the upright one.
+  return { ok: true, format: 'heic', metadata: { width: size.width, height: size.height, autoOrient: size } as Metadata };
 }
 
 export interface Encoded {
@@ -198,7 +266,8 @@ const AVIF_BRANDS = new Set(['avif', 'avis']);
 
 /**
  * Classifies by magic bytes only. Formats we do not accept are recognised here and never reach a
- * decoder: SVG, TIFF, GIF and HEIF parsers are extra attack surface for files we would refuse anyway.
+ * decoder: SVG, TIFF, GIF and AVIF parsers are extra attack surface for files we would refuse anyway. HEIC is
+ * decoded by libheif in WebAssembly, for customer photos only (checkUpload).
  */
 export function sniffImageType(input: Buffer): SniffResult {
   const starts = (bytes: readonly number[], offset = 0): boolean =>
@@ -234,7 +303,7 @@ function sniffIsoMedia(input: Buffer): SniffResult {
   for (let offset = 16; offset + 4 <= end; offset += 4) brands.push(input.toString('latin1', offset, offset + 4));
 
   if (brands.some((brand) => AVIF_BRANDS.has(brand))) return { kind: 'rejected', code: 'unsupportedType' };
-  if (brands.some((brand) => HEIF_BRANDS.has(brand))) return { kind: 'rejected', code: 'heicNotSupported' };
+  if (brands.some((brand) => HEIF_BRANDS.has(brand))) return { kind: 'accepted', format: 'heic' };
   // MP4, MOV and friends: a video is not a photo.
   return { kind: 'rejected', code: 'notAnImage' };
 }

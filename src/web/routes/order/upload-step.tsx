@@ -33,7 +33,8 @@ interface DraftResponse {
   editable: boolean;
 }
 
-const ACCEPT = 'image/jpeg,image/png,image/webp,.jpg,.jpeg,.png,.webp,.heic,.heif';
+/** What the server takes (image-processing.ts): with HEIC/HEIF listed, iOS offers its photos as they are. */
+const ACCEPT = 'image/jpeg,image/png,image/webp,image/heic,image/heif,.jpg,.jpeg,.png,.webp,.heic,.heif';
 const PARALLEL_UPLOADS = 3;
 
 function isHeic(file: File) {
@@ -42,8 +43,8 @@ function isHeic(file: File) {
 
 /** Checks in the browser only spare a round trip; the server decides. */
 function browserCheck(file: File): string | null {
-  if (isHeic(file)) return 'heicNotSupported';
-  if (!file.type.startsWith('image/')) return 'unsupportedType';
+  // Some browsers give a HEIC no type at all: its name says what it is.
+  if (!file.type.startsWith('image/') && !isHeic(file)) return 'unsupportedType';
   if (file.size > UPLOAD_LIMITS.maxFileBytes) return 'fileTooLarge';
   return null;
 }
