@@ -74,6 +74,12 @@ describe.each(testDatabases())('back office on $name', (testDb) => {
     expect((await admin('GET', `/api/admin/orders/${order.orderId}`)).json().order.status).toBe('paid');
   });
 
+  test('staff see whom the invoice is made out to', async () => {
+    const order = await placeOrder(t.app, { billing: { billingName: 'Musterfirma GmbH', billingAddress: 'Hauptstraße 5\n10115 Berlin' } });
+    await payOrder(t.app, order);
+    expect((await admin('GET', `/api/admin/orders/${order.orderId}`)).json().order).toMatchObject({ billingName: 'Musterfirma GmbH', billingAddress: 'Hauptstraße 5\n10115 Berlin' });
+  });
+
   test('the session cookie is HttpOnly and SameSite, and sign-in rotates it', async () => {
     const first = await signIn(STAFF.email, STAFF.password, '10.50.1.1');
     const setCookie = String(first.headers['set-cookie']);

@@ -146,7 +146,7 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
     async mailStatusLink(order: OrderRow): Promise<boolean> {
       if (!order.email) return false;
       const language = order.language as Language;
-      const mail = renderStatusLinkMail({ language, orderNumber: order.orderNumber, url: statusUrl(deps.publicUrl, deps.appSecret, order.id, deps.now()), siteName: deps.site.name });
+      const mail = renderStatusLinkMail({ language, orderNumber: order.orderNumber, url: statusUrl(deps.publicUrl, deps.appSecret, order.id, deps.now(), language), siteName: deps.site.name });
       const sent = await deps.mailer.sendEmail({ ...mail, to: order.email, template: 'tracking-link', language, orderId: order.id, dedupeKey: `tracking-link:${order.id}:${deps.now().getTime()}` });
       if (!sent.ok) deps.log.error({ orderId: order.id, error: sent.error }, 'tracking link mail failed');
       return sent.ok;

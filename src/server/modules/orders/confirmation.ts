@@ -33,7 +33,7 @@ export function createConfirmation(ctx: OrderContext) {
         status: order.status,
         paymentStatus: order.paymentStatus,
         paidAt: order.paidAt?.toISOString() ?? null,
-        statusUrl: statusUrl(deps.publicUrl, deps.appSecret, order.id, deps.now()),
+        statusUrl: statusUrl(deps.publicUrl, deps.appSecret, order.id, deps.now(), order.language),
       };
     },
 

@@ -95,7 +95,7 @@ export function orderMailData(context: OrderMailContext, order: OrderRow, price:
           }
         : null,
     // Made when the mail is: every mail renews the customer's way in.
-    statusUrl: statusUrl(context.publicUrl, context.appSecret, order.id, context.now()),
+    statusUrl: statusUrl(context.publicUrl, context.appSecret, order.id, context.now(), language),
     termsUrl: `${context.publicUrl}/agb${languageQuery}`,
     privacyUrl: `${context.publicUrl}/datenschutz${languageQuery}`,
     withdrawalUrl: `${context.publicUrl}/widerruf${languageQuery}`,

@@ -38,8 +38,10 @@ const invoiceSubject = (orderId: string, invoiceId: string) => `invoice:${orderI
 export const statusToken = (secret: string, orderId: string, issuedAt: Date) => timedToken(secret, statusSubject(orderId), issuedAt);
 export const invoiceToken = (secret: string, orderId: string, invoiceId: string, issuedAt: Date) => timedToken(secret, invoiceSubject(orderId, invoiceId), issuedAt);
 
-export function statusUrl(publicUrl: string, secret: string, orderId: string, issuedAt: Date): string {
-  return `${publicUrl}/order-status/${orderId}?token=${statusToken(secret, orderId, issuedAt)}`;
+/** The customer's link to their order; with `language` other than German it opens in that language. */
+export function statusUrl(publicUrl: string, secret: string, orderId: string, issuedAt: Date, language?: string): string {
+  const lang = language && language !== 'de' ? `&lang=${language}` : '';
+  return `${publicUrl}/order-status/${orderId}?token=${statusToken(secret, orderId, issuedAt)}${lang}`;
 }
 
 /** A link without its time (in mails sent before links expired): taken as made when the order was. */

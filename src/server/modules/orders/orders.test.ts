@@ -322,6 +322,19 @@ describe.each(testDatabases())('order flow on $name', (testDb) => {
     expect(received[0]!.text).toContain(`/order-status/${order.orderId}?token=`);
   });
 
+  test('the status link in a Spanish or English mail opens the status page in that language', async () => {
+    for (const language of ['es', 'en'] as const) {
+      const order = await readyOrder(BASIC, 3);
+      expect((await checkout(order, { language })).statusCode).toBe(200);
+      const [received] = await mails(order.orderId, 'order-received');
+      const link = /https?:\/\/\S+\/order-status\/\S+/.exec(received!.text)![0];
+      expect(link, language).toContain(`&lang=${language}`);
+      const page = await t.app.inject({ method: 'GET', url: link.replace(/^https?:\/\/[^/]+/, '') });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain(`<html lang="${language}"`);
+    }
+  });
+
   test('a double click makes one payment session', async () => {
     const order = await readyOrder(BASIC, 3);
     const [a, b] = await Promise.all([checkout(order), checkout(order)]);

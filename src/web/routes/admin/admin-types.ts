@@ -123,6 +123,9 @@ export interface AdminOrder {
   email: string | null;
   firstName: string | null;
   lastName: string | null;
+  /** The invoice's recipient when the customer gave one at checkout. */
+  billingName: string | null;
+  billingAddress: string | null;
   phone: string | null;
   gender: string | null;
   styleBase: string | null;

@@ -138,6 +138,12 @@ function OrderCard({ detail, onChange }: { detail: AdminOrderDetail; onChange: (
         </Row>
         {order.firstName && <Row label="Vorname">{order.firstName}</Row>}
         {order.lastName && <Row label="Nachname">{order.lastName}</Row>}
+        {order.billingName && <Row label="Rechnung an">{order.billingName}</Row>}
+        {order.billingAddress && (
+          <Row label="Rechnungsadresse">
+            <span className="admin-lines">{order.billingAddress}</span>
+          </Row>
+        )}
         <Row label="E-Mail">{order.email ? <a href={`mailto:${order.email}`}>{order.email}</a> : '–'}</Row>
         {order.phone && (
           <Row label="Telefon">
