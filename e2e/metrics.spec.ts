@@ -20,3 +20,14 @@ test('page views and the funnel are counted: call to action, uploads, package ch
   // Nothing personal: no e-mail, no file name, no order id.
   expect(JSON.stringify(sent)).not.toMatch(/@|selfie|[0-9a-f]{8}-[0-9a-f]{4}-/);
 });
+
+test('the button under the before/after examples leads into the wizard and is counted as transform_images_cta', async ({ page }) => {
+  const sent: { kind: string; name?: string }[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/metrics') sent.push(request.postDataJSON());
+  });
+  await open(page, '/');
+  await page.locator('#before-after').getByRole('link', { name: 'Eigene Fotos umwandeln' }).click();
+  await page.waitForURL('**/order/gender');
+  await expect.poll(() => sent.map((body) => body.name)).toContain('transform_images_cta');
+});

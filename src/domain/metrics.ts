@@ -5,6 +5,7 @@ import { PACKAGE_KEYS, UPLOAD_LIMITS } from './catalog.js';
 /** The spec's analytics events (section 7), counted without cookies or personal data. */
 export const METRIC_EVENTS = [
   'upload_start_cta',
+  'transform_images_cta',
   'main_pricing_cta',
   'pricing_basic_cta',
   'pricing_pro_cta',

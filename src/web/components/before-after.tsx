@@ -1,5 +1,6 @@
 // Before/after pairs from the examples manifest (configuration): the home page's section and the first
 // guide's examples. Without pairs nothing is shown, and no link points here.
+import type { ReactNode } from 'react';
 import type { ExamplePair } from '../../domain/site.js';
 import { useAppData } from '../app-data.js';
 import { useI18n } from '../i18n/i18n.js';
@@ -32,7 +33,7 @@ function Pair({ pair }: { pair: ExamplePair }) {
   );
 }
 
-export function BeforeAfter(props: { id?: string; title: string; text: string }) {
+export function BeforeAfter(props: { id?: string; title: string; text: string; cta?: ReactNode }) {
   const { examples } = useAppData();
   if (!examples.length) return null;
   return (
@@ -46,6 +47,7 @@ export function BeforeAfter(props: { id?: string; title: string; text: string })
           <Pair key={pair.id} pair={pair} />
         ))}
       </ul>
+      {props.cta && <p className="before-after__cta">{props.cta}</p>}
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { useAdminQuery } from './use-admin-query.js';
 
 const EVENT_LABELS: Record<string, string> = {
   upload_start_cta: 'Start-Button (Startseite)',
+  transform_images_cta: '„Eigene Fotos umwandeln“ (Vorher/Nachher)',
   main_pricing_cta: '„Preise ansehen“',
   pricing_basic_cta: 'Preiskarte Basic',
   pricing_pro_cta: 'Preiskarte Pro',

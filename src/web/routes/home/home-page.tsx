@@ -122,7 +122,18 @@ function FinalCta({ catalog }: { catalog: CatalogView }) {
 
 function HomeExamples() {
   const { t } = useI18n();
-  return <BeforeAfter id="before-after" title={t('home.examples.title')} text={t('home.examples.subtitle')} />;
+  return (
+    <BeforeAfter
+      id="before-after"
+      title={t('home.examples.title')}
+      text={t('home.examples.subtitle')}
+      cta={
+        <PageLink to="orderStart" className="button button--primary" onClick={() => trackEvent('transform_images_cta')}>
+          {t('home.examples.cta')}
+        </PageLink>
+      }
+    />
+  );
 }
 
 export function HomePage() {

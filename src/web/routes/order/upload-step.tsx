@@ -212,7 +212,10 @@ export function UploadStep() {
         </p>
       )}
       <p className="upload-counter" data-testid="upload-counter" aria-live="polite">
-        {t('order.upload.counter', { count: uploads.length, max: UPLOAD_LIMITS.maxPhotos })}
+        {/* Towards the minimum first (spec: x/3), then towards the most an order takes. */}
+        {uploads.length < UPLOAD_LIMITS.minPhotos
+          ? t('order.upload.counterMin', { count: uploads.length, min: UPLOAD_LIMITS.minPhotos })
+          : t('order.upload.counter', { count: uploads.length, max: UPLOAD_LIMITS.maxPhotos })}
       </p>
       <ul className="thumbs" aria-label={t('order.upload.listLabel')}>
         {uploads.map((upload) => (
