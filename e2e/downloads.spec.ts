@@ -70,3 +70,31 @@ test('a completed order: one image and the ZIP download from the status page', a
   expect(zip.suggestedFilename()).toBe(`bewerbungsfotos-${order.orderNumber}.zip`);
   expect(await zipNames(await zip.path())).toEqual(['headshot-1-ergebnis-1.jpg', 'headshot-2-ergebnis-3.jpg', 'headshot-3-ergebnis-4.jpg']);
 });
+
+test('at phone width a download link that ran out renews itself, and one opened from elsewhere comes back with the reason', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${base}/order-status/${order.orderId}?token=${statusToken(secret, order.orderId, new Date())}`);
+  await page.locator('html[data-hydrated="true"]').waitFor();
+  // The page was left open past the links' lifetime: its links carry a time in the past (and so a signature
+  // the server no longer accepts).
+  const stale = await page.getByTestId('download-one').nth(1).getAttribute('href');
+  const past = Math.floor(Date.now() / 1000) - 60;
+  await page.getByTestId('download-one').nth(1).evaluate((link: HTMLAnchorElement, exp: number) => {
+    link.href = link.href.replace(/exp=\d+/, `exp=${exp}`);
+  }, past);
+  const [single] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-one').nth(1).click()]);
+  expect(single.suggestedFilename()).toBe('headshot-2-ergebnis-3.jpg');
+  expect(readFileSync(await single.path()).subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+  await expect(page.getByTestId('download-error')).toHaveCount(0);
+  // The renewed links are new ones.
+  expect(await page.getByTestId('download-one').nth(1).getAttribute('href')).not.toBe(stale);
+
+  // A run-out link opened from a bookmark or another tab: the status page says why and holds fresh links.
+  await page.goto(`${base}${stale!.replace(/exp=\d+/, `exp=${past}`)}`);
+  await page.waitForURL(`**/order-status/${order.orderId}?download=link`);
+  await page.locator('html[data-hydrated="true"]').waitFor();
+  await expect(page.getByTestId('download-problem')).toContainText('Der Download-Link konnte nicht erstellt werden.');
+  const [again] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-one').nth(1).click()]);
+  expect(again.suggestedFilename()).toBe('headshot-2-ergebnis-3.jpg');
+  await page.screenshot({ path: 'test-results/download-renewed-phone.png', fullPage: true });
+});

@@ -250,6 +250,25 @@ describe.each(testDatabases())('after the sale on $name', (testDb) => {
     expect(expired.json().error.code).toBe('linkExpired');
   });
 
+  test('a person who opens a run-out or broken download link lands on the status page, which says why; a script gets JSON', async () => {
+    const { order } = await completedOrder();
+    const view = (await status(order.orderId)).json();
+    const browser = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+    const saved = clock;
+    clock = new Date(clock.getTime() + 2 * 3600 * 1000);
+    const expiredZip = await t.app.inject({ method: 'GET', url: view.zipUrl, headers: browser });
+    const expiredImage = await t.app.inject({ method: 'GET', url: view.results[0].downloadUrl, headers: browser });
+    clock = saved;
+    for (const response of [expiredZip, expiredImage]) {
+      expect(response.statusCode).toBe(303);
+      expect(response.headers.location).toBe(`/order-status/${order.orderId}?download=link`);
+    }
+    const altered = (view.zipUrl as string).replace(/sig=([0-9a-f])/, (_m, c: string) => `sig=${c === 'a' ? 'b' : 'a'}`);
+    expect((await t.app.inject({ method: 'GET', url: altered, headers: browser })).headers.location).toBe(`/order-status/${order.orderId}?download=link`);
+    // The page's own script (or any client asking for JSON) still gets the error in our shape.
+    expect((await t.app.inject({ method: 'GET', url: altered, headers: { accept: 'application/json' } })).json().error.code).toBe('linkInvalid');
+  });
+
   test('a revision within 7 days of completion sends the order back to work; later it is refused', async () => {
     const { order } = await completedOrder(new Date(clock.getTime() - 6 * DAY));
     const tooShort = await t.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/revision`, headers: { 'x-status-token': token(order.orderId) }, payload: { message: 'kurz' } });

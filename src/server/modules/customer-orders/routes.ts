@@ -1,5 +1,5 @@
 // Tracking, the order status page, downloads, revision requests and early deletion, for customers.
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { plainText, revisionRequestSchema, trackingFormSchema } from '../../../domain/validation.js';
 import { AppError, notFound } from '../../http/errors.js';
@@ -142,23 +142,42 @@ export const customerOrderRoutes: FastifyPluginAsync<{ service: CustomerOrderSer
     if (check !== 'valid') throw new AppError(403, check);
   }
 
+  /**
+   * A download link opened by a person (a page navigation, not the page's own script) that cannot be served
+   * goes back to the order's status page, which says why in the customer's language (the spec's urlError or
+   * downloadError) and carries fresh links; a script gets the error as JSON.
+   */
+  async function orStatusPage<T>(request: FastifyRequest, reply: FastifyReply, orderId: string, work: () => Promise<T>): Promise<T | FastifyReply> {
+    try {
+      return await work();
+    } catch (error) {
+      if (!String(request.headers.accept ?? '').includes('text/html')) throw error;
+      const code = error instanceof AppError ? error.code : '';
+      const problem = code === 'linkExpired' || code === 'linkInvalid' ? 'link' : 'failed';
+      return reply.header('cache-control', 'no-store').redirect(`/order-status/${orderId}?download=${problem}`, 303);
+    }
+  }
+
   api.get(
     '/api/orders/:id/results/:imageId/download',
     { schema: { params: z.object({ id: z.uuid(), imageId: z.uuid() }).strict(), querystring: signedQuery } },
-    async (request, reply) => {
-      requireSignature(request.params.id, { kind: 'image', imageId: request.params.imageId }, request.query);
-      const url = await service.resultForDownload(request.params.id, request.params.imageId);
-      return reply.header('cache-control', 'no-store').redirect(url, 302);
-    },
+    async (request, reply) =>
+      orStatusPage(request, reply, request.params.id, async () => {
+        requireSignature(request.params.id, { kind: 'image', imageId: request.params.imageId }, request.query);
+        const url = await service.resultForDownload(request.params.id, request.params.imageId);
+        return reply.header('cache-control', 'no-store').redirect(url, 302);
+      }),
   );
 
-  api.get('/api/orders/:id/results.zip', { schema: { params: orderParams, querystring: signedQuery } }, async (request, reply) => {
-    requireSignature(request.params.id, { kind: 'zip' }, request.query);
-    const { stream, fileName } = await service.resultsZip(request.params.id);
-    return reply
-      .header('cache-control', 'no-store')
-      .header('content-disposition', `attachment; filename="${fileName}"`)
-      .type('application/zip')
-      .send(stream);
-  });
+  api.get('/api/orders/:id/results.zip', { schema: { params: orderParams, querystring: signedQuery } }, async (request, reply) =>
+    orStatusPage(request, reply, request.params.id, async () => {
+      requireSignature(request.params.id, { kind: 'zip' }, request.query);
+      const { stream, fileName } = await service.resultsZip(request.params.id);
+      return reply
+        .header('cache-control', 'no-store')
+        .header('content-disposition', `attachment; filename="${fileName}"`)
+        .type('application/zip')
+        .send(stream);
+    }),
+  );
 };

@@ -20,3 +20,17 @@ export function rememberOrderAccess(orderId: string, token: string) {
 export function orderAccessToken(orderId: string): string | null {
   return read()[orderId] ?? null;
 }
+
+/**
+ * The order again, with fresh signed links (they run out after SIGNED_URL_TTL), through the status proof this
+ * session holds; null without one or when the server cannot answer.
+ */
+export async function renewOrder<T>(orderId: string, load: (url: string, token: string) => Promise<T>): Promise<T | null> {
+  const token = orderAccessToken(orderId);
+  if (!token) return null;
+  try {
+    return await load(`/api/orders/${orderId}/status`, token);
+  } catch {
+    return null;
+  }
+}

@@ -6,7 +6,7 @@ import { ApiError, api } from '../../lib/api.js';
 import { linkTarget } from '../../routes.js';
 import { useI18n } from '../../i18n/i18n.js';
 import { orderAccessToken, rememberOrderAccess } from './order-access.js';
-import { OrderSummary, ProcessingInfo, ProgressSteps, ResultsGallery, StatusBanner, UploadsGallery, formatDateTime, type OrderView } from './order-view.js';
+import { DownloadLink, OrderSummary, ProcessingInfo, ProgressSteps, ResultsGallery, StatusBanner, UploadsGallery, formatDateTime, type OrderView } from './order-view.js';
 
 const HISTORY_EVENTS = [
   'order_created',
@@ -232,6 +232,18 @@ export function OrderStatusPage() {
     );
   }
   if (!order || !token) return <div className="page page-loading" aria-busy="true" />;
+  // Fresh links for the downloads and pictures of a page left open longer than they live.
+  const renew = async () => {
+    try {
+      const fresh = await api<OrderView>(`/api/orders/${id}/status`, { headers: { 'x-status-token': token } });
+      setOrder(fresh);
+      return fresh;
+    } catch {
+      return null;
+    }
+  };
+  // A download link opened from elsewhere that had run out or failed came back here (customer-orders/routes.ts).
+  const downloadProblem = params.get('download');
 
   return (
     <div className="page" data-testid="order-status">
@@ -242,9 +254,9 @@ export function OrderStatusPage() {
             {t('orderStatus.refresh')}
           </button>
           {order.status === 'completed' && order.zipUrl && (
-            <a className="button button--primary" href={order.zipUrl} download>
+            <DownloadLink className="button button--primary" href={order.zipUrl} renew={async () => (await renew())?.zipUrl ?? null}>
               {t('orderStatus.downloadAll')}
-            </a>
+            </DownloadLink>
           )}
           {linkTarget('orderStart') && (
             <Link className="button button--secondary" to={linkTarget('orderStart')!}>
@@ -253,9 +265,14 @@ export function OrderStatusPage() {
           )}
         </div>
       </header>
+      {(downloadProblem === 'link' || downloadProblem === 'failed') && (
+        <p className="alert alert--error" role="alert" data-testid="download-problem">
+          {t(downloadProblem === 'link' ? 'tracking.errors.urlError' : 'tracking.errors.downloadError')} {t('tracking.results.freshLinks')}
+        </p>
+      )}
       <StatusBanner status={order.status} />
       <ProgressSteps status={order.status} />
-      <ResultsGallery order={order} />
+      <ResultsGallery order={order} renew={renew} />
       <Revision order={order} token={token} onChange={setOrder} />
       <ProcessingInfo order={order} />
       <OrderSummary order={order} />

@@ -1,4 +1,5 @@
 // The parts of an order that tracking and the status page both show.
+import { useState, type ReactNode } from 'react';
 import type { CustomerOrderView } from '../../../domain/order-views.js';
 import { formatDate, formatMoney, localeFor, SHOP_TIME_ZONE } from '../../../domain/money.js';
 import { trackingStep } from '../../../domain/order-state.js';
@@ -48,7 +49,90 @@ export function ProgressSteps({ status }: { status: string }) {
   );
 }
 
-export function ResultsGallery({ order }: { order: OrderView }) {
+/** Whether a signed link (its `exp`, in seconds) runs out within the next minute. */
+function expiresSoon(href: string): boolean {
+  const exp = Number(new URL(href, 'http://shop.invalid').searchParams.get('exp'));
+  return Number.isFinite(exp) && exp > 0 && exp * 1000 < Date.now() + 60_000;
+}
+
+/**
+ * A download button whose link renews itself: a page left open longer than the links live fetches fresh ones
+ * first (`renew`) and then downloads; if that fails the spec's urlError says so. A link still fresh is followed
+ * by the browser as it is.
+ */
+export function DownloadLink(props: { href: string; renew?: () => Promise<string | null>; className: string; testId?: string; children: ReactNode }) {
+  const { t } = useI18n();
+  const [failed, setFailed] = useState(false);
+  const [busy, setBusy] = useState(false);
+  return (
+    <>
+      <a
+        className={props.className}
+        href={props.href}
+        download
+        data-testid={props.testId}
+        aria-busy={busy || undefined}
+        onClick={(event) => {
+          if (!props.renew || !expiresSoon(event.currentTarget.href)) return;
+          event.preventDefault();
+          setBusy(true);
+          setFailed(false);
+          void props
+            .renew()
+            .then((fresh) => {
+              if (!fresh) return setFailed(true);
+              const link = document.createElement('a');
+              link.href = fresh;
+              link.download = '';
+              document.body.append(link);
+              link.click();
+              link.remove();
+            })
+            .finally(() => setBusy(false));
+        }}
+      >
+        {props.children}
+      </a>
+      {failed && (
+        <p className="alert alert--error" role="alert" data-testid="download-error">
+          {t('tracking.errors.urlError')}
+        </p>
+      )}
+    </>
+  );
+}
+
+/** A result picture; when its link has run out it asks once for fresh links, then shows a placeholder. */
+function ResultImage({ src, alt, renew }: { src: string; alt: string; renew?: () => Promise<unknown> }) {
+  const { t } = useI18n();
+  const [failedSrc, setFailedSrc] = useState<string | null>(null);
+  const [renewed, setRenewed] = useState(false);
+  if (failedSrc === src && (renewed || !renew)) {
+    return (
+      <div className="gallery__placeholder" role="img" aria-label={alt} data-testid="image-placeholder">
+        {t('tracking.results.imageError')}
+      </div>
+    );
+  }
+  return (
+    <img
+      src={src}
+      alt={alt}
+      loading="lazy"
+      width={240}
+      height={300}
+      onError={() => {
+        setFailedSrc(src);
+        if (renew && !renewed) {
+          setRenewed(true);
+          void renew();
+        }
+      }}
+    />
+  );
+}
+
+export function ResultsGallery({ order, renew }: { order: OrderView; renew?: () => Promise<OrderView | null> }) {
   const { t } = useI18n();
   if (!order.results.length) return null;
   return (
@@ -56,18 +140,23 @@ export function ResultsGallery({ order }: { order: OrderView }) {
       <div className="card__head">
         <h2 id="results-title">{t('tracking.results.title')}</h2>
         {order.zipUrl && (
-          <a className="button button--primary" href={order.zipUrl} download data-testid="download-all">
+          <DownloadLink className="button button--primary" href={order.zipUrl} renew={renew && (async () => (await renew())?.zipUrl ?? null)} testId="download-all">
             {t('tracking.results.downloadAll')}
-          </a>
+          </DownloadLink>
         )}
       </div>
       <ul className="gallery">
         {order.results.map((result) => (
           <li key={result.id} className="gallery__item">
-            <img src={result.url} alt={t('tracking.results.alt', { n: result.n })} loading="lazy" width={240} height={300} />
-            <a className="button button--secondary button--small" href={result.downloadUrl} download data-testid="download-one">
+            <ResultImage src={result.url} alt={t('tracking.results.alt', { n: result.n })} renew={renew} />
+            <DownloadLink
+              className="button button--secondary button--small"
+              href={result.downloadUrl}
+              renew={renew && (async () => (await renew())?.results.find((fresh) => fresh.id === result.id)?.downloadUrl ?? null)}
+              testId="download-one"
+            >
               {t('tracking.results.download', { n: result.n })}
-            </a>
+            </DownloadLink>
           </li>
         ))}
       </ul>

@@ -3,7 +3,7 @@ import { Link, useSearchParams } from 'react-router';
 import { trackingFormSchema, fieldErrors } from '../../../domain/validation.js';
 import { ApiError, api } from '../../lib/api.js';
 import { useI18n } from '../../i18n/i18n.js';
-import { rememberOrderAccess } from './order-access.js';
+import { rememberOrderAccess, renewOrder } from './order-access.js';
 import { OrderSummary, ProcessingInfo, ProgressSteps, ResultsGallery, StatusBanner, UploadsGallery, type OrderView } from './order-view.js';
 
 /** Spec: after 5 searches the form is blocked for 15 minutes; a successful search resets the count. */
@@ -172,7 +172,14 @@ export function TrackingPage() {
         <div className="track-result" data-testid="track-result">
           <StatusBanner status={order.status} />
           <ProgressSteps status={order.status} />
-          <ResultsGallery order={order} />
+          <ResultsGallery
+            order={order}
+            renew={async () => {
+              const fresh = await renewOrder(order.orderId, (url, token) => api<OrderView>(url, { headers: { 'x-status-token': token } }));
+              if (fresh) setOrder(fresh);
+              return fresh;
+            }}
+          />
           <ProcessingInfo order={order} />
           <OrderSummary order={order} />
           <UploadsGallery order={order} />
