@@ -267,9 +267,12 @@ export function createAdminService(deps: AdminDeps) {
           const extras = extrasOf(o);
           const hours = o.package ? deliveryHours(o.package as PackageKey, extras) : 48;
           const dueAt = new Date((o.paidAt ?? o.createdAt).getTime() + hours * 3600 * 1000);
-          return { id: o.id, orderNumber: o.orderNumber, email: o.email, package: o.package, status: o.status, paidAt: o.paidAt?.toISOString() ?? null, dueAt, overdue: dueAt < now, express: hours <= 12 };
+          // The customer deleted their photos while the order was being made: the job stopped; staff must get in touch.
+          const photosDeleted = o.photosDeletedAt !== null;
+          return { id: o.id, orderNumber: o.orderNumber, email: o.email, package: o.package, status: o.status, paidAt: o.paidAt?.toISOString() ?? null, dueAt, overdue: dueAt < now, express: hours <= 12, photosDeleted };
         })
-        .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime())
+        // Orders that cannot go on without staff first, then by due time.
+        .sort((a, b) => Number(b.photosDeleted) - Number(a.photosDeleted) || a.dueAt.getTime() - b.dueAt.getTime())
         .map((w) => ({ ...w, dueAt: w.dueAt.toISOString() }));
       const revisions = await db
         .select({ id: revisionRequests.id, orderId: revisionRequests.orderId, orderNumber: orders.orderNumber, message: revisionRequests.message, createdAt: revisionRequests.createdAt })

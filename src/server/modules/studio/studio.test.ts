@@ -14,6 +14,7 @@ import { testDatabases } from '../../test/databases.js';
 import { signInStaff, type StaffClient } from '../../test/staff.js';
 import { payOrder, placeOrder } from '../../test/seed.js';
 import { STUDIO_QUEUE } from './studio-service.js';
+import { statusToken } from '../orders/order-tokens.js';
 
 // The studio cannot change clothes: without a generator no outfit is offered or accepted (claims follow capability).
 const PRO = { gender: 'female', style: 'professional', package: 'pro', location: 'creative', outfit: null, extras: [] };
@@ -50,6 +51,23 @@ describe.each(testDatabases())('studio drafts on $name', (testDb) => {
   const admin = (method: 'GET' | 'POST', url: string, payload?: object) => staff.request(method, url, payload);
   const drafts = async (orderId: string) =>
     db.db.select().from(generatedImages).where(and(eq(generatedImages.orderId, orderId), eq(generatedImages.generationType, 'studio')));
+
+  test('photos deleted by the customer while the order is being made: the job stops, staff see it first on the dashboard, the status page says what happens', async () => {
+    const order = await placeOrder(t.app, { selection: PRO });
+    await payOrder(t.app, order);
+    const token = statusToken(t.app.config.appSecret, order.orderId, clock);
+    const deleted = await t.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/delete-photos`, headers: { 'x-status-token': token }, payload: { confirm: true } });
+    expect(deleted.statusCode).toBe(200);
+    // The job runs and makes nothing: there is nothing to make pictures from.
+    await t.app.jobRunner!.drain();
+    expect(await drafts(order.orderId)).toHaveLength(0);
+    const dashboard = (await admin('GET', '/api/admin/dashboard')).json();
+    expect(dashboard.waiting[0]).toMatchObject({ id: order.orderId, photosDeleted: true });
+    // The customer's view: the deletion, and no due time promised by the page (ProcessingInfo shows the note).
+    const view = deleted.json().order;
+    expect(view.photosDeletedAt).not.toBeNull();
+    expect(view.uploads).toEqual([]);
+  });
 
   test('payment queues one job; it makes the pro package\'s 10 drafts for review and puts the order in progress', async () => {
     const order = await placeOrder(t.app, { selection: PRO });

@@ -44,6 +44,8 @@ export interface DashboardResponse {
     dueAt: string | null;
     overdue: boolean;
     express: boolean;
+    /** The customer deleted the photos while the order was being made: production stopped. */
+    photosDeleted: boolean;
   }[];
   revisions: { id: string; orderId: string; orderNumber: string | null; message: string; createdAt: string }[];
   contactMessages: { id: string; name: string; email: string; message: string; createdAt: string }[];

@@ -55,13 +55,18 @@ export function DashboardPage() {
               ) : (
                 <ol className="admin-list">
                   {data.waiting.map((order) => (
-                    <li key={order.id} className={`admin-list__item${order.overdue ? ' admin-list__item--alert' : ''}`}>
+                    <li key={order.id} className={`admin-list__item${order.overdue || order.photosDeleted ? ' admin-list__item--alert' : ''}`}>
                       <Link to={`/admin/orders/${order.id}`} className="admin-list__link" data-testid="waiting-order" data-overdue={order.overdue}>
                         <span className="admin-list__main">
                           <strong className="admin-mono">{displayOrderNumber(order)}</strong>
                           <span>{packageName(order.package)}</span>
                           <Badge tone={orderStatusTone(order.status)}>{orderStatusLabel(order.status)}</Badge>
                           {order.express && <Badge tone="blue">Express</Badge>}
+                          {order.photosDeleted && (
+                            <Badge tone="red" testId="photos-deleted">
+                              Fotos vom Kunden gelöscht – Produktion gestoppt, Kunde kontaktieren
+                            </Badge>
+                          )}
                           {order.overdue && (
                             <Badge tone="red" testId="overdue">
                               Überfällig

@@ -167,6 +167,18 @@ export function ResultsGallery({ order, renew }: { order: OrderView; renew?: () 
 export function ProcessingInfo({ order }: { order: OrderView }) {
   const { t, language } = useI18n();
   if (order.status === 'completed' || order.status === 'cancelled' || !order.deliveryHours) return null;
+  // Paid, then the photos deleted: the job stopped, staff see it on their dashboard and get in touch. No due
+  // time is promised any more.
+  if (order.photosDeletedAt && order.dueAt) {
+    return (
+      <section className="card" aria-labelledby="processing-title">
+        <h2 id="processing-title">{t('tracking.processing.title')}</h2>
+        <p className="alert alert--info" data-testid="photos-deleted-in-production">
+          {t('tracking.processing.photosDeleted')}
+        </p>
+      </section>
+    );
+  }
   return (
     <section className="card" aria-labelledby="processing-title">
       <h2 id="processing-title">{t('tracking.processing.title')}</h2>

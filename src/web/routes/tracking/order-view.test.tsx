@@ -1,0 +1,69 @@
+// @vitest-environment jsdom
+// What the tracking and status pages say while an order is being made, and what they say when the customer
+// deleted the photos in the middle of it (production stopped, staff get in touch, no due time promised).
+import { act } from 'react';
+import { createRoot } from 'react-dom/client';
+import { expect, test } from 'vitest';
+import { LANGUAGES } from '../../../domain/catalog.js';
+import { ALL_MESSAGES } from '../../../i18n/all-messages.js';
+import { messagesFor, translate } from '../../../i18n/messages.js';
+import { I18nProvider } from '../../i18n/i18n.js';
+import { ProcessingInfo, type OrderView } from './order-view.js';
+
+const IN_PROGRESS: OrderView = {
+  orderId: '6f1c2a9e-3b4d-4c5e-8f70-123456789abc',
+  orderNumber: 'BF-TEST0001',
+  status: 'in_progress',
+  paymentStatus: 'paid',
+  email: 'kundin@example.de',
+  language: 'de',
+  package: 'pro',
+  style: 'professional',
+  gender: 'female',
+  location: 'studio',
+  outfit: null,
+  extras: [],
+  features: { hd: true, extraVariants: false, expressDelivery: false, commercialLicense: false },
+  totalCents: 2792,
+  createdAt: '2026-11-23T10:00:00Z',
+  paidAt: '2026-11-23T10:05:00Z',
+  completedAt: null,
+  deliveryHours: 24,
+  dueAt: '2026-11-24T10:05:00Z',
+  resultCount: 10,
+  uploads: [],
+  results: [],
+  zipUrl: null,
+  history: [],
+  photosDeleteAfter: null,
+  photosDeletedAt: null,
+  revision: { allowedUntil: null, open: false },
+  contact: { email: 'support@shop.test', phone: null },
+  invoices: [],
+};
+
+async function rendered(order: OrderView, language: (typeof LANGUAGES)[number]): Promise<HTMLElement> {
+  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+  const container = document.createElement('div');
+  await act(async () =>
+    createRoot(container).render(
+      <I18nProvider language={language} messages={messagesFor(ALL_MESSAGES[language], [])}>
+        <ProcessingInfo order={order} />
+      </I18nProvider>,
+    ),
+  );
+  return container;
+}
+
+test.each(LANGUAGES)('in production the page gives the due time; with the photos deleted it says production stopped and staff get in touch (%s)', async (language) => {
+  const text = (key: string) => translate(language, ALL_MESSAGES[language], key);
+  const working = await rendered(IN_PROGRESS, language);
+  expect(working.textContent).toContain(text('tracking.processing.working'));
+  expect(working.querySelector('[data-testid="photos-deleted-in-production"]')).toBeNull();
+
+  const stopped = await rendered({ ...IN_PROGRESS, photosDeletedAt: '2026-11-23T12:00:00Z' }, language);
+  expect(stopped.querySelector('[data-testid="photos-deleted-in-production"]')?.textContent).toBe(text('tracking.processing.photosDeleted'));
+  expect(stopped.textContent).not.toContain(text('tracking.processing.working'));
+  // No due time promised for pictures that cannot be made.
+  expect(stopped.textContent).not.toContain(text('tracking.processing.due').split('{')[0]!.trim());
+});
