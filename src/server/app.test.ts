@@ -122,6 +122,7 @@ describe.each(testDatabases())('app on $name', (testDb) => {
       ['/datenschutz', 'Datenschutz'],
       ['/agb', 'Widerrufsbelehrung'],
       ['/barrierefreiheit', 'Barrierefreiheit'],
+      ['/ueber-uns', 'Über uns'],
       ['/kontakt', 'Kontakt'],
       ['/widerruf', 'Widerruf bestätigen'],
     ] as const) {
@@ -132,7 +133,12 @@ describe.each(testDatabases())('app on $name', (testDb) => {
     }
     // The footer now links them on every page.
     const home = (await t.app.inject({ method: 'GET', url: '/' })).body;
-    for (const path of ['/impressum', '/datenschutz', '/agb', '/barrierefreiheit', '/kontakt', '/widerruf']) expect(home).toContain(`href="${path}"`);
+    for (const path of ['/impressum', '/datenschutz', '/agb', '/barrierefreiheit', '/ueber-uns', '/kontakt', '/widerruf']) expect(home).toContain(`href="${path}"`);
+    // The About page speaks the visitor's language and is not marked as a binding German text.
+    const about = await t.app.inject({ method: 'GET', url: '/ueber-uns?lang=en' });
+    expect(about.body).toContain('How we work');
+    expect(about.body).not.toMatch(/<p class="alert alert--info"[^>]*>This English version/);
+    expect((await t.app.inject({ method: 'GET', url: '/impressum?lang=en' })).body).toMatch(/<p class="alert alert--info"[^>]*>This English version/);
     // The withdrawal notice names the online function (§ 356a BGB) and links it.
     expect((await t.app.inject({ method: 'GET', url: '/agb' })).body).toMatch(/„<a[^>]*href="\/widerruf"[^>]*>Vertrag widerrufen<\/a>“/);
     expect((await t.app.inject({ method: 'GET', url: '/widerruf?lang=es' })).body).toContain('Confirmar desistimiento');

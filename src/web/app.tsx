@@ -23,6 +23,7 @@ const ImpressumPage = lazyPage(() => legal().then((m) => ({ default: m.Impressum
 const PrivacyPage = lazyPage(() => legal().then((m) => ({ default: m.PrivacyPage })));
 const TermsPage = lazyPage(() => legal().then((m) => ({ default: m.TermsPage })));
 const AccessibilityPage = lazyPage(() => legal().then((m) => ({ default: m.AccessibilityPage })));
+const AboutPage = lazyPage(() => legal().then((m) => ({ default: m.AboutPage })));
 const guides = () => import('./routes/guides/guide-pages.js');
 const ApplicationPhotosGuide = lazyPage(() => guides().then((m) => ({ default: m.ApplicationPhotosGuide })));
 const LinkedinGuide = lazyPage(() => guides().then((m) => ({ default: m.LinkedinGuide })));
@@ -39,6 +40,7 @@ const LAZY_PAGES: Partial<Record<PageKey, LazyPage>> = {
   datenschutz: PrivacyPage,
   agb: TermsPage,
   barrierefreiheit: AccessibilityPage,
+  ueberUns: AboutPage,
   guideApplicationPhotos: ApplicationPhotosGuide,
   guideLinkedin: LinkedinGuide,
   guideAiTest: AiTestGuide,

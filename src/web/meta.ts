@@ -15,7 +15,7 @@ export interface PageMeta {
 }
 
 /** Pages whose title and description live in common.meta.pages.<page> (their own texts load with them). */
-const COMMON_META: readonly PageKey[] = ['impressum', 'datenschutz', 'agb', 'barrierefreiheit', 'guideApplicationPhotos', 'guideLinkedin', 'guideAiTest', 'offline'];
+const COMMON_META: readonly PageKey[] = ['impressum', 'datenschutz', 'agb', 'barrierefreiheit', 'ueberUns', 'guideApplicationPhotos', 'guideLinkedin', 'guideAiTest', 'offline'];
 
 export function pageMeta(page: PageKey, language: Language, messages: LoadedMessages, site: SiteInfo, catalog: CatalogView): PageMeta {
   const vars = copyVars(catalog, site);

@@ -16,6 +16,7 @@ export type PageKey =
   | 'datenschutz'
   | 'agb'
   | 'barrierefreiheit'
+  | 'ueberUns'
   | 'guideApplicationPhotos'
   | 'guideLinkedin'
   | 'guideAiTest'
@@ -34,6 +35,7 @@ export const PAGES: Readonly<Record<PageKey, string>> = {
   datenschutz: '/datenschutz',
   agb: '/agb',
   barrierefreiheit: '/barrierefreiheit',
+  ueberUns: '/ueber-uns',
   guideApplicationPhotos: '/bewerbungsfotos-erstellen',
   guideLinkedin: '/linkedin-profilbild-erstellen',
   guideAiTest: '/ki-bewerbungsfotos-test',
@@ -60,6 +62,7 @@ export const PUBLIC_PAGES: readonly string[] = [
   PAGES.datenschutz,
   PAGES.agb,
   PAGES.barrierefreiheit,
+  PAGES.ueberUns,
   PAGES.widerruf,
 ];
 
@@ -69,6 +72,7 @@ export const PAGE_MESSAGES: Partial<Record<PageKey, readonly PageNamespace[]>> =
   datenschutz: ['legal'],
   agb: ['legal'],
   barrierefreiheit: ['legal'],
+  ueberUns: ['legal'],
   guideApplicationPhotos: ['guides'],
   guideLinkedin: ['guides'],
   guideAiTest: ['guides'],

@@ -43,6 +43,9 @@ export function Footer() {
         <div className="footer__col">
           <h2 className="footer__heading">{t('common.footer.company')}</h2>
           <ul className="footer__list">
+            <li>
+              <PageLink to="ueberUns">{t('common.nav.about')}</PageLink>
+            </li>
             {examples.length > 0 && (
               <li>
                 <PageLink to="beforeAfter">{t('common.nav.beforeAfter')}</PageLink>

@@ -142,13 +142,13 @@ function operatorLine(site: SiteInfo): string {
   return [site.legalName, site.address, site.supportEmail].filter(Boolean).join(', ');
 }
 
-function LegalDocument(props: { id: string; titleKey: string; dated: boolean; children: ReactNode }) {
+function LegalDocument(props: { id: string; titleKey: string; dated: boolean; binding?: boolean; children: ReactNode }) {
   const { t, language } = useI18n();
   return (
     <div className="page page--narrow legal" data-testid={`legal-${props.id}`}>
       <article aria-labelledby={`${props.id}-title`}>
         <h1 id={`${props.id}-title`}>{t(props.titleKey)}</h1>
-        {language !== 'de' && (
+        {language !== 'de' && props.binding !== false && (
           <p className="alert alert--info" lang={language}>
             {t('legal.common.bindingNotice')}
           </p>
@@ -574,6 +574,40 @@ export function AccessibilityPage() {
 
       <Section id="accessibility-enforcement" title={t('legal.accessibility.enforcement.heading')}>
         <Paragraphs base="legal.accessibility.enforcement" count={2} />
+      </Section>
+    </LegalDocument>
+  );
+}
+
+/* ------------------------------------------------------------------ About us */
+
+/** Who runs the shop and how it works: only what the software and the team really do (claims follow capability). */
+export function AboutPage() {
+  useNamespace('legal');
+  const { t } = useI18n();
+  const { site } = useAppData();
+  return (
+    <LegalDocument id="about" titleKey="legal.about.title" dated={false} binding={false}>
+      <P k="legal.about.intro" vars={{ name: site.name }} />
+
+      <Section id="about-work" title={t('legal.about.work.heading')}>
+        <List base="legal.about.work.items" items={['ownPhotos', 'checked', 'people', 'prices']} vars={{ min: UPLOAD_LIMITS.minPhotos, max: UPLOAD_LIMITS.maxPhotos }} />
+      </Section>
+
+      <Section id="about-privacy" title={t('legal.about.privacy.heading')}>
+        <P k="legal.about.privacy.text" vars={{ days: RETENTION.daysAfterCompletion }} />
+        <p>
+          <Link to="/datenschutz">{t('legal.about.privacy.link')}</Link>
+        </p>
+      </Section>
+
+      <Section id="about-company" title={t('legal.about.company.heading')}>
+        <Operator email={site.supportEmail} phone />
+        <p>
+          <Link to="/impressum">{t('legal.about.company.link')}</Link>
+          {' · '}
+          <Link to="/kontakt">{t('legal.about.company.contact')}</Link>
+        </p>
       </Section>
     </LegalDocument>
   );
