@@ -98,3 +98,26 @@ test('at phone width a download link that ran out renews itself, and one opened 
   expect(again.suggestedFilename()).toBe('headshot-2-ergebnis-3.jpg');
   await page.screenshot({ path: 'test-results/download-renewed-phone.png', fullPage: true });
 });
+
+test('at phone width the customer keeps a favourite, which stays on the order, and opens a picture in full size', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${base}/order-status/${order.orderId}?token=${statusToken(secret, order.orderId, new Date())}`);
+  await page.locator('html[data-hydrated="true"]').waitFor();
+  const second = page.getByTestId('result').nth(1);
+  await expect(second.getByTestId('favourite')).toHaveAttribute('aria-pressed', 'false');
+  await second.getByTestId('favourite').click();
+  await expect(second.getByTestId('favourite')).toHaveAttribute('aria-pressed', 'true');
+  await page.reload();
+  await page.locator('html[data-hydrated="true"]').waitFor();
+  await expect(page.getByTestId('result').nth(1)).toHaveAttribute('data-favourite', 'true');
+  await expect(page.getByTestId('result').nth(0)).toHaveAttribute('data-favourite', 'false');
+  // Full size: the picture itself, in a new tab.
+  const [full] = await Promise.all([page.waitForEvent('popup'), page.getByTestId('result').nth(1).getByTestId('full-size').click()]);
+  await full.waitForLoadState();
+  expect(await full.evaluate(() => (document.querySelector('img') as HTMLImageElement | null)?.naturalWidth ?? 0)).toBeGreaterThanOrEqual(800);
+  await full.close();
+  // Back to how it was for the other journeys.
+  await page.getByTestId('result').nth(1).getByTestId('favourite').click();
+  await expect(page.getByTestId('result').nth(1).getByTestId('favourite')).toHaveAttribute('aria-pressed', 'false');
+  await page.screenshot({ path: 'test-results/results-favourite-phone.png', fullPage: false });
+});

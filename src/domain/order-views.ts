@@ -39,7 +39,8 @@ export interface CustomerOrderView {
   dueAt: string | null;
   resultCount: number | null;
   uploads: { id: string; fileName: string; thumbnailUrl: string }[];
-  results: { id: string; n: number; fileName: string; url: string; downloadUrl: string }[];
+  /** `format`: the output format (4:5, 1:1, 35 × 45 mm) when known; `favourite`: the customer marked it. */
+  results: { id: string; n: number; fileName: string; format: 'portrait' | 'square' | 'application' | null; favourite: boolean; url: string; downloadUrl: string }[];
   zipUrl: string | null;
   history: { event: string; at: string; fromStatus: string | null; toStatus: string | null }[];
   photosDeleteAfter: string | null;

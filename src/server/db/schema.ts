@@ -142,6 +142,8 @@ export const generatedImages = pgTable(
     status: text('status').notNull().default('draft'),
     variant: jsonb('variant'),
     publishedAt: timestamp('published_at', { withTimezone: true }),
+    /** The customer marked this published picture as a favourite (null: not a favourite). */
+    favouriteAt: timestamp('favourite_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

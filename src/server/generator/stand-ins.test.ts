@@ -36,8 +36,15 @@ describe('Replicate stand-in', () => {
     expect(await verifyWebhook(stand.webhookSecret, { id: headers['webhook-id'], timestamp: headers['webhook-timestamp'], signature: headers['webhook-signature'] }, body, new Date())).toBe(true);
     expect(JSON.parse(body)).toMatchObject({ id: prediction.id, status: 'succeeded' });
     await expect(new Replicate({ auth: 'wrong', baseUrl: stand.baseUrl }).predictions.get(prediction.id)).rejects.toThrow(/401/);
-    const canceled = await client.predictions.cancel((await client.predictions.create({ version: 'a'.repeat(64), input: {} })).id);
-    expect(canceled.status).toBe('canceled');
+    // A prediction still running when it is canceled (a 10 ms model could finish first on a busy machine).
+    const delay = stand.behaviour.delayMs;
+    stand.behaviour.delayMs = 60_000;
+    try {
+      const canceled = await client.predictions.cancel((await client.predictions.create({ version: 'a'.repeat(64), input: {} })).id);
+      expect(canceled.status).toBe('canceled');
+    } finally {
+      stand.behaviour.delayMs = delay;
+    }
   });
 });
 

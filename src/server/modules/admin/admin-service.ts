@@ -134,6 +134,7 @@ export function createAdminService(deps: AdminDeps) {
           url: r.status === 'deleted' ? '' : await storage.signedUrl(r.storageKey, { expiresInSeconds: ttl }),
           createdAt: r.createdAt.toISOString(),
           publishedAt: r.publishedAt?.toISOString() ?? null,
+          favourite: r.favouriteAt !== null,
           generationType: r.generationType,
           variant: (r.variant as Record<string, unknown> | null) ?? null,
         })),

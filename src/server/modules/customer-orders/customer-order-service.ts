@@ -109,6 +109,8 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
           id: r.id,
           n: index + 1,
           fileName: r.fileName,
+          format: resultFormat(r.variant),
+          favourite: r.favouriteAt !== null,
           url: await storage.signedUrl(r.storageKey, { expiresInSeconds: ttl }),
           downloadUrl: downloadPath(deps.appSecret, order.id, { kind: 'image', imageId: r.id }, now, ttl),
         })),
@@ -221,6 +223,18 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
       return { stream: output, fileName: `bewerbungsfotos-${order.orderNumber}.zip` };
     },
 
+    /** The customer marks a published picture of their order as a favourite, or no longer. */
+    async setFavourite(orderId: string, imageId: string, favourite: boolean) {
+      const order = await requireOrder(orderId);
+      const updated = await db
+        .update(generatedImages)
+        .set({ favouriteAt: favourite ? deps.now() : null })
+        .where(and(eq(generatedImages.id, imageId), eq(generatedImages.orderId, order.id), eq(generatedImages.status, 'active')))
+        .returning({ id: generatedImages.id });
+      if (updated.length === 0) throw notFound('notFound');
+      return view(order);
+    },
+
     /** Free retouching within 7 days of completion: back to in progress, with the customer's words. */
     async requestRevision(orderId: string, message: string) {
       const now = deps.now();
@@ -249,3 +263,9 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
 }
 
 export type CustomerOrderService = ReturnType<typeof createCustomerOrderService>;
+
+/** The output format a studio or generated picture was made in (its variant says); null for staff uploads. */
+export function resultFormat(variant: unknown): 'portrait' | 'square' | 'application' | null {
+  const format = (variant as { format?: unknown } | null)?.format;
+  return format === 'portrait' || format === 'square' || format === 'application' ? format : null;
+}

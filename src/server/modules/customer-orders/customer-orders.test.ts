@@ -8,6 +8,7 @@ import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
 import { addResults, payOrder, placeOrder, setOrder, type SeededOrder } from '../../test/seed.js';
 import { statusToken } from '../orders/order-tokens.js';
+import { signInStaff } from '../../test/staff.js';
 
 function zipEntries(buffer: Buffer): Promise<{ name: string; size: number }[]> {
   return new Promise((resolve, reject) => {
@@ -267,6 +268,31 @@ describe.each(testDatabases())('after the sale on $name', (testDb) => {
     expect((await t.app.inject({ method: 'GET', url: altered, headers: browser })).headers.location).toBe(`/order-status/${order.orderId}?download=link`);
     // The page's own script (or any client asking for JSON) still gets the error in our shape.
     expect((await t.app.inject({ method: 'GET', url: altered, headers: { accept: 'application/json' } })).json().error.code).toBe('linkInvalid');
+  });
+
+  test('the customer keeps favourites among the published pictures, each labelled with its format; staff see them', async () => {
+    const { order, ids } = await completedOrder();
+    await db.db.update(generatedImages).set({ variant: { format: 'square' } }).where(eq(generatedImages.id, ids[0]!));
+    const favourite = (imageId: string, value: boolean, proof = token(order.orderId)) =>
+      t.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/results/${imageId}/favourite`, headers: { 'x-status-token': proof }, payload: { favourite: value } });
+    const marked = await favourite(ids[2]!, true);
+    expect(marked.statusCode).toBe(200);
+    const results = marked.json().results as { id: string; favourite: boolean; format: string | null }[];
+    expect(results.map((r) => [r.id, r.favourite, r.format])).toEqual([
+      [ids[0], false, 'square'],
+      [ids[2], true, null],
+      [ids[4], false, null],
+    ]);
+    // Kept on the order: the next visit shows it, and staff see it.
+    expect((await status(order.orderId)).json().results.find((r: { id: string }) => r.id === ids[2]).favourite).toBe(true);
+    const staffView = await (await signInStaff(t.app, '10.90.0.1')).request('GET', `/api/admin/orders/${order.orderId}`);
+    expect(staffView.json().results.find((r: { id: string }) => r.id === ids[2]).favourite).toBe(true);
+    expect((await favourite(ids[2]!, false)).json().results.every((r: { favourite: boolean }) => !r.favourite)).toBe(true);
+    // Only published pictures of this order, and only with the order's proof.
+    expect((await favourite(ids[1]!, true)).statusCode).toBe(404);
+    const other = await completedOrder();
+    expect((await favourite(other.ids[0]!, true)).statusCode).toBe(404);
+    expect((await favourite(ids[0]!, true, 'x'.repeat(40))).statusCode).toBe(404);
   });
 
   test('a revision within 7 days of completion sends the order back to work; later it is refused', async () => {

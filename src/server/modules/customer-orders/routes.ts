@@ -120,6 +120,15 @@ export const customerOrderRoutes: FastifyPluginAsync<{ service: CustomerOrderSer
     return service.viewById(request.params.id);
   });
 
+  api.post(
+    '/api/orders/:id/results/:imageId/favourite',
+    { schema: { params: z.object({ id: z.uuid({ error: 'notFound' }), imageId: z.uuid({ error: 'notFound' }) }).strict(), body: z.object({ favourite: z.boolean() }).strict() } },
+    async (request) => {
+      await requireStatusAccess(request);
+      return service.setFavourite(request.params.id, request.params.imageId, request.body.favourite);
+    },
+  );
+
   api.post('/api/orders/:id/revision', { schema: { params: orderParams, body: revisionRequestSchema } }, async (request) => {
     await requireStatusAccess(request);
     return service.requestRevision(request.params.id, request.body.message);

@@ -76,6 +76,8 @@ export interface AdminResult {
   url: string;
   createdAt: string;
   publishedAt: string | null;
+  /** The customer marked it as a favourite on their status page. */
+  favourite: boolean;
   /** admin_upload (staff), studio (our pipeline) or external (a generator). */
   generationType: string;
   /**

@@ -456,6 +456,11 @@ export function ResultsSection(props: { detail: AdminOrderDetail; onChange: (det
                 <Badge tone={resultStatusTone(result.status)} testId="result-status">
                   {resultStatusLabel(result.status)}
                 </Badge>
+                {result.favourite && (
+                  <Badge tone="yellow" testId="result-favourite">
+                    ★ Favorit des Kunden
+                  </Badge>
+                )}
               </span>
               <div className="admin-image__body">
                 <p className="admin-image__name" title={result.fileName}>

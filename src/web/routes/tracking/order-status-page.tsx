@@ -272,7 +272,13 @@ export function OrderStatusPage() {
       )}
       <StatusBanner status={order.status} />
       <ProgressSteps status={order.status} />
-      <ResultsGallery order={order} renew={renew} />
+      <ResultsGallery
+        order={order}
+        renew={renew}
+        onFavourite={async (imageId, favourite) => {
+          setOrder(await api<OrderView>(`/api/orders/${id}/results/${imageId}/favourite`, { method: 'POST', headers: { 'x-status-token': token }, body: { favourite } }));
+        }}
+      />
       <Revision order={order} token={token} onChange={setOrder} />
       <ProcessingInfo order={order} />
       <OrderSummary order={order} />

@@ -132,7 +132,38 @@ function ResultImage({ src, alt, renew }: { src: string; alt: string; renew?: ()
   );
 }
 
-export function ResultsGallery({ order, renew }: { order: OrderView; renew?: () => Promise<OrderView | null> }) {
+/** A heart that marks a picture as a favourite (kept on the order, shown to staff). */
+function FavouriteButton({ favourite, n, onChange }: { favourite: boolean; n: number; onChange: (favourite: boolean) => Promise<void> }) {
+  const { t } = useI18n();
+  const [busy, setBusy] = useState(false);
+  return (
+    <button
+      type="button"
+      className={`favourite${favourite ? ' favourite--on' : ''}`}
+      aria-pressed={favourite}
+      aria-label={t('tracking.results.favourite', { n })}
+      disabled={busy}
+      data-testid="favourite"
+      onClick={() => {
+        setBusy(true);
+        void onChange(!favourite).finally(() => setBusy(false));
+      }}
+    >
+      <span aria-hidden="true">{favourite ? '♥' : '♡'}</span>
+    </button>
+  );
+}
+
+export function ResultsGallery({
+  order,
+  renew,
+  onFavourite,
+}: {
+  order: OrderView;
+  renew?: () => Promise<OrderView | null>;
+  /** Where the page may change the order (status page, tracking): marks a picture as a favourite or no longer. */
+  onFavourite?: (imageId: string, favourite: boolean) => Promise<void>;
+}) {
   const { t } = useI18n();
   if (!order.results.length) return null;
   return (
@@ -147,8 +178,17 @@ export function ResultsGallery({ order, renew }: { order: OrderView; renew?: () 
       </div>
       <ul className="gallery">
         {order.results.map((result) => (
-          <li key={result.id} className="gallery__item">
-            <ResultImage src={result.url} alt={t('tracking.results.alt', { n: result.n })} renew={renew} />
+          <li key={result.id} className="gallery__item" data-testid="result" data-format={result.format ?? ''} data-favourite={result.favourite}>
+            <div className="gallery__frame">
+              <ResultImage src={result.url} alt={t('tracking.results.alt', { n: result.n })} renew={renew} />
+              {onFavourite && <FavouriteButton favourite={result.favourite} n={result.n} onChange={(favourite) => onFavourite(result.id, favourite)} />}
+            </div>
+            <p className="gallery__caption">
+              {result.format ? <span data-testid="result-format">{t(`tracking.results.format.${result.format}`)}</span> : null}
+              <a href={result.url} target="_blank" rel="noopener noreferrer" data-testid="full-size">
+                {t('tracking.results.fullSize')}
+              </a>
+            </p>
             <DownloadLink
               className="button button--secondary button--small"
               href={result.downloadUrl}

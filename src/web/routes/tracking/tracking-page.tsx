@@ -179,6 +179,12 @@ export function TrackingPage() {
               if (fresh) setOrder(fresh);
               return fresh;
             }}
+            onFavourite={async (imageId, favourite) => {
+              const changed = await renewOrder(order.orderId, (url, token) =>
+                api<OrderView>(`${url.replace(/\/status$/, '')}/results/${imageId}/favourite`, { method: 'POST', headers: { 'x-status-token': token }, body: { favourite } }),
+              );
+              if (changed) setOrder(changed);
+            }}
           />
           <ProcessingInfo order={order} />
           <OrderSummary order={order} />
