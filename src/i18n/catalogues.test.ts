@@ -86,6 +86,6 @@ test('counts take the plural form of each language ("1 von 1 Bild konnte", not "
   expect(failed('es', 2, 3)).toBe('No se han podido subir 2 de 3 fotos.');
   expect(translate('de', ALL_MESSAGES.de, 'home.pricing.outfits', { n: 1 })).toBe('1 Outfit');
   expect(translate('de', ALL_MESSAGES.de, 'home.pricing.outfits', { n: 3 })).toBe('bis zu 3 Outfits');
-  expect(translate('en', ALL_MESSAGES.en, 'mail.hours', { n: 1 })).toBe('1 hour');
+  expect(translate('en', ALL_MESSAGES.en, 'mail.hours', { n: 1 })).toBe('1 business hour');
   expect(translate('es', ALL_MESSAGES.es, 'mail.photos', { n: 10 })).toBe('10 fotos profesionales');
 });

@@ -1,5 +1,6 @@
 // The staff back office: order list, dashboard, order detail, status changes, results and their publishing.
 // Every change is written to the audit log (who, what, when, which order).
+import { addBusinessHours } from '../../../domain/business-hours.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, or, sql } from 'drizzle-orm';
@@ -267,7 +268,7 @@ export function createAdminService(deps: AdminDeps) {
         .map((o) => {
           const extras = extrasOf(o);
           const hours = o.package ? deliveryHours(o.package as PackageKey, extras) : 48;
-          const dueAt = new Date((o.paidAt ?? o.createdAt).getTime() + hours * 3600 * 1000);
+          const dueAt = addBusinessHours(o.paidAt ?? o.createdAt, hours);
           // The customer deleted their photos while the order was being made: the job stopped; staff must get in touch.
           const photosDeleted = o.photosDeletedAt !== null;
           return { id: o.id, orderNumber: o.orderNumber, email: o.email, package: o.package, status: o.status, paidAt: o.paidAt?.toISOString() ?? null, dueAt, overdue: dueAt < now, express: hours <= 12, photosDeleted };

@@ -1,4 +1,5 @@
 // What a customer sees and does after paying: tracking, the status page, downloads, revisions, deletion.
+import { addBusinessHours } from '../../../domain/business-hours.js';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { and, asc, eq } from 'drizzle-orm';
@@ -99,7 +100,8 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
       paidAt: order.paidAt?.toISOString() ?? null,
       completedAt: order.completedAt?.toISOString() ?? null,
       deliveryHours: hours,
-      dueAt: order.paidAt && hours ? new Date(order.paidAt.getTime() + hours * 3600 * 1000).toISOString() : null,
+      // Counted in the studio's business hours (domain/business-hours.ts), as every delivery claim says.
+      dueAt: order.paidAt && hours ? addBusinessHours(order.paidAt, hours).toISOString() : null,
       resultCount: pkg ? requiredResultCount(pkg, extras) : null,
       uploads: await Promise.all(
         uploads.map(async (u) => ({ id: u.id, fileName: u.fileName, thumbnailUrl: await storage.signedUrl(thumbnailKey(u.storageKey), { expiresInSeconds: ttl }) })),

@@ -61,6 +61,26 @@ describe.each(testDatabases())('after the sale on $name', (testDb) => {
     return { order, ids };
   }
 
+  test('due times count business hours: a Saturday-evening order, a Sunday one and one before Christmas; the dashboard agrees', async () => {
+    const staff = await signInStaff(t.app, '10.90.0.2');
+    const cases: [string, string, string][] = [
+      // Basic (48 business hours) paid Saturday 28 Nov 2026 20:00, after closing: Mon to Fri 9–18 (45 h), Sat 5 Dec 10:00 + 3 h.
+      ['2026-11-28T20:00:00+01:00', 'basic', '2026-12-05T13:00:00+01:00'],
+      // Sunday 29 Nov 10:00: the same, counted from Monday 9:00.
+      ['2026-11-29T10:00:00+01:00', 'basic', '2026-12-05T13:00:00+01:00'],
+      // Wednesday 23 Dec 17:00: 1 h that day, Thu 24 Dec 9 h, 25 and 26 Dec holidays, a Sunday, Mon 28 to Thu 31 36 h,
+      // Fri 1 Jan New Year, Sat 2 Jan 10:00 + 2 h.
+      ['2026-12-23T17:00:00+01:00', 'basic', '2027-01-02T12:00:00+01:00'],
+    ];
+    for (const [paidAt, , due] of cases) {
+      const order = await paidOrder();
+      await setOrder(t.app, order.orderId, { paidAt: new Date(paidAt), status: 'paid' });
+      expect((await status(order.orderId)).json().dueAt, paidAt).toBe(new Date(due).toISOString());
+      const waiting = (await staff.request('GET', '/api/admin/dashboard')).json().waiting as { id: string; dueAt: string }[];
+      expect(waiting.find((w) => w.id === order.orderId)?.dueAt, paidAt).toBe(new Date(due).toISOString());
+    }
+  });
+
   test('tracking validates like the spec: required, id shape, e-mail shape, length', async () => {
     const cases: [object, Record<string, string>][] = [
       [{ orderId: '', email: '' }, { _: 'required' }],

@@ -2,6 +2,7 @@
 // number of the year (a counter row that the transaction locks, so concurrent payments queue for it and a
 // rolled-back payment gives its number back: no gaps, no duplicates); a cancellation invoice for each
 // confirmed refund. PDFs are kept under invoices/, apart from the photos, 8 years after those are deleted.
+import { addBusinessHours } from '../../../domain/business-hours.js';
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { deliveryHours, EXTRAS, PACKAGES, type ExtraKey, type Language, type PackageKey } from '../../../domain/catalog.js';
@@ -103,7 +104,7 @@ export function createInvoiceService(deps: InvoiceServiceDeps) {
         language: values.order.language,
         issuedAt: values.at,
         // Invoiced on payment, before the work: the service is due by the package's delivery time.
-        serviceDate: berlinDay(new Date((values.order.paidAt ?? values.at).getTime() + deliveryHours(values.order.package as PackageKey, extrasOf(values.order)) * 3600 * 1000)),
+        serviceDate: berlinDay(addBusinessHours(values.order.paidAt ?? values.at, deliveryHours(values.order.package as PackageKey, extrasOf(values.order)))),
         retainUntil: statutoryRetentionEnd(values.at),
         seller: sellerOf(deps.site),
         customer: customerOf(values.order),

@@ -87,7 +87,7 @@ for (const language of LANGUAGES) {
     });
 
     test(`${template} (${language}): express delivery is named with its price and 6 hours`, () => {
-      const hours = { de: '6 Stunden', en: '6 hours', es: '6 horas' }[language];
+      const hours = { de: '6 Geschäftsstunden', en: '6 business hours', es: '6 horas laborables' }[language];
       const express = render(template, mailData(language, { package: 'basic', extras: ['express_delivery'] }));
       expect(express.text).toContain(`${EXPRESS_NAME[language]}: ${formatMoney(1499)}`);
       expect(express.text).toContain(`${hours}`);
@@ -95,7 +95,7 @@ for (const language of LANGUAGES) {
 
       const standard = render(template, mailData(language, { package: 'basic' }));
       expect(standard.text).not.toContain(EXPRESS_NAME[language]);
-      expect(standard.text).toContain({ de: '48 Stunden', en: '48 hours', es: '48 horas' }[language]);
+      expect(standard.text).toContain({ de: '48 Geschäftsstunden', en: '48 business hours', es: '48 horas laborables' }[language]);
     });
 
     test(`${template} (${language}): interpolated values are escaped in HTML`, () => {
@@ -157,7 +157,7 @@ for (const language of LANGUAGES) {
     const paidAt = formatDateTime(data.paidAt!, language);
     expect(mail.text).toContain(`${{ de: 'Bezahlter Betrag', en: 'Amount paid', es: 'Importe pagado' }[language]}: ${formatMoney(3490)}`);
     expect(mail.text).toContain(paidAt);
-    expect(mail.text).toContain({ de: '24 Stunden', en: '24 hours', es: '24 horas' }[language]);
+    expect(mail.text).toContain({ de: '24 Geschäftsstunden', en: '24 business hours', es: '24 horas laborables' }[language]);
     expect(mail.text).toContain({ de: '7 Tagen', en: '7 days', es: '7 días' }[language]);
     expect(mail.text).toContain({ de: '30 Tage', en: '30 days', es: '30 días' }[language]);
     expect(mail.text).toContain({ de: 'prüft jedes Foto', en: 'checks every photo', es: 'revisa cada foto' }[language]);
@@ -223,7 +223,7 @@ test('links other than http(s) and mailto are not made clickable', () => {
 
 test('premium includes express delivery without an express line in the prices', () => {
   const mail = renderPaymentConfirmedMail(mailData('de', { package: 'premium' }));
-  expect(mail.text).toContain('innerhalb von 12 Stunden ab Zahlungseingang (Express-Lieferung inklusive)');
+  expect(mail.text).toContain('innerhalb von 12 Geschäftsstunden ab Zahlungseingang (Express-Lieferung inklusive). Geschäftsstunden: Mo–Fr 9–18 Uhr');
   expect(mail.text).not.toContain('Express-Lieferung: ');
   expect(mail.text).toContain('kommerzielle Lizenz');
 });

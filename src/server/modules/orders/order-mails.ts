@@ -143,7 +143,8 @@ function summaryBlocks(ctx: Context, full: boolean): Block[] {
     if (data.outfit && data.newOutfits) rows.push({ label: s('outfit'), value: name(`outfits.${data.outfit}.name`) });
   }
   rows.push({ label: s('extras'), value: extrasText(ctx) });
-  rows.push({ label: s('delivery'), value: deliveryText(ctx) });
+  // What "business hours" means, as the pages say it (domain/business-hours.ts).
+  rows.push({ label: s('delivery'), value: `${deliveryText(ctx)}. ${textsIn(ctx.data.language)('common.businessHoursRule')}` });
   return [
     { kind: 'heading', text: s('heading') },
     { kind: 'rows', rows },

@@ -83,6 +83,9 @@ function Pricing({ catalog }: { catalog: CatalogView }) {
       </h2>
       <p className="section__subtitle">{t('home.pricing.subtitle')}</p>
       <PricingCards catalog={catalog} />
+      <p className="pricing__note" data-testid="business-hours">
+        {t('common.businessHoursRule')}
+      </p>
     </section>
   );
 }

@@ -470,6 +470,8 @@ export function TermsPage() {
         <PackageList />
         <P k="legal.terms.s4.p3" />
         <ExtraList />
+        {/* What "hours" means in the delivery times above (domain/business-hours.ts). */}
+        <p>{t('common.businessHoursRule')}</p>
         <Paragraphs base="legal.terms.s4.more" count={2} />
       </Section>
 

@@ -113,6 +113,9 @@ export function PackageStep() {
           );
         })}
       </div>
+      <p className="step__note" data-testid="business-hours">
+        {t('common.businessHoursRule')}
+      </p>
       <StepNav back="/order/style" />
     </section>
   );

@@ -222,7 +222,9 @@ export function ProcessingInfo({ order }: { order: OrderView }) {
   return (
     <section className="card" aria-labelledby="processing-title">
       <h2 id="processing-title">{t('tracking.processing.title')}</h2>
-      <p>{t('tracking.processing.delivery', { hours: order.deliveryHours })}</p>
+      <p>
+        {t('tracking.processing.delivery', { hours: order.deliveryHours })} {t('common.businessHoursRule')}
+      </p>
       {order.dueAt ? <p>{t('tracking.processing.due', { date: formatDateTime(order.dueAt, language) })}</p> : <p>{t('tracking.processing.unpaid')}</p>}
       {order.status === 'in_progress' && <p>{t('tracking.processing.working')}</p>}
     </section>
