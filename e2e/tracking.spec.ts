@@ -14,7 +14,7 @@ test('tracking a paid order shows the paid banner, step 2 of 4, and leads to the
   await expect(banner).toHaveClass(/status-banner--yellow/);
   await expect(page.getByTestId('progress')).toHaveAttribute('data-step', '2');
   await expect(page.getByTestId('features')).toContainText('HD-Auflösung (300 DPI)');
-  await expect(page.getByText('Lieferzeit für Ihr Paket: 48 Stunden ab Zahlungseingang.')).toBeVisible();
+  await expect(page.getByText('Lieferzeit für Ihr Paket: 48 Geschäftsstunden ab Zahlungseingang.')).toBeVisible();
 
   await page.getByTestId('to-status-page').click();
   await expect(page.getByTestId('order-status')).toBeVisible();

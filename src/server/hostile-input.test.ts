@@ -200,6 +200,9 @@ function templates(seed: Seed, app: FastifyInstance): Record<string, RouteTempla
         before: () => setOrder(app, completed.orderId, { status: 'completed', completedAt: new Date() }),
       },
     ],
+    'POST /api/orders/:id/results/:imageId/favourite': [
+      { params: { id: completed.orderId, imageId: completed.imageId }, headers: statusHeaders, body: { favourite: true } },
+    ],
     'POST /api/orders/:id/delete-photos': [{ params: { id: deletable.orderId }, headers: { 'x-status-token': deletable.statusToken }, body: { confirm: true } }],
     'GET /api/orders/:id/results/:imageId/download': [
       { params: { id: completed.orderId, imageId: completed.imageId }, query: Object.fromEntries(completed.download) },
