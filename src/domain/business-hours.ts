@@ -1,6 +1,7 @@
 // When the studio works, and so when a delivery promised "in N hours" is due: the hours count only while the
 // studio is open (the contact page and the footer list the same times), in German time, without the public
 // holidays observed in all of Germany. One rule for due times, the dashboard's order and every delivery claim.
+import { nationwideHolidays } from './german-holidays.js';
 import { SHOP_TIME_ZONE } from './money.js';
 
 /** Opening hours per weekday (0 Sunday … 6 Saturday), local time in whole hours; null: closed. */
@@ -61,38 +62,10 @@ function openWindow(date: LocalDay): { open: number; close: number } | null {
   return { open: instant(date, hours[0]), close: instant(date, hours[1]) };
 }
 
-/** Public holidays in every German state: New Year, Good Friday, Easter Monday, 1 May, Ascension, Whit Monday, 3 October, Christmas. */
+/** The public holidays observed in all of Germany (german-holidays.ts): the studio is closed on them. */
 export function isPublicHoliday(date: LocalDay): boolean {
-  const fixed = [
-    [1, 1],
-    [5, 1],
-    [10, 3],
-    [12, 25],
-    [12, 26],
-  ];
-  if (fixed.some(([m, d]) => m === date.month && d === date.day)) return true;
-  const easter = easterSunday(date.year);
-  const offset = Math.round((Date.UTC(date.year, date.month - 1, date.day) - Date.UTC(date.year, easter.month - 1, easter.day)) / (24 * HOUR));
-  return [-2, 1, 39, 50].includes(offset);
-}
-
-/** Easter Sunday of the Gregorian calendar (the anonymous algorithm of Meeus, Jones and Butcher). */
-function easterSunday(year: number): { month: number; day: number } {
-  const a = year % 19;
-  const b = Math.floor(year / 100);
-  const c = year % 100;
-  const d = Math.floor(b / 4);
-  const e = b % 4;
-  const f = Math.floor((b + 8) / 25);
-  const g = Math.floor((b - f + 1) / 3);
-  const h = (19 * a + b - d - g + 15) % 30;
-  const i = Math.floor(c / 4);
-  const k = c % 4;
-  const l = (32 + 2 * e + 2 * i - h - k) % 7;
-  const m = Math.floor((a + 11 * h + 22 * l) / 451);
-  const month = Math.floor((h + l - 7 * m + 114) / 31);
-  const day = ((h + l - 7 * m + 114) % 31) + 1;
-  return { month, day };
+  const iso = `${date.year}-${String(date.month).padStart(2, '0')}-${String(date.day).padStart(2, '0')}`;
+  return nationwideHolidays(date.year).includes(iso);
 }
 
 const PARTS = new Intl.DateTimeFormat('en-GB', { timeZone: SHOP_TIME_ZONE, year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', hourCycle: 'h23' });
