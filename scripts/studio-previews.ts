@@ -8,6 +8,7 @@ import { OUTPUT_FORMAT_KEYS } from '../src/studio/formats.js';
 import { createTestInference } from '../src/studio/inference/test-inference.js';
 import { assessPhoto } from '../src/studio/quality-gate.js';
 import { renderDraft, type DraftSpec } from '../src/studio/render.js';
+import { largestFace } from '../src/studio/test-faces.js';
 import { peopleCorpus } from '../src/testing/people.js';
 
 const dir = path.resolve(process.argv[2] ?? 'tmp/studio-previews');
@@ -26,10 +27,7 @@ try {
     people.map(async ({ photo }) => {
       // A group crop is refused at upload (several faces); here the largest face stands for the customer.
       const report = await assessPhoto(photo, inference);
-      if (report.face) return report.face;
-      const { data, info } = await sharp(photo).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-      const detected = await inference.detectFaces({ data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height });
-      return [...detected].sort((a, b) => b.box.height - a.box.height)[0]!.box;
+      return report.face ?? largestFace(photo, inference);
     }),
   );
   for (const format of OUTPUT_FORMAT_KEYS) {

@@ -7,6 +7,7 @@ import { createTestInference } from './inference/test-inference.js';
 import type { Box } from './inference/types.js';
 import { customerRegion } from './person-mask.js';
 import { renderDraft } from './render.js';
+import { largestFace } from './test-faces.js';
 
 const inference = createTestInference();
 let people: PersonPhoto[];
@@ -21,9 +22,8 @@ async function rgbOf(buffer: Buffer) {
 }
 
 /** The customer: the largest face (a group crop is centred on its customer, who stands closest). */
-async function customerFace(photo: Buffer): Promise<Box> {
-  const faces = await inference.detectFaces(await rgbOf(photo));
-  return [...faces].sort((a, b) => b.box.height - a.box.height)[0]!.box;
+function customerFace(photo: Buffer): Promise<Box> {
+  return largestFace(photo, inference);
 }
 
 test('two people side by side in the map: the one whose face is given is kept, the other dropped', () => {

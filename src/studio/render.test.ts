@@ -3,12 +3,12 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { PORTRAIT } from '../testing/images.js';
 import { peopleCorpus } from '../testing/people.js';
-import type { Box } from './inference/types.js';
 import { OUTPUT_FORMATS, OUTPUT_FORMAT_KEYS } from './formats.js';
 import { createTestInference } from './inference/test-inference.js';
 import { assessPhoto } from './quality-gate.js';
 import { photoFills } from './framing.js';
 import { renderDraft } from './render.js';
+import { largestFace } from './test-faces.js';
 
 const inference = createTestInference();
 let photo: Buffer;
@@ -77,11 +77,11 @@ test('a head tilted sideways is set level in every format', { timeout: 60_000 },
 test('the face sits in the format\'s head box: centred, the size the format asks, the chin of 35 × 45 mm where a biometric photo has it', { timeout: 120_000 }, async () => {
   const wrong: string[] = [];
   for (const person of (await peopleCorpus()).filter((p) => ['astronaut', 'hopper', 'sample6', 'sample1'].includes(p.name))) {
-    const found = (await assessPhoto(person.photo, inference)).face ?? { ...(await largestFace(person.photo)), roll: 0 };
+    const found = (await assessPhoto(person.photo, inference)).face ?? { ...(await largestFace(person.photo, inference)), roll: 0 };
     for (const format of OUTPUT_FORMAT_KEYS) {
       const spec = OUTPUT_FORMATS[format];
       const draft = await renderDraft({ photo: person.photo, face: found, spec: { format, backdrop: { kind: 'studio', variant: 1 }, style: 'professional' }, inference });
-      const box = await largestFace(draft.buffer);
+      const box = await largestFace(draft.buffer, inference);
       const centreX = (box.x + box.width / 2) / spec.width;
       const share = box.height / spec.height;
       const chin = (box.y + 0.85 * box.height) / spec.height;
@@ -101,18 +101,12 @@ test('the face sits in the format\'s head box: centred, the size the format asks
   expect(wrong).toEqual([]);
 });
 
-async function largestFace(image: Buffer): Promise<Box> {
-  const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const found = await inference.detectFaces({ data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height });
-  return [...found].sort((a, b) => b.box.height - a.box.height)[0]!.box;
-}
-
 test('which photos fill which format: Franck\'s close selfies have no shoulders for a 4:5 bust, the portraits do', async () => {
   const fills: Record<string, Record<string, number>> = {};
   for (const person of await peopleCorpus()) {
     if (!['astronaut', 'hopper', 'franck', 'sample3'].includes(person.name)) continue;
     const meta = await sharp(person.photo).metadata();
-    const found = (await assessPhoto(person.photo, inference)).face ?? (await largestFace(person.photo));
+    const found = (await assessPhoto(person.photo, inference)).face ?? (await largestFace(person.photo, inference));
     fills[person.name] = Object.fromEntries(OUTPUT_FORMAT_KEYS.map((format) => [format, photoFills(found, { width: meta.width!, height: meta.height! }, OUTPUT_FORMATS[format])]));
   }
   expect(fills.franck!.portrait).toBeLessThan(0.3);

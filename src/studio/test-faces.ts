@@ -1,6 +1,7 @@
 // Test support for the studio's tests on real group photos (test/fixtures/faces/sample*.jpg).
 import sharp from 'sharp';
 import type { Inference } from './inference/client.js';
+import type { Box } from './inference/types.js';
 import { GATE } from './thresholds.js';
 
 /** Each face of a group photo cut out with room around it, like a single portrait a customer would send. */
@@ -23,4 +24,16 @@ export async function groupFaceCrops(file: string, inference: Pick<Inference, 'd
       return sharp(file).extract({ left, top, width, height }).jpeg({ quality: 90 }).toBuffer();
     }),
   );
+}
+
+/**
+ * The largest face in an image, in its pixels: the customer in a crop of a group photo (centred on them, the one
+ * closest to the camera), or the one face of a draft.
+ */
+export async function largestFace(image: Buffer, inference: Pick<Inference, 'detectFaces'>): Promise<Box> {
+  const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const faces = await inference.detectFaces({ data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height });
+  const largest = [...faces].sort((a, b) => b.box.height - a.box.height)[0];
+  if (!largest) throw new Error('no face in the image');
+  return largest.box;
 }

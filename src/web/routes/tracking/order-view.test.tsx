@@ -8,7 +8,7 @@ import { LANGUAGES } from '../../../domain/catalog.js';
 import { ALL_MESSAGES } from '../../../i18n/all-messages.js';
 import { messagesFor, translate } from '../../../i18n/messages.js';
 import { I18nProvider } from '../../i18n/i18n.js';
-import { ProcessingInfo, type OrderView } from './order-view.js';
+import { ProcessingInfo, ResultsGallery, type OrderView } from './order-view.js';
 
 const IN_PROGRESS: OrderView = {
   orderId: '6f1c2a9e-3b4d-4c5e-8f70-123456789abc',
@@ -66,4 +66,32 @@ test.each(LANGUAGES)('in production the page gives the due time; with the photos
   expect(stopped.textContent).not.toContain(text('tracking.processing.working'));
   // No due time promised for pictures that cannot be made.
   expect(stopped.textContent).not.toContain(text('tracking.processing.due').split('{')[0]!.trim());
+});
+
+test('a picture whose link ran out asks once for fresh links; if it fails again the customer sees a placeholder, not a broken image', async () => {
+  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+  const result = { id: 'r1', n: 1, fileName: 'a.jpg', format: 'portrait' as const, favourite: false, url: '/files/old?sig=1', downloadUrl: '/api/orders/x/results/r1/download?exp=1&sig=1' };
+  let renewals = 0;
+  const container = document.createElement('div');
+  const root = createRoot(container);
+  const gallery = (url: string) => (
+    <I18nProvider language="de" messages={messagesFor(ALL_MESSAGES.de, [])}>
+      <ResultsGallery
+        order={{ ...IN_PROGRESS, status: 'completed', results: [{ ...result, url }] }}
+        renew={async () => {
+          renewals++;
+          return null;
+        }}
+      />
+    </I18nProvider>
+  );
+  await act(async () => root.render(gallery(result.url)));
+  await act(async () => container.querySelector('img')!.dispatchEvent(new Event('error')));
+  expect(renewals).toBe(1);
+  // Fresh links arrive (a new URL), and that one fails too: no second renewal, a placeholder instead.
+  await act(async () => root.render(gallery('/files/new?sig=2')));
+  await act(async () => container.querySelector('img')!.dispatchEvent(new Event('error')));
+  expect(renewals).toBe(1);
+  expect(container.querySelector('[data-testid="image-placeholder"]')?.textContent).toBe(translate('de', ALL_MESSAGES.de, 'tracking.results.imageError'));
+  expect(container.querySelector('[data-testid="result-format"]')?.textContent).toBe('4:5 Porträt');
 });
