@@ -8,6 +8,7 @@ import { useI18n } from '../../i18n/i18n.js';
 import { StepHeader, StepNav } from './order-layout.js';
 import { useWizard } from './wizard-state.js';
 import { trackEvent } from '../../lib/metrics.js';
+import { PhotoCrop, cropOffer, type CropOffer } from './photo-crop.js';
 
 
 interface Pending {
@@ -17,7 +18,14 @@ interface Pending {
   error: string | null;
   /** For a limit reached: how long to wait, from the server's answer. */
   waitMinutes?: number;
+  /** Kept so that a photo refused for showing several people can be cropped and sent again. */
+  file: File;
+  /** Set for that refusal once the browser has opened the photo: the crop, or why there is none. */
+  crop?: Exclude<CropOffer, 'none'>;
 }
+
+/** Refusals a crop can mend: a group photo becomes a photo of the customer alone. */
+const CROPPABLE_ERRORS = new Set(['multipleFaces']);
 
 /** The error of a failed call as a pending item shows it. */
 function failure(error: unknown): Pick<Pending, 'error' | 'waitMinutes'> {
@@ -58,7 +66,11 @@ export function UploadStep() {
   const [summary, setSummary] = useState<string | null>(null);
   const [alert, setAlert] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
+  const [cropping, setCropping] = useState<{ key: string; file: File } | null>(null);
   const input = useRef<HTMLInputElement>(null);
+  const list = useRef<HTMLUListElement>(null);
+  // A crop refused again is cropped again from the whole photo, not from the crop.
+  const cropSources = useRef(new WeakMap<File, File>());
   const draftPromise = useRef<Promise<{ orderId: string; token: string }> | null>(null);
 
   // Restore the photos of this browser's draft after a reload: once, for the draft known when the page
@@ -106,14 +118,14 @@ export function UploadStep() {
         return;
       }
       const room = UPLOAD_LIMITS.maxPhotos - uploads.length - pending.filter((p) => !p.error).length;
-      const items: (Pending & { file: File })[] = files.map((file, i) => ({
+      const items: Pending[] = files.map((file, i) => ({
         key: `${Date.now()}-${i}-${file.name}`,
         name: file.name,
         progress: 0,
         error: i >= room ? 'tooManyPhotos' : browserCheck(file),
         file,
       }));
-      setPending((p) => [...p, ...items.map(({ file: _file, ...rest }) => rest)]);
+      setPending((p) => [...p, ...items]);
       const setItem = (key: string, change: Partial<Pending>) => setPending((p) => p.map((x) => (x.key === key ? { ...x, ...change } : x)));
 
       let draft: { orderId: string; token: string };
@@ -137,7 +149,15 @@ export function UploadStep() {
             setPending((p) => p.filter((x) => x.key !== item!.key));
           } catch (error) {
             failed++;
-            setItem(item.key, failure(error));
+            const result = failure(error);
+            setItem(item.key, result);
+            if (result.error && CROPPABLE_ERRORS.has(result.error)) {
+              const source = cropSources.current.get(item.file) ?? item.file;
+              // Only a photo this browser can open is offered for cropping (most cannot open HEIC).
+              void cropOffer(source).then((offer) => {
+                if (offer !== 'none') setItem(item!.key, { crop: offer, file: source });
+              });
+            }
           }
         }
       };
@@ -217,7 +237,7 @@ export function UploadStep() {
           ? t('order.upload.counterMin', { count: uploads.length, min: UPLOAD_LIMITS.minPhotos })
           : t('order.upload.counter', { count: uploads.length, max: UPLOAD_LIMITS.maxPhotos })}
       </p>
-      <ul className="thumbs" aria-label={t('order.upload.listLabel')}>
+      <ul ref={list} className="thumbs" aria-label={t('order.upload.listLabel')} tabIndex={-1}>
         {uploads.map((upload) => (
           <li key={upload.id} className={`thumb thumb--${upload.quality.verdict}`} data-testid="upload-thumb" data-quality={upload.quality.verdict}>
             <img src={upload.thumbnailUrl} alt={upload.fileName} width={160} height={160} loading="lazy" />
@@ -233,6 +253,21 @@ export function UploadStep() {
             {item.error ? (
               <>
                 <span className="thumb__error">{errorText(item.error, item.waitMinutes)}</span>
+                {item.crop === 'crop' && (
+                  <>
+                    <span className="thumb__hint">{t('order.upload.crop.offer')}</span>
+                    <button
+                      type="button"
+                      className="button button--secondary button--small thumb__crop"
+                      onClick={() => setCropping({ key: item.key, file: item.file })}
+                      aria-label={t('order.upload.crop.openLabel', { name: item.name })}
+                      data-testid="crop-button"
+                    >
+                      {t('order.upload.crop.open')}
+                    </button>
+                  </>
+                )}
+                {item.crop === 'tooSmall' && <span className="thumb__hint">{t('order.upload.crop.tooSmall', { min: UPLOAD_LIMITS.minShortSidePx })}</span>}
                 <button type="button" className="thumb__dismiss" onClick={() => setPending((p) => p.filter((x) => x.key !== item.key))}>
                   {t('order.upload.dismiss')}
                 </button>
@@ -246,6 +281,20 @@ export function UploadStep() {
           </li>
         ))}
       </ul>
+      {cropping && (
+        <PhotoCrop
+          file={cropping.file}
+          onCancel={() => setCropping(null)}
+          onConfirm={(cropped) => {
+            setCropping(null);
+            cropSources.current.set(cropped, cropping.file);
+            // The crop takes the refused photo's place in the list, and its way: the same upload and checks.
+            setPending((p) => p.filter((x) => x.key !== cropping.key));
+            list.current?.focus({ preventScroll: true });
+            void addFiles([cropped]);
+          }}
+        />
+      )}
       <StepNav
         back="/order/gender"
         nextDisabled={busy || uploads.length < UPLOAD_LIMITS.minPhotos}
