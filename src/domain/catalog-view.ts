@@ -28,6 +28,8 @@ export interface CatalogPackageView {
   outfits: number;
   backgrounds: number;
   deliveryHours: number;
+  /** Pictures made again free on request within the revision days. */
+  redoPictures: number;
   hasRefinement: boolean;
   popular: boolean;
   includesExpress: boolean;
@@ -69,6 +71,7 @@ export function buildCatalogView(campaign: Campaign | null, now: Date): CatalogV
       includesExpress: def.includesExpress,
       commercialLicense: def.commercialLicense,
       colourAdjustment: def.colourAdjustment,
+      redoPictures: def.redoPictures,
       offeredExtras: offeredExtras(key),
     };
   });

@@ -28,6 +28,8 @@ export interface PackageDefinition {
   includesExpress: boolean;
   commercialLicense: boolean;
   colourAdjustment: boolean;
+  /** Pictures the customer can have made again, free, within RETENTION.revisionDays of delivery. */
+  redoPictures: number;
 }
 
 export const PACKAGES: Readonly<Record<PackageKey, PackageDefinition>> = {
@@ -43,6 +45,7 @@ export const PACKAGES: Readonly<Record<PackageKey, PackageDefinition>> = {
     includesExpress: false,
     commercialLicense: false,
     colourAdjustment: false,
+    redoPictures: 2,
   },
   pro: {
     key: 'pro',
@@ -56,6 +59,7 @@ export const PACKAGES: Readonly<Record<PackageKey, PackageDefinition>> = {
     includesExpress: false,
     commercialLicense: false,
     colourAdjustment: false,
+    redoPictures: 4,
   },
   premium: {
     key: 'premium',
@@ -69,6 +73,7 @@ export const PACKAGES: Readonly<Record<PackageKey, PackageDefinition>> = {
     includesExpress: true,
     commercialLicense: true,
     colourAdjustment: true,
+    redoPictures: 8,
   },
 };
 

@@ -40,12 +40,26 @@ export interface CustomerOrderView {
   resultCount: number | null;
   uploads: { id: string; fileName: string; thumbnailUrl: string }[];
   /** `format`: the output format (4:5, 1:1, 35 × 45 mm) when known; `favourite`: the customer marked it. */
-  results: { id: string; n: number; fileName: string; format: 'portrait' | 'square' | 'application' | null; favourite: boolean; url: string; downloadUrl: string }[];
+  /** `redo`: named in the open redo request (made again, awaiting staff review). */
+  results: { id: string; n: number; fileName: string; format: 'portrait' | 'square' | 'application' | null; favourite: boolean; redo: boolean; url: string; downloadUrl: string }[];
   zipUrl: string | null;
+  /** One ZIP per output format, when the pictures come in more than one. */
+  formatZips: { format: 'portrait' | 'square' | 'application'; count: number; url: string }[];
   history: { event: string; at: string; fromStatus: string | null; toStatus: string | null }[];
   photosDeleteAfter: string | null;
   photosDeletedAt: string | null;
-  revision: { allowedUntil: string | null; open: boolean };
+  /**
+   * Redo before accepting: until when it can be asked for, the package's budget of pictures and what is left,
+   * the open request (with its own due time) and staff's answers to earlier ones.
+   */
+  revision: {
+    allowedUntil: string | null;
+    open: boolean;
+    budget: number;
+    remaining: number;
+    current: { createdAt: string; dueAt: string | null; pictures: number; message: string } | null;
+    answers: { at: string; message: string; pictures: number }[];
+  };
   contact: { email: string; phone: string | null };
   /** The invoice and any cancellation invoices, each with its download link. */
   invoices: { id: string; number: string; kind: 'invoice' | 'cancellation'; issuedAt: string; grossCents: number; url: string }[];

@@ -149,8 +149,15 @@ test('every form refuses control characters in every field with invalidText', ()
   for (const field of ['name', 'reference', 'email'] as const) {
     expect(fieldErrors(withdrawalFormSchema.safeParse({ ...withdrawal, [field]: `${withdrawal[field]}\u001b[31m` }).error!), field).toEqual({ [field]: 'invalidText' });
   }
-  expect(revisionRequestSchema.safeParse({ message: `Bitte heller machen${nul}` }).error?.issues[0]?.message).toBe('invalidText');
-  expect(revisionRequestSchema.parse({ message: 'Bitte heller\r\nund wärmer' }).message).toBe('Bitte heller\nund wärmer');
+  const picture = '3f2b8a9e-1c4d-4e5f-8a6b-7c8d9e0f1a2b';
+  expect(revisionRequestSchema.safeParse({ imageIds: [picture], message: `Bitte heller machen${nul}` }).error?.issues[0]?.message).toBe('invalidText');
+  expect(revisionRequestSchema.parse({ imageIds: [picture], message: 'Bitte heller\r\nund wärmer' }).message).toBe('Bitte heller\nund wärmer');
+  // A redo names at least one picture, each once; the reason may be left out.
+  expect(revisionRequestSchema.parse({ imageIds: [picture] }).message).toBe('');
+  expect(revisionRequestSchema.safeParse({ imageIds: [] }).error?.issues[0]?.message).toBe('picturesRequired');
+  expect(revisionRequestSchema.safeParse({ imageIds: [picture, picture] }).error?.issues[0]?.message).toBe('picturesRequired');
+  expect(revisionRequestSchema.safeParse({ imageIds: ['nope'] }).error?.issues[0]?.message).toBe('picturesRequired');
+  expect(revisionRequestSchema.safeParse({ imageIds: [picture], message: 'x'.repeat(2001) }).error?.issues[0]?.message).toBe('messageTooLong');
 });
 
 test('billing: a line break only in the address, where \\r\\n becomes \\n', () => {

@@ -98,14 +98,28 @@ export const trackingFormSchema = z
     }),
   );
 
-export const REVISION_MESSAGE_LIMITS = { min: 10, max: 2000 } as const;
+export const REVISION_MESSAGE_LIMITS = { max: 2000 } as const;
+/** The most pictures one redo request names (the package's budget is the real limit, checked on the server). */
+export const REDO_MAX_PICTURES = 40;
 
+/** A redo before accepting: the published pictures to make again, and an optional reason. */
 export const revisionRequestSchema = z
+  .object({
+    imageIds: z
+      .array(z.uuid({ error: 'picturesRequired' }), { error: 'picturesRequired' })
+      .min(1, { error: 'picturesRequired' })
+      .max(REDO_MAX_PICTURES, { error: 'redoBudgetExceeded' })
+      .refine((ids) => new Set(ids).size === ids.length, { error: 'picturesRequired' }),
+    message: multilineText({ error: 'invalidText' }).trim().max(REVISION_MESSAGE_LIMITS.max, { error: 'messageTooLong' }).optional().default(''),
+  })
+  .strict();
+
+/** Staff close a revision with an answer the customer receives by mail. */
+export const revisionAnswerSchema = z
   .object({
     message: multilineText({ error: 'messageRequired' })
       .trim()
       .min(1, { error: 'messageRequired' })
-      .min(REVISION_MESSAGE_LIMITS.min, { error: 'messageTooShort' })
       .max(REVISION_MESSAGE_LIMITS.max, { error: 'messageTooLong' }),
   })
   .strict();

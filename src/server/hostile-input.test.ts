@@ -2,12 +2,13 @@
 // is a 500, every error has our shape, refused input writes nothing, and no submitted value reaches the logs.
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PHOTO_CONSENT_VERSION, WAIVER_TEXT_VERSION } from '../domain/order-selection.js';
 import { isPlainText } from '../domain/validation.js';
 import { queryRows, type DatabaseHandle } from './db/client.js';
+import { revisionRequests } from './db/schema.js';
 import { MAX_URL_LENGTH } from './http/error-handler.js';
 import { LOGIN_LIMITS } from './modules/auth/auth-service.js';
 import { statusToken } from './modules/orders/order-tokens.js';
@@ -196,8 +197,12 @@ function templates(seed: Seed, app: FastifyInstance): Record<string, RouteTempla
       {
         params: { id: completed.orderId },
         headers: statusHeaders,
-        body: { message: 'Bitte etwas heller machen.' },
-        before: () => setOrder(app, completed.orderId, { status: 'completed', completedAt: new Date() }),
+        body: { imageIds: [completed.imageId], message: 'Bitte etwas heller machen.' },
+        // And without its open redo (one at a time) or a used-up budget.
+        before: async () => {
+          await app.db.db.delete(revisionRequests).where(eq(revisionRequests.orderId, completed.orderId));
+          await setOrder(app, completed.orderId, { status: 'completed', completedAt: new Date() });
+        },
       },
     ],
     'POST /api/orders/:id/results/:imageId/favourite': [

@@ -202,10 +202,22 @@ export const revisionRequests = pgTable(
       .references(() => orders.id, { onDelete: 'cascade' }),
     message: text('message').notNull(),
     status: text('status').notNull().default('open'),
+    /** The published pictures the customer asked to have made again (the package's redo budget counts them). */
+    imageIds: jsonb('image_ids').$type<string[]>().notNull().default([]),
+    /** When the new pictures are due, in the studio's business hours (domain/business-hours.ts). */
+    dueAt: timestamp('due_at', { withTimezone: true }),
+    /** Staff's answer when they close it; the customer receives it by mail. */
+    answer: text('answer'),
+    answeredBy: uuid('answered_by').references(() => staffUsers.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
   },
-  (t) => [index('revision_requests_status_idx').on(t.status, t.createdAt), check('revision_requests_status_check', sql`${t.status} in ('open','done')`)],
+  (t) => [
+    index('revision_requests_status_idx').on(t.status, t.createdAt),
+    index('revision_requests_order_idx').on(t.orderId, t.createdAt),
+    uniqueIndex('revision_requests_one_open').on(t.orderId).where(sql`${t.status} = 'open'`),
+    check('revision_requests_status_check', sql`${t.status} in ('open','done')`),
+  ],
 );
 
 export const paymentEvents = pgTable(

@@ -90,3 +90,50 @@ export function renderWithdrawalReceiptMail(input: {
 export function receivedAtText(at: Date, language: Language): string {
   return `${formatDate(at, language)}, ${formatTime(at, language)}`;
 }
+
+/** The acknowledgement of a redo request: how many pictures, when the new ones are due, the customer's reason. */
+export function renderRevisionReceivedMail(input: {
+  language: Language;
+  orderNumber: string;
+  pictures: number;
+  dueAt: Date;
+  reason: string;
+  /** Staff make this order's pictures by hand (no studio or generator run starts). */
+  byHand: boolean;
+  url: string;
+  siteName: string;
+}) {
+  const t = textsIn(input.language, 'mail.revision');
+  return renderServiceMail({
+    language: input.language,
+    subject: t('receivedSubject', { number: input.orderNumber }),
+    blocks: [
+      { kind: 'paragraph', text: t('greeting') },
+      { kind: 'paragraph', text: t(input.pictures === 1 ? 'receivedIntroOne' : 'receivedIntro', { number: input.orderNumber, n: input.pictures }) },
+      ...(input.reason ? [{ kind: 'rows' as const, rows: [[t('reason'), input.reason]] as [string, string][] }] : []),
+      { kind: 'paragraph', text: t(input.byHand ? 'receivedNextByHand' : 'receivedNext') },
+      { kind: 'paragraph', text: t('receivedDue', { date: formatDate(input.dueAt, input.language), time: formatTime(input.dueAt, input.language) }) },
+      { kind: 'button', label: t('button'), url: input.url },
+      { kind: 'paragraph', text: t('signOff', { site: input.siteName }) },
+    ],
+  });
+}
+
+/** Staff's answer when they close a redo request: their message, and where the pictures are. */
+export function renderRevisionAnsweredMail(input: { language: Language; orderNumber: string; answer: string; newPictures: number; url: string; siteName: string }) {
+  const t = textsIn(input.language, 'mail.revision');
+  return renderServiceMail({
+    language: input.language,
+    subject: t('answeredSubject', { number: input.orderNumber }),
+    blocks: [
+      { kind: 'paragraph', text: t('greeting') },
+      {
+        kind: 'paragraph',
+        text: input.newPictures === 0 ? t('answeredIntroNone', { number: input.orderNumber }) : t(input.newPictures === 1 ? 'answeredIntroOne' : 'answeredIntro', { number: input.orderNumber, n: input.newPictures }),
+      },
+      { kind: 'rows', rows: [[t('answer'), input.answer]] },
+      { kind: 'button', label: t('answeredButton'), url: input.url },
+      { kind: 'paragraph', text: t('signOff', { site: input.siteName }) },
+    ],
+  });
+}

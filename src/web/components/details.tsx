@@ -1,3 +1,4 @@
+import { RETENTION } from '../../domain/catalog.js';
 import type { CatalogPackageView } from '../../domain/catalog-view.js';
 
 type Translate = (key: string, vars?: Record<string, string | number>) => string;
@@ -28,6 +29,7 @@ export function packageFeatures(pkg: CatalogPackageView, t: Translate, options: 
     ...(pkg.colourAdjustment ? [t('home.pricing.colourAdjustment')] : []),
     ...(pkg.includesExpress ? [t('home.pricing.expressIncluded')] : []),
     ...(pkg.commercialLicense ? [t('home.pricing.commercialLicense')] : []),
+    t('home.pricing.redo', { n: pkg.redoPictures, days: RETENTION.revisionDays }),
     t('home.pricing.delivery', { hours: pkg.deliveryHours }),
   ];
 }

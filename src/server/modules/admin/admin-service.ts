@@ -3,14 +3,15 @@
 import { addBusinessHours } from '../../../domain/business-hours.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { and, asc, count, desc, eq, ilike, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, inArray, isNotNull, not, or, sql } from 'drizzle-orm';
 import { RETENTION, deliveryHours, requiredResultCount, type Language, type PackageKey } from '../../../domain/catalog.js';
 import { ORDER_STATUSES, checkTransition, nextStatuses, type OrderStatus } from '../../../domain/order-state.js';
 import type { SiteInfo } from '../../../domain/site.js';
-import type { Database } from '../../db/client.js';
+import type { Database, Executor } from '../../db/client.js';
 import { auditLog, contactMessages, generatedImages, orders, revisionRequests, staffUsers } from '../../db/schema.js';
 import { AppError, conflict, notFound } from '../../http/errors.js';
 import type { Mailer } from '../../mail/mailer.js';
+import { renderRevisionAnsweredMail } from '../../mail/service-mails.js';
 import { noteIntent, settleIntent } from '../../storage/intents.js';
 import type { Storage } from '../../storage/storage.js';
 import type { StaffIdentity } from '../auth/auth-service.js';
@@ -46,6 +47,11 @@ export function createAdminService(deps: AdminDeps) {
 
   async function audit(staff: StaffIdentity, action: string, orderId: string | null, details?: Record<string, unknown>) {
     await db.insert(auditLog).values({ actorType: 'staff', staffUserId: staff.id, action, orderId, details: details ?? null, createdAt: deps.now() });
+  }
+
+  async function activeCountIn(executor: Executor, orderId: string): Promise<number> {
+    const [row] = await executor.select({ n: count() }).from(generatedImages).where(and(eq(generatedImages.orderId, orderId), eq(generatedImages.status, 'active')));
+    return Number(row?.n ?? 0);
   }
 
   async function activeCount(orderId: string): Promise<number> {
@@ -125,7 +131,7 @@ export function createAdminService(deps: AdminDeps) {
         })),
       ),
       results: await Promise.all(
-        byIdentity(results).map(async (r) => ({
+        byIdentity(newestFirst(results)).map(async (r) => ({
           id: r.id,
           fileName: r.fileName,
           fileSize: r.fileSize,
@@ -143,7 +149,16 @@ export function createAdminService(deps: AdminDeps) {
       requiredResults: required(order),
       activeResults,
       history: history.map((h) => ({ event: h.event, fromStatus: h.fromStatus, toStatus: h.toStatus, actorType: h.actorType, at: h.createdAt.toISOString() })),
-      revisions: revisions.map((r) => ({ id: r.id, message: r.message, status: r.status, createdAt: r.createdAt.toISOString() })),
+      revisions: revisions.map((r) => ({
+        id: r.id,
+        message: r.message,
+        status: r.status,
+        imageIds: r.imageIds,
+        dueAt: r.dueAt?.toISOString() ?? null,
+        answer: r.answer,
+        createdAt: r.createdAt.toISOString(),
+        resolvedAt: r.resolvedAt?.toISOString() ?? null,
+      })),
       audit: auditRows.map((a) => ({ action: a.action, staffEmail: a.staffEmail ?? (a.actorType === 'staff' ? null : a.actorType), at: a.at.toISOString(), details: a.details })),
     };
   }
@@ -264,29 +279,40 @@ export function createAdminService(deps: AdminDeps) {
         .from(orders)
         .where(and(inArray(orders.status, ['paid', 'in_progress']), eq(orders.paymentStatus, 'paid')))
         .limit(500);
+      const revisions = await db
+        .select({
+          id: revisionRequests.id,
+          orderId: revisionRequests.orderId,
+          orderNumber: orders.orderNumber,
+          message: revisionRequests.message,
+          imageIds: revisionRequests.imageIds,
+          dueAt: revisionRequests.dueAt,
+          createdAt: revisionRequests.createdAt,
+        })
+        .from(revisionRequests)
+        .innerJoin(orders, eq(orders.id, revisionRequests.orderId))
+        .where(eq(revisionRequests.status, 'open'))
+        .orderBy(asc(revisionRequests.dueAt), asc(revisionRequests.createdAt));
+      const openRedos = new Map(revisions.filter((r) => r.dueAt).map((r) => [r.orderId, r.dueAt!]));
       const waiting = waitingRows
         .map((o) => {
           const extras = extrasOf(o);
           const hours = o.package ? deliveryHours(o.package as PackageKey, extras) : 48;
-          const dueAt = addBusinessHours(o.paidAt ?? o.createdAt, hours);
+          // A redo is due on its own time (customer-orders requestRevision).
+          const redoDue = openRedos.get(o.id);
+          const dueAt = redoDue ?? addBusinessHours(o.paidAt ?? o.createdAt, hours);
           // The customer deleted their photos while the order was being made: the job stopped; staff must get in touch.
           const photosDeleted = o.photosDeletedAt !== null;
-          return { id: o.id, orderNumber: o.orderNumber, email: o.email, package: o.package, status: o.status, paidAt: o.paidAt?.toISOString() ?? null, dueAt, overdue: dueAt < now, express: hours <= 12, photosDeleted };
+          return { id: o.id, orderNumber: o.orderNumber, email: o.email, package: o.package, status: o.status, paidAt: o.paidAt?.toISOString() ?? null, dueAt, overdue: dueAt < now, express: hours <= 12, photosDeleted, redo: redoDue !== undefined };
         })
         // Orders that cannot go on without staff first, then by due time.
         .sort((a, b) => Number(b.photosDeleted) - Number(a.photosDeleted) || a.dueAt.getTime() - b.dueAt.getTime())
         .map((w) => ({ ...w, dueAt: w.dueAt.toISOString() }));
-      const revisions = await db
-        .select({ id: revisionRequests.id, orderId: revisionRequests.orderId, orderNumber: orders.orderNumber, message: revisionRequests.message, createdAt: revisionRequests.createdAt })
-        .from(revisionRequests)
-        .innerJoin(orders, eq(orders.id, revisionRequests.orderId))
-        .where(eq(revisionRequests.status, 'open'))
-        .orderBy(asc(revisionRequests.createdAt));
       const messages = await db.select().from(contactMessages).where(eq(contactMessages.status, 'new')).orderBy(desc(contactMessages.createdAt)).limit(50);
       return {
         counts,
         waiting,
-        revisions: revisions.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })),
+        revisions: revisions.map(({ imageIds, ...r }) => ({ ...r, pictures: imageIds.length, dueAt: r.dueAt?.toISOString() ?? null, overdue: r.dueAt !== null && r.dueAt < now, createdAt: r.createdAt.toISOString() })),
         contactMessages: messages.map((m) => ({ id: m.id, name: m.name, email: m.email, message: m.message, createdAt: m.createdAt.toISOString() })),
       };
     },
@@ -363,6 +389,57 @@ export function createAdminService(deps: AdminDeps) {
       return { id, fileName, status: 'draft' as const };
     },
 
+    /**
+     * Staff answer a redo request and close it: the customer receives the answer by mail. The pictures
+     * published since the request replace the ones the customer named (those are archived, as many as there
+     * are new ones), and an order reopened for the redo is completed again (a new revision window).
+     */
+    async closeRevision(orderId: string, revisionId: string, answer: string, staff: StaffIdentity) {
+      const now = deps.now();
+      const closed = await db.transaction(async (tx) => {
+        const repo = createOrderRepository(tx);
+        const order = await repo.lock(orderId);
+        if (!order) throw notFound('notFound');
+        const [revision] = await tx.select().from(revisionRequests).where(and(eq(revisionRequests.id, revisionId), eq(revisionRequests.orderId, orderId)));
+        if (!revision) throw notFound('notFound');
+        if (revision.status !== 'open') throw conflict('revisionClosed');
+        const fresh = await tx
+          .select({ id: generatedImages.id })
+          .from(generatedImages)
+          .where(and(eq(generatedImages.orderId, orderId), eq(generatedImages.status, 'active'), gte(generatedImages.publishedAt, revision.createdAt), revision.imageIds.length ? not(inArray(generatedImages.id, revision.imageIds)) : undefined));
+        const replaced = revision.imageIds.slice(0, fresh.length);
+        if (replaced.length) {
+          await tx.update(generatedImages).set({ status: 'archived', updatedAt: now }).where(and(eq(generatedImages.orderId, orderId), eq(generatedImages.status, 'active'), inArray(generatedImages.id, replaced)));
+        }
+        await tx.update(revisionRequests).set({ status: 'done', answer, answeredBy: staff.id, resolvedAt: now }).where(eq(revisionRequests.id, revisionId));
+        let row = order;
+        if (order.status === 'in_progress') {
+          const check = checkTransition({ from: 'in_progress', to: 'completed', actor: 'staff', activeResults: await activeCountIn(tx, orderId), requiredResults: required(order) });
+          if (!check.ok) throw conflict(check.code, check.required !== undefined ? { required: check.required } : undefined);
+          row = await repo.update(orderId, { status: 'completed', completedAt: now, photosDeleteAfter: new Date(now.getTime() + RETENTION.daysAfterCompletion * 24 * 3600 * 1000) });
+          await repo.addHistory(orderId, { event: 'revision_answered', fromStatus: 'in_progress', toStatus: 'completed', actorType: 'staff', actorId: staff.id });
+        } else {
+          await repo.addHistory(orderId, { event: 'revision_answered', fromStatus: order.status, toStatus: order.status, actorType: 'staff', actorId: staff.id });
+        }
+        await tx.insert(auditLog).values({ actorType: 'staff', staffUserId: staff.id, action: 'revision.close', orderId, details: { revisionId, newPictures: fresh.length, replaced }, createdAt: now });
+        return { order: row, newPictures: fresh.length };
+      });
+      if (closed.order.email) {
+        const language = closed.order.language as Language;
+        const rendered = renderRevisionAnsweredMail({
+          language,
+          orderNumber: closed.order.orderNumber,
+          answer,
+          newPictures: closed.newPictures,
+          url: statusUrl(deps.publicUrl, deps.appSecret, orderId, now, language),
+          siteName: deps.site.name,
+        });
+        const result = await deps.mailer.sendEmail({ ...rendered, to: closed.order.email, template: 'revision-answered', language, orderId, dedupeKey: `revision-answered:${revisionId}` });
+        if (!result.ok) deps.log.error({ orderId, error: result.error }, 'revision answer mail failed');
+      }
+      return detail(orderId);
+    },
+
     async setResultStatus(orderId: string, resultId: string, to: ResultStatus, staff: StaffIdentity) {
       // Under the order's row lock: two parallel archives cannot take a completed order below its count.
       const removedKey = await db.transaction(async (tx) => {
@@ -398,6 +475,20 @@ export function createAdminService(deps: AdminDeps) {
 }
 
 export type AdminService = ReturnType<typeof createAdminService>;
+
+/**
+ * Newest work first: the pictures of the latest run (a generation, a staff upload) at the top, each run in the
+ * order it was made (a run starts with its 4:5 portrait).
+ */
+export function newestFirst<T extends { createdAt: Date; generationType: string; variant: unknown; id: string }>(results: T[]): T[] {
+  const runOf = (r: T) => {
+    const generation = (r.variant as { generation?: unknown } | null)?.generation;
+    return r.generationType !== 'admin_upload' && typeof generation === 'number' ? `${r.generationType}:${generation}` : `upload:${r.id}`;
+  };
+  const started = new Map<string, number>();
+  for (const r of results) started.set(runOf(r), Math.min(started.get(runOf(r)) ?? Infinity, r.createdAt.getTime()));
+  return [...results].sort((a, b) => started.get(runOf(b))! - started.get(runOf(a))! || a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
+}
 
 /** A generated draft's identity check: its distance to the customer's own photos (lower is more alike). */
 function identityDistance(variant: unknown): number | null {

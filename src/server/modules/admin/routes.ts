@@ -4,7 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { UPLOAD_LIMITS } from '../../../domain/catalog.js';
 import { ORDER_STATUSES } from '../../../domain/order-state.js';
-import { plainText } from '../../../domain/validation.js';
+import { plainText, revisionAnswerSchema } from '../../../domain/validation.js';
 import { rethrowMultipartError } from '../../http/error-handler.js';
 import { AppError } from '../../http/errors.js';
 import type { ZodTypeProvider } from '../../http/zod-provider.js';
@@ -52,6 +52,12 @@ export const adminRoutes: FastifyPluginAsync<{ service: AdminService }> = async 
     const result = await service.uploadResult(request.params.id, { buffer, fileName: file.filename }, staffOf(request));
     return reply.status(201).send(result);
   });
+
+  api.post(
+    '/api/admin/orders/:id/revisions/:revisionId/close',
+    { schema: { params: z.object({ id: z.uuid(), revisionId: z.uuid() }).strict(), body: revisionAnswerSchema } },
+    async (request) => service.closeRevision(request.params.id, request.params.revisionId, request.body.message, staffOf(request)),
+  );
 
   api.post(
     '/api/admin/orders/:id/results/:resultId/status',

@@ -2,7 +2,7 @@
 import { addBusinessHours } from '../../../domain/business-hours.js';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import yazl from 'yazl';
 import { PACKAGES, RETENTION, deliveryHours, requiredResultCount, type Language, type PackageKey } from '../../../domain/catalog.js';
 import type { CustomerOrderView } from '../../../domain/order-views.js';
@@ -10,7 +10,8 @@ import type { SiteInfo } from '../../../domain/site.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
 import type { Mailer } from '../../mail/mailer.js';
-import { renderStatusLinkMail } from '../../mail/service-mails.js';
+import { renderRevisionReceivedMail, renderStatusLinkMail } from '../../mail/service-mails.js';
+import { enqueueRedo } from '../studio/redo.js';
 import { statusUrl } from '../orders/order-tokens.js';
 import { generatedImages, imageDownloads, orders, revisionRequests } from '../../db/schema.js';
 import { AppError, conflict, notFound } from '../../http/errors.js';
@@ -18,7 +19,7 @@ import { invoiceUrl, type InvoiceService } from '../invoices/invoice-service.js'
 import type { Storage } from '../../storage/storage.js';
 import { createOrderRepository, extrasOf, type OrderRow } from '../orders/order-repository.js';
 import { thumbnailKey } from '../orders/order-service.js';
-import { downloadPath, resultDownloadName } from './download-links.js';
+import { ZIP_FORMATS, downloadPath, resultDownloadName, type ZipFormat } from './download-links.js';
 import { purgeOrderPhotos } from '../retention/purge.js';
 
 
@@ -65,16 +66,18 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
     const pkg = order.package as PackageKey | null;
     const hours = pkg ? deliveryHours(pkg, extras) : null;
     const showUploads = order.status !== 'completed' && !order.photosDeletedAt;
-    const [uploads, results, history, openRevisions, invoiceRows] = await Promise.all([
+    const [uploads, results, history, revisions, invoiceRows] = await Promise.all([
       showUploads ? repo.uploads(order.id) : Promise.resolve([]),
       activeResults(order.id),
       repo.history(order.id),
-      db.select({ id: revisionRequests.id }).from(revisionRequests).where(and(eq(revisionRequests.orderId, order.id), eq(revisionRequests.status, 'open'))),
+      db.select().from(revisionRequests).where(eq(revisionRequests.orderId, order.id)).orderBy(desc(revisionRequests.createdAt)),
       deps.invoices.forOrder(order.id),
     ]);
     const revisionUntil =
       order.status === 'completed' && order.completedAt ? new Date(order.completedAt.getTime() + RETENTION.revisionDays * 24 * 3600 * 1000) : null;
     const deleteAfter = order.photosDeletedAt ? null : photosDeleteAfter(order);
+    const openRevision = revisions.find((r) => r.status === 'open') ?? null;
+    const budget = pkg ? PACKAGES[pkg].redoPictures : 0;
     return {
       orderId: order.id,
       orderNumber: order.orderNumber,
@@ -101,7 +104,8 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
       completedAt: order.completedAt?.toISOString() ?? null,
       deliveryHours: hours,
       // Counted in the studio's business hours (domain/business-hours.ts), as every delivery claim says.
-      dueAt: order.paidAt && hours ? addBusinessHours(order.paidAt, hours).toISOString() : null,
+      // A redo has its own due time (requestRevision).
+      dueAt: openRevision?.dueAt ? openRevision.dueAt.toISOString() : order.paidAt && hours ? addBusinessHours(order.paidAt, hours).toISOString() : null,
       resultCount: pkg ? requiredResultCount(pkg, extras) : null,
       uploads: await Promise.all(
         uploads.map(async (u) => ({ id: u.id, fileName: u.fileName, thumbnailUrl: await storage.signedUrl(thumbnailKey(u.storageKey), { expiresInSeconds: ttl }) })),
@@ -113,15 +117,33 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
           fileName: r.fileName,
           format: resultFormat(r.variant),
           favourite: r.favouriteAt !== null,
+          redo: openRevision?.imageIds.includes(r.id) ?? false,
           url: await storage.signedUrl(r.storageKey, { expiresInSeconds: ttl }),
           downloadUrl: downloadPath(deps.appSecret, order.id, { kind: 'image', imageId: r.id }, now, ttl),
         })),
       ),
       zipUrl: results.length ? downloadPath(deps.appSecret, order.id, { kind: 'zip' }, now, ttl) : null,
+      // One ZIP per format, where the pictures come in more than one.
+      formatZips: formatZips(results.map((r) => resultFormat(r.variant))).map(({ format, count }) => ({
+        format,
+        count,
+        url: downloadPath(deps.appSecret, order.id, { kind: 'zip', format }, now, ttl),
+      })),
       history: history.map((h) => ({ event: h.event, at: h.createdAt.toISOString(), fromStatus: h.fromStatus, toStatus: h.toStatus })),
       photosDeleteAfter: deleteAfter?.toISOString() ?? null,
       photosDeletedAt: order.photosDeletedAt?.toISOString() ?? null,
-      revision: { allowedUntil: revisionUntil && revisionUntil > now && !order.photosDeletedAt ? revisionUntil.toISOString() : null, open: openRevisions.length > 0 },
+      revision: {
+        allowedUntil: revisionUntil && revisionUntil > now && !order.photosDeletedAt ? revisionUntil.toISOString() : null,
+        open: openRevision !== null,
+        budget,
+        remaining: Math.max(0, budget - redoneCount(revisions)),
+        current: openRevision
+          ? { createdAt: openRevision.createdAt.toISOString(), dueAt: openRevision.dueAt?.toISOString() ?? null, pictures: openRevision.imageIds.length, message: openRevision.message }
+          : null,
+        answers: revisions
+          .filter((r) => r.answer && r.resolvedAt)
+          .map((r) => ({ at: r.resolvedAt!.toISOString(), message: r.answer!, pictures: r.imageIds.length })),
+      },
       contact: { email: deps.site.supportEmail, phone: deps.site.phone },
       invoices: invoiceRows.map((invoice) => ({
         id: invoice.id,
@@ -132,6 +154,24 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
         url: invoiceUrl('', deps.appSecret, order.id, invoice.id, now),
       })),
     };
+  }
+
+  /** The acknowledgement of a redo request; staff's answer is sent by the back office (admin-service.ts). */
+  async function sendRevisionMail(order: OrderRow, kind: 'received', input: { pictures: number; dueAt: Date; message: string; key: string }) {
+    if (!order.email) return;
+    const language = order.language as Language;
+    const rendered = renderRevisionReceivedMail({
+      language,
+      orderNumber: order.orderNumber,
+      pictures: input.pictures,
+      dueAt: input.dueAt,
+      reason: input.message,
+      byHand: order.productionMode === 'manual',
+      url: statusUrl(deps.publicUrl, deps.appSecret, order.id, deps.now(), language),
+      siteName: deps.site.name,
+    });
+    const result = await deps.mailer.sendEmail({ ...rendered, to: order.email, template: `revision-${kind}`, language, orderId: order.id, dedupeKey: `revision-${kind}:${order.id}:${input.key}` });
+    if (!result.ok) deps.log.error({ orderId: order.id, error: result.error }, 'revision mail failed');
   }
 
   async function requireOrder(orderId: string): Promise<OrderRow> {
@@ -197,19 +237,20 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
     },
 
     /** All published images as one ZIP, streamed as it is written (never all in memory). */
-    async resultsZip(orderId: string): Promise<{ stream: Readable; fileName: string }> {
+    async resultsZip(orderId: string, format?: ZipFormat): Promise<{ stream: Readable; fileName: string }> {
       const order = await requireOrder(orderId);
-      const results = await activeResults(orderId);
+      // Numbered as on the status page, also when only one format is packed.
+      const results = (await activeResults(orderId)).map((image, index) => ({ image, n: index + 1 })).filter(({ image }) => !format || resultFormat(image.variant) === format);
       if (!results.length) throw notFound('notFound');
       // A missing file would break the ZIP halfway; find out before the first byte is sent.
-      const present = await Promise.all(results.map((r) => storage.exists(r.storageKey)));
+      const present = await Promise.all(results.map(({ image }) => storage.exists(image.storageKey)));
       if (present.includes(false)) throw new AppError(503, 'resultsUnavailable');
-      await db.insert(imageDownloads).values(results.map((r) => ({ orderId, generatedImageId: r.id, kind: 'zip', downloadedAt: deps.now() })));
+      await db.insert(imageDownloads).values(results.map(({ image }) => ({ orderId, generatedImageId: image.id, kind: 'zip', downloadedAt: deps.now() })));
       const zip = new yazl.ZipFile();
       const output = zip.outputStream as unknown as Readable;
-      results.forEach((image, index) => {
+      results.forEach(({ image, n }) => {
         // JPEG and PNG are compressed already: stored as they are, which is fast and as small.
-        zip.addReadStreamLazy(resultDownloadName(index + 1, image.fileName), { compress: false, mtime: image.createdAt }, (callback) => {
+        zip.addReadStreamLazy(resultDownloadName(n, image.fileName), { compress: false, mtime: image.createdAt }, (callback) => {
           storage.getStream(image.storageKey).then(
             (stream) => {
               stream.on('error', (error: Error) => output.destroy(error));
@@ -222,7 +263,7 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
       // A storage failure after the start ends this download (the browser sees it fail), never the process.
       zip.on('error', (error: Error) => output.destroy(error));
       zip.end();
-      return { stream: output, fileName: `bewerbungsfotos-${order.orderNumber}.zip` };
+      return { stream: output, fileName: `bewerbungsfotos-${order.orderNumber}${format ? `-${ZIP_NAMES[format]}` : ''}.zip` };
     },
 
     /** The customer marks a published picture of their order as a favourite, or no longer. */
@@ -237,19 +278,44 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
       return view(order);
     },
 
-    /** Free retouching within 7 days of completion: back to in progress, with the customer's words. */
-    async requestRevision(orderId: string, message: string) {
+    /**
+     * A redo before accepting: within RETENTION.revisionDays of delivery the customer names published pictures
+     * to be made again (the package's redo budget counts them), with an optional reason. The order goes back
+     * into production, due again after the package's delivery time in business hours; the new drafts are
+     * made the order's way (redo.ts) and reach the customer through staff review; a mail acknowledges it.
+     */
+    async requestRevision(orderId: string, input: { imageIds: string[]; message: string }) {
       const now = deps.now();
-      await db.transaction(async (tx) => {
+      const recorded = await db.transaction(async (tx) => {
         const repo = createOrderRepository(tx);
         const order = await repo.lock(orderId);
         if (!order) throw notFound('notFound');
         const until = order.completedAt ? order.completedAt.getTime() + RETENTION.revisionDays * 24 * 3600 * 1000 : 0;
-        if (order.status !== 'completed' || until < now.getTime() || order.photosDeletedAt) throw conflict('revisionNotAllowed');
-        await tx.insert(revisionRequests).values({ id: randomUUID(), orderId, message, status: 'open', createdAt: now });
-        await repo.update(orderId, { status: 'in_progress', completedAt: null });
-        await repo.addHistory(orderId, { event: 'revision_requested', fromStatus: 'completed', toStatus: 'in_progress', actorType: 'customer', note: message.slice(0, 500) });
+        if (order.status !== 'completed' || until < now.getTime() || order.photosDeletedAt || !order.package) throw conflict('revisionNotAllowed');
+        const pkg = order.package as PackageKey;
+        const earlier = await tx.select({ imageIds: revisionRequests.imageIds }).from(revisionRequests).where(eq(revisionRequests.orderId, orderId));
+        const remaining = PACKAGES[pkg].redoPictures - redoneCount(earlier);
+        if (input.imageIds.length > remaining) throw conflict('redoBudgetExceeded', { remaining: Math.max(0, remaining) });
+        const images = await tx
+          .select()
+          .from(generatedImages)
+          .where(and(eq(generatedImages.orderId, orderId), eq(generatedImages.status, 'active'), inArray(generatedImages.id, input.imageIds)));
+        if (images.length !== input.imageIds.length) throw notFound('notFound');
+        const dueAt = addBusinessHours(now, deliveryHours(pkg, extrasOf(order)));
+        await tx.insert(revisionRequests).values({ id: randomUUID(), orderId, message: input.message, imageIds: input.imageIds, dueAt, status: 'open', createdAt: now });
+        // Nothing is due for deletion while the pictures are made again.
+        await repo.update(orderId, { status: 'in_progress', completedAt: null, photosDeleteAfter: null });
+        await repo.addHistory(orderId, {
+          event: 'revision_requested',
+          fromStatus: 'completed',
+          toStatus: 'in_progress',
+          actorType: 'customer',
+          note: `${images.length} ${input.message}`.trim().slice(0, 500),
+        });
+        await enqueueRedo(tx, order, images, now);
+        return { order, dueAt, pictures: images.length };
       });
+      await sendRevisionMail(recorded.order, 'received', { pictures: recorded.pictures, dueAt: recorded.dueAt, message: input.message, key: now.toISOString() });
       return this.viewById(orderId);
     },
 
@@ -265,6 +331,20 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
 }
 
 export type CustomerOrderService = ReturnType<typeof createCustomerOrderService>;
+
+/** A format's ZIP name part: what the customer's folder of pictures says. */
+const ZIP_NAMES: Record<ZipFormat, string> = { portrait: '4x5', square: '1x1', application: '35x45mm' };
+
+/** The formats among the published pictures with their counts, when there are at least two formats. */
+export function formatZips(formats: (string | null)[]): { format: ZipFormat; count: number }[] {
+  const counts = ZIP_FORMATS.map((format) => ({ format, count: formats.filter((f) => f === format).length })).filter((c) => c.count > 0);
+  return counts.length > 1 ? counts : [];
+}
+
+/** Pictures asked to be made again so far, over all of an order's revisions (the package's redo budget). */
+export function redoneCount(revisions: { imageIds: string[] }[]): number {
+  return revisions.reduce((sum, r) => sum + r.imageIds.length, 0);
+}
 
 /** The output format a studio or generated picture was made in (its variant says); null for staff uploads. */
 export function resultFormat(variant: unknown): 'portrait' | 'square' | 'application' | null {

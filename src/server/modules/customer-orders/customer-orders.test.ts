@@ -3,7 +3,7 @@ import { and, count, eq } from 'drizzle-orm';
 import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.js';
-import { auditLog, generatedImages, imageDownloads, orderHistory, orderUploads, orders, outgoingMail, revisionRequests } from '../../db/schema.js';
+import { auditLog, generatedImages, imageDownloads, jobs, orderHistory, orderUploads, orders, outgoingMail, revisionRequests } from '../../db/schema.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
 import { addResults, payOrder, placeOrder, setOrder, type SeededOrder } from '../../test/seed.js';
@@ -315,32 +315,97 @@ describe.each(testDatabases())('after the sale on $name', (testDb) => {
     expect((await favourite(ids[0]!, true, 'x'.repeat(40))).statusCode).toBe(404);
   });
 
-  test('a revision within 7 days of completion sends the order back to work; later it is refused', async () => {
-    const { order } = await completedOrder(new Date(clock.getTime() - 6 * DAY));
-    const tooShort = await t.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/revision`, headers: { 'x-status-token': token(order.orderId) }, payload: { message: 'kurz' } });
-    expect(tooShort.json().error.fields.message).toBe('messageTooShort');
-    const response = await t.app.inject({
-      method: 'POST',
-      url: `/api/orders/${order.orderId}/revision`,
-      headers: { 'x-status-token': token(order.orderId) },
-      payload: { message: 'Bitte den Hintergrund etwas heller machen.' },
+  test('a redo names published pictures within 7 days, counted against the package budget; it reopens the order on its own due time and makes new drafts the order way', async () => {
+    // Basic: 3 pictures, 2 redos. Completed six days ago on Friday 27 Nov 2026; the redo comes on Saturday 28 Nov at 20:00.
+    const requestedAt = new Date('2026-11-28T20:00:00+01:00');
+    clock = requestedAt;
+    const { order, ids } = await completedOrder(new Date(requestedAt.getTime() - 6 * DAY));
+    const redo = (body: object, orderId = order.orderId) =>
+      t.app.inject({ method: 'POST', url: `/api/orders/${orderId}/revision`, headers: { 'x-status-token': token(orderId) }, payload: body });
+    const before = (await status(order.orderId)).json();
+    expect(before.revision).toMatchObject({ open: false, budget: 2, remaining: 2, current: null, answers: [] });
+
+    expect((await redo({ imageIds: [] })).json().error.fields.imageIds).toBe('picturesRequired');
+    // Three pictures are more than the budget; a draft, an archived picture or another order's picture is no published picture of this order.
+    const tooMany = await redo({ imageIds: [ids[0], ids[2], ids[4]] });
+    expect([tooMany.statusCode, tooMany.json().error.code, tooMany.json().error.details]).toEqual([409, 'redoBudgetExceeded', { remaining: 2 }]);
+    expect((await redo({ imageIds: [ids[1]] })).statusCode).toBe(404);
+    expect((await redo({ imageIds: [ids[3]] })).statusCode).toBe(404);
+    const other = await completedOrder(new Date(requestedAt.getTime() - DAY));
+    expect((await redo({ imageIds: [other.ids[0]] })).statusCode).toBe(404);
+    expect(await db.db.select().from(revisionRequests).where(eq(revisionRequests.orderId, order.orderId))).toEqual([]);
+
+    const accepted = await redo({ imageIds: [ids[0], ids[4]], message: 'Bitte ohne Glanz auf der Stirn.' });
+    expect(accepted.statusCode).toBe(200);
+    // Due after the package's 48 business hours, counted from Monday 9:00 (the studio is closed on Saturday evening and Sunday).
+    const due = new Date('2026-12-05T13:00:00+01:00').toISOString();
+    expect(accepted.json()).toMatchObject({
+      status: 'in_progress',
+      dueAt: due,
+      revision: { open: true, remaining: 0, current: { pictures: 2, dueAt: due, message: 'Bitte ohne Glanz auf der Stirn.' } },
     });
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ status: 'in_progress', revision: { open: true } });
-    const [request] = await db.db.select().from(revisionRequests).where(eq(revisionRequests.orderId, order.orderId));
-    expect(request).toMatchObject({ status: 'open', message: 'Bitte den Hintergrund etwas heller machen.' });
+    expect(accepted.json().results.filter((r: { redo: boolean }) => r.redo).map((r: { id: string }) => r.id)).toEqual([ids[0], ids[4]]);
+    // One at a time, and the budget is used up.
+    await setOrder(t.app, order.orderId, { status: 'completed', completedAt: requestedAt });
+    expect((await redo({ imageIds: [ids[2]] })).json().error.code).toBe('redoBudgetExceeded');
+    await setOrder(t.app, order.orderId, { status: 'in_progress', completedAt: null });
+
     const history = await db.db.select().from(orderHistory).where(eq(orderHistory.orderId, order.orderId));
     expect(history.at(-1)).toMatchObject({ event: 'revision_requested', fromStatus: 'completed', toStatus: 'in_progress', actorType: 'customer' });
+    // The studio makes this order: one new draft per named picture, in its format, in a new generation.
+    const redoJobs = (await db.db.select().from(jobs).where(eq(jobs.orderId, order.orderId))).filter((job) => (job.payload as { formats?: string[] }).formats);
+    expect(redoJobs.map((job) => job.payload)).toEqual([{ orderId: order.orderId, generation: 1, formats: ['portrait', 'portrait'] }]);
+    // The acknowledgement, in the order's language, with the due time and the reason.
+    const [ack] = await db.db.select().from(outgoingMail).where(and(eq(outgoingMail.orderId, order.orderId), eq(outgoingMail.template, 'revision-received')));
+    expect(ack?.subject).toContain(order.orderNumber);
+    expect(ack?.text).toContain('2 Bilder');
+    expect(ack?.text).toContain('5. Dezember 2026, 13:00');
+    expect(ack?.text).toContain('Bitte ohne Glanz auf der Stirn.');
+    // Staff see it on the dashboard with its due time; the order waits on the redo's due time.
+    const staff = await signInStaff(t.app, '10.90.0.3');
+    const dashboard = (await staff.request('GET', '/api/admin/dashboard')).json();
+    expect(dashboard.revisions.find((r: { orderId: string }) => r.orderId === order.orderId)).toMatchObject({ pictures: 2, dueAt: due, message: 'Bitte ohne Glanz auf der Stirn.' });
+    expect(dashboard.waiting.find((w: { id: string }) => w.id === order.orderId)).toMatchObject({ dueAt: due, redo: true });
 
-    const late = await completedOrder(new Date(clock.getTime() - 8 * DAY));
-    const refused = await t.app.inject({
+    // Eight days after delivery it is too late.
+    const late = await completedOrder(new Date(requestedAt.getTime() - 8 * DAY));
+    const refused = await redo({ imageIds: [late.ids[0]] }, late.order.orderId);
+    expect([refused.statusCode, refused.json().error.code]).toEqual([409, 'revisionNotAllowed']);
+    clock = new Date();
+  });
+
+  test('staff answer and close a redo: new pictures replace the named ones, the order is complete again, the customer gets the answer', async () => {
+    const { order, ids } = await completedOrder(new Date(clock.getTime() - DAY));
+    const requested = await t.app.inject({
       method: 'POST',
-      url: `/api/orders/${late.order.orderId}/revision`,
-      headers: { 'x-status-token': token(late.order.orderId) },
-      payload: { message: 'Bitte den Hintergrund etwas heller machen.' },
+      url: `/api/orders/${order.orderId}/revision`,
+      headers: { 'x-status-token': token(order.orderId), 'accept-language': 'de' },
+      payload: { imageIds: [ids[0], ids[2]] },
     });
-    expect(refused.statusCode).toBe(409);
-    expect(refused.json().error.code).toBe('revisionNotAllowed');
+    expect(requested.statusCode).toBe(200);
+    const [revision] = await db.db.select().from(revisionRequests).where(eq(revisionRequests.orderId, order.orderId));
+    const staff = await signInStaff(t.app, '10.90.0.4');
+    const close = (message: string) => staff.request('POST', `/api/admin/orders/${order.orderId}/revisions/${revision!.id}/close`, { message });
+    expect((await close('')).json().error.fields.message).toBe('messageRequired');
+    // Two new pictures, published after the request.
+    clock = new Date(clock.getTime() + 3600 * 1000);
+    const fresh = await addResults(t.app, order.orderId, ['draft', 'draft']);
+    for (const id of fresh) expect((await staff.request('POST', `/api/admin/orders/${order.orderId}/results/${id}/status`, { status: 'active' })).statusCode).toBe(200);
+    const closed = await close('Hier sind zwei neue Fassungen mit weicherem Licht.');
+    expect(closed.statusCode).toBe(200);
+    expect(closed.json().revisions[0]).toMatchObject({ status: 'done', answer: 'Hier sind zwei neue Fassungen mit weicherem Licht.', imageIds: [ids[0], ids[2]] });
+    expect((await close('Noch einmal.')).json().error.code).toBe('revisionClosed');
+
+    const view = (await status(order.orderId)).json();
+    expect(view.status).toBe('completed');
+    // The named pictures are replaced: the third stays, the two new ones join it.
+    expect(view.results.map((r: { id: string }) => r.id).sort()).toEqual([ids[4], ...fresh].sort());
+    expect(view.revision).toMatchObject({ open: false, current: null, answers: [{ message: 'Hier sind zwei neue Fassungen mit weicherem Licht.', pictures: 2 }] });
+    const [answer] = await db.db.select().from(outgoingMail).where(and(eq(outgoingMail.orderId, order.orderId), eq(outgoingMail.template, 'revision-answered')));
+    expect(answer?.text).toContain('2 neue Bilder');
+    expect(answer?.text).toContain('Hier sind zwei neue Fassungen mit weicherem Licht.');
+    expect(answer?.text).toMatch(/\/order-status\/[0-9a-f-]+\?token=/);
+    clock = new Date();
   });
 
   test('the customer deletes the photos early: files and rows gone, recorded, shown', async () => {

@@ -1,10 +1,16 @@
 // Signed, expiring download links for results: one image or the ZIP of all (decisions.md section 5).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-export type DownloadTarget = { kind: 'image'; imageId: string } | { kind: 'zip' };
+/** The output formats a ZIP can hold alone (the customer's "all 1:1 pictures"). */
+export const ZIP_FORMATS = ['portrait', 'square', 'application'] as const;
+export type ZipFormat = (typeof ZIP_FORMATS)[number];
+
+/** One image, or the ZIP of all published pictures (of one format when named). */
+export type DownloadTarget = { kind: 'image'; imageId: string } | { kind: 'zip'; format?: ZipFormat };
 
 function payload(orderId: string, target: DownloadTarget, exp: number): string {
-  return `download:${orderId}:${target.kind === 'zip' ? 'zip' : target.imageId}:${exp}`;
+  const what = target.kind === 'zip' ? (target.format ? `zip-${target.format}` : 'zip') : target.imageId;
+  return `download:${orderId}:${what}:${exp}`;
 }
 
 export function signDownload(secret: string, orderId: string, target: DownloadTarget, exp: number): string {
@@ -14,8 +20,8 @@ export function signDownload(secret: string, orderId: string, target: DownloadTa
 export function downloadPath(secret: string, orderId: string, target: DownloadTarget, now: Date, ttlSeconds: number): string {
   const exp = Math.floor(now.getTime() / 1000) + ttlSeconds;
   const sig = signDownload(secret, orderId, target, exp);
-  const base = target.kind === 'zip' ? `/api/orders/${orderId}/results.zip` : `/api/orders/${orderId}/results/${target.imageId}/download`;
-  return `${base}?exp=${exp}&sig=${sig}`;
+  if (target.kind === 'image') return `/api/orders/${orderId}/results/${target.imageId}/download?exp=${exp}&sig=${sig}`;
+  return `/api/orders/${orderId}/results.zip?${target.format ? `format=${target.format}&` : ''}exp=${exp}&sig=${sig}`;
 }
 
 export function checkDownload(

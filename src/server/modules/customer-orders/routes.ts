@@ -7,7 +7,7 @@ import { createRateLimiter } from '../../http/rate-limit.js';
 import type { ZodTypeProvider } from '../../http/zod-provider.js';
 import { checkInvoiceToken, checkStatusToken, statusToken, type LinkVerdict } from '../orders/order-tokens.js';
 import type { CustomerOrderService } from './customer-order-service.js';
-import { checkDownload } from './download-links.js';
+import { ZIP_FORMATS, checkDownload } from './download-links.js';
 
 /**
  * Spec: 5 failed lookups per 15 minutes per client address (then 429). Per order the same number of failed
@@ -131,7 +131,7 @@ export const customerOrderRoutes: FastifyPluginAsync<{ service: CustomerOrderSer
 
   api.post('/api/orders/:id/revision', { schema: { params: orderParams, body: revisionRequestSchema } }, async (request) => {
     await requireStatusAccess(request);
-    return service.requestRevision(request.params.id, request.body.message);
+    return service.requestRevision(request.params.id, request.body);
   });
 
   api.post(
@@ -178,10 +178,12 @@ export const customerOrderRoutes: FastifyPluginAsync<{ service: CustomerOrderSer
       }),
   );
 
-  api.get('/api/orders/:id/results.zip', { schema: { params: orderParams, querystring: signedQuery } }, async (request, reply) =>
+  const zipQuery = signedQuery.extend({ format: z.enum(ZIP_FORMATS).optional() }).strict();
+  api.get('/api/orders/:id/results.zip', { schema: { params: orderParams, querystring: zipQuery } }, async (request, reply) =>
     orStatusPage(request, reply, request.params.id, async () => {
-      requireSignature(request.params.id, { kind: 'zip' }, request.query);
-      const { stream, fileName } = await service.resultsZip(request.params.id);
+      const { format, ...signature } = request.query;
+      requireSignature(request.params.id, { kind: 'zip', ...(format ? { format } : {}) }, signature);
+      const { stream, fileName } = await service.resultsZip(request.params.id, format);
       return reply
         .header('cache-control', 'no-store')
         .header('content-disposition', `attachment; filename="${fileName}"`)

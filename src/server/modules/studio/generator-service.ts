@@ -125,9 +125,9 @@ export function createGeneratorService(deps: GeneratorDeps) {
   const recheckMs = deps.recheckMs ?? 60_000;
 
   /** Pictures of this run with their drafts stored. */
-  async function storedPictures(orderId: string, generation: number, pictures: number): Promise<number> {
+  async function storedPictures(orderId: string, generation: number, plan: PlannedPicture[]): Promise<number> {
     let n = 0;
-    for (let index = 0; index < pictures; index++) if (await pictureStored(db, orderId, generation, index)) n++;
+    for (const picture of plan) if (await pictureStored(db, orderId, generation, picture.index)) n++;
     return n;
   }
 
@@ -169,14 +169,15 @@ export function createGeneratorService(deps: GeneratorDeps) {
 
   const predict: JobHandler = async (job) => {
     if (!generator) throw new GeneratorError('no generator configured (GENERATOR)');
-    const { orderId, generation } = job.payload as { orderId: string; generation: number };
+    // A redo (customer-orders) asks for some pictures of the run only.
+    const { orderId, generation, indices } = job.payload as { orderId: string; generation: number; indices?: number[] };
     const repo = createOrderRepository(db);
     const order = await repo.find(orderId);
     // Nothing for an order that is not in production, made another way now, or replaced by a newer run.
     if (!order || !isInProduction(order) || order.productionMode !== 'generator' || generation < order.studioGeneration) return;
     // Never a prediction without the customer's photos: the provider would invent a stranger.
     if (order.photosDeletedAt) return;
-    const plan = planFor(order, generation);
+    const plan = planFor(order, generation).filter((picture) => !indices || indices.includes(picture.index));
     const references = await referencesOf(order);
     let progress: GeneratorProgress = (job.progress as GeneratorProgress | null) ?? {};
     // The webhook route writes the end of a prediction into the same progress, from another request: one
@@ -197,7 +198,7 @@ export function createGeneratorService(deps: GeneratorDeps) {
     const discarded: Discarded[] = [...(progress.discarded ?? [])];
     const missing = new Set<number>(progress.missing ?? []);
     const summary = async (extra: GeneratorProgress) =>
-      save({ ...progress, ...extra, pictures: plan.length, total: plan.length, done: await storedPictures(order.id, generation, plan.length), attempts, discarded, missing: [...missing] });
+      save({ ...progress, ...extra, pictures: plan.length, total: plan.length, done: await storedPictures(order.id, generation, plan), attempts, discarded, missing: [...missing] });
 
     const uploads = await repo.uploads(order.id);
     if (uploads.length === 0) throw new GeneratorError('the order has no photos to send');

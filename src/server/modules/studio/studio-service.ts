@@ -28,6 +28,23 @@ interface DraftsPayload {
   generation: number;
   /** Only these slots (one regenerated draft); all when missing. */
   indices?: number[];
+  /** A redo (customer-orders): one new draft per format named, from this generation's plan. */
+  formats?: string[];
+}
+
+/** A partial run (one draft again, a redo) never replaces a full run. */
+function isPartial(payload: Partial<DraftsPayload> | null): boolean {
+  return Boolean(payload?.indices || payload?.formats);
+}
+
+/** The first drafts of the plan in each format asked for (a format the plan lacks takes the next free draft). */
+export function draftsForFormats(plan: PlannedDraft[], formats: readonly string[]): PlannedDraft[] {
+  const taken = new Set<number>();
+  for (const format of formats) {
+    const match = plan.find((draft) => !taken.has(draft.index) && draft.spec.format === format) ?? plan.find((draft) => !taken.has(draft.index));
+    if (match) taken.add(match.index);
+  }
+  return plan.filter((draft) => taken.has(draft.index));
 }
 
 export interface StudioDeps {
@@ -52,7 +69,7 @@ export async function markProductionStarted(db: Database, orderId: string, by: s
 
 function isNewerFullRun(payload: unknown, generation: number): boolean {
   const other = payload as Partial<DraftsPayload> | null;
-  return !other?.indices && typeof other?.generation === 'number' && other.generation > generation;
+  return !isPartial(other) && typeof other?.generation === 'number' && other.generation > generation;
 }
 
 /** Where a draft's file lives: its slot's key, so a second run overwrites instead of adding. */
@@ -102,7 +119,7 @@ export function createStudioService(deps: StudioDeps) {
     const current = async (): Promise<OrderRow | null> => {
       const order = await repo.find(payload.orderId);
       if (!order || !isInProduction(order) || order.productionMode !== 'studio' || order.photosDeletedAt) return null;
-      if (!payload.indices && (await queue.forOrder(order.id, 100)).some((other) => other.queue === STUDIO_QUEUE && isNewerFullRun(other.payload, payload.generation))) return null;
+      if (!isPartial(payload) && (await queue.forOrder(order.id, 100)).some((other) => other.queue === STUDIO_QUEUE && isNewerFullRun(other.payload, payload.generation))) return null;
       return order;
     };
     const order = await current();
@@ -119,7 +136,8 @@ export function createStudioService(deps: StudioDeps) {
       uploads.push(upload);
     }
     if (uploads.length === 0) throw new Error('no photo of this order shows a face the studio can frame');
-    const planned = plan(order, uploads, payload.generation).filter((draft) => !payload.indices || payload.indices.includes(draft.index));
+    const all = plan(order, uploads, payload.generation);
+    const planned = payload.formats ? draftsForFormats(all, payload.formats) : all.filter((draft) => !payload.indices || payload.indices.includes(draft.index));
     const existing = new Set(
       (await db.select({ key: generatedImages.generationKey }).from(generatedImages).where(eq(generatedImages.orderId, order.id))).map((row) => row.key),
     );

@@ -139,6 +139,29 @@ describe.each(testDatabases())('studio drafts on $name', (testDb) => {
     expect((await admin('GET', `/api/admin/orders/${order.orderId}/studio`)).json().jobs[0]).toMatchObject({ status: 'done', progress: { done: 3, total: 3 } });
   });
 
+  test('a redo of two delivered pictures makes two new drafts in their formats, from a new combination, for staff review', async () => {
+    const order = await placeOrder(t.app, { selection: { ...PRO, package: 'basic', location: null, outfit: null } });
+    await payOrder(t.app, order);
+    await t.app.jobRunner!.drain();
+    const first = await drafts(order.orderId);
+    for (const draft of first) await admin('POST', `/api/admin/orders/${order.orderId}/results/${draft.id}/status`, { status: 'active' });
+    expect((await admin('POST', `/api/admin/orders/${order.orderId}/status`, { status: 'completed' })).statusCode).toBe(200);
+    const named = [first[0]!, first[2]!];
+    const token = statusToken(t.app.config.appSecret, order.orderId, clock);
+    const redo = await t.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/revision`, headers: { 'x-status-token': token }, payload: { imageIds: named.map((d) => d.id) } });
+    expect(redo.statusCode).toBe(200);
+    await t.app.jobRunner!.drain();
+    const fresh = (await drafts(order.orderId)).filter((d) => d.status === 'draft');
+    const formatOf = (d: (typeof first)[number]) => (d.variant as { format: string }).format;
+    expect(fresh.map(formatOf).sort()).toEqual(named.map(formatOf).sort());
+    expect(fresh.every((d) => d.generationKey!.startsWith('studio:1:'))).toBe(true);
+    // Each new draft differs from the delivered picture of its format (photo, backdrop or framing).
+    const look = (d: (typeof first)[number]) => JSON.stringify({ ...(d.variant as object), generation: 0, index: 0 });
+    for (const draft of fresh) expect(named.filter((n) => formatOf(n) === formatOf(draft)).map(look)).not.toContain(look(draft));
+    // The delivered pictures stay published until staff close the redo.
+    expect((await drafts(order.orderId)).filter((d) => d.status === 'active')).toHaveLength(3);
+  });
+
   test('photos the gate could not check at upload are checked by the job before it frames them', async () => {
     const order = await placeOrder(t.app, { selection: { ...PRO, package: 'basic', location: null, outfit: null } });
     await db.db.update(orderUploads).set({ quality: null }).where(eq(orderUploads.orderId, order.orderId));

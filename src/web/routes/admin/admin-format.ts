@@ -51,6 +51,7 @@ const HISTORY_EVENT_LABELS: Record<string, string> = {
   checkout_expired: 'Bezahlvorgang abgelaufen',
   status_changed: 'Status geändert',
   revision_requested: 'Nachbesserung angefragt',
+  revision_answered: 'Nachbesserung beantwortet',
   photos_deleted: 'Fotos gelöscht',
   photos_deleted_by_customer: 'Fotos vom Kunden gelöscht',
   production_started: 'Bearbeitung begonnen (Studio-Entwürfe)',

@@ -46,8 +46,10 @@ export interface DashboardResponse {
     express: boolean;
     /** The customer deleted the photos while the order was being made: production stopped. */
     photosDeleted: boolean;
+    /** Waiting on a redo the customer asked for (its own due time). */
+    redo: boolean;
   }[];
-  revisions: { id: string; orderId: string; orderNumber: string | null; message: string; createdAt: string }[];
+  revisions: { id: string; orderId: string; orderNumber: string | null; message: string; pictures: number; dueAt: string | null; overdue: boolean; createdAt: string }[];
   contactMessages: { id: string; name: string; email: string; message: string; createdAt: string }[];
 }
 
@@ -161,6 +163,6 @@ export interface AdminOrderDetail {
   requiredResults: number;
   activeResults: number;
   history: { event: string; fromStatus: string | null; toStatus: string | null; actorType: string; at: string }[];
-  revisions: { id: string; message: string; status: string; createdAt: string }[];
+  revisions: { id: string; message: string; status: string; imageIds: string[]; dueAt: string | null; answer: string | null; createdAt: string; resolvedAt: string | null }[];
   audit: { action: string; staffEmail: string | null; at: string; details: unknown }[];
 }

@@ -62,6 +62,7 @@ export function DashboardPage() {
                           <span>{packageName(order.package)}</span>
                           <Badge tone={orderStatusTone(order.status)}>{orderStatusLabel(order.status)}</Badge>
                           {order.express && <Badge tone="blue">Express</Badge>}
+                          {order.redo && <Badge tone="yellow">Nachbesserung</Badge>}
                           {order.photosDeleted && (
                             <Badge tone="red" testId="photos-deleted">
                               Fotos vom Kunden gelöscht – Produktion gestoppt, Kunde kontaktieren
@@ -97,9 +98,11 @@ export function DashboardPage() {
                         <Link to={`/admin/orders/${revision.orderId}`} className="admin-list__link" data-testid="dashboard-revision">
                           <span className="admin-list__main">
                             <strong className="admin-mono">{displayOrderNumber({ id: revision.orderId, orderNumber: revision.orderNumber })}</strong>
-                            <span className="admin-muted">{formatDateTime(revision.createdAt)}</span>
+                            <span>{`${revision.pictures} ${revision.pictures === 1 ? 'Bild' : 'Bilder'}`}</span>
+                            {revision.dueAt && <span className="admin-muted">{`fällig ${formatDateTime(revision.dueAt)}`}</span>}
+                            {revision.overdue && <Badge tone="red">Überfällig</Badge>}
                           </span>
-                          <span className="admin-list__text admin-clamp">{revision.message}</span>
+                          {revision.message && <span className="admin-list__text admin-clamp">{revision.message}</span>}
                         </Link>
                       </li>
                     ))}

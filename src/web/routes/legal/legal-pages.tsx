@@ -484,7 +484,7 @@ export function TermsPage() {
       </Section>
 
       <Section id="terms-s7" title={section(7)}>
-        <Paragraphs base="legal.terms.s7" count={2} vars={{ days: RETENTION.revisionDays }} />
+        <Paragraphs base="legal.terms.s7" count={2} vars={{ days: RETENTION.revisionDays, basic: PACKAGES.basic.redoPictures, pro: PACKAGES.pro.redoPictures, premium: PACKAGES.premium.redoPictures }} />
       </Section>
 
       <Section id="terms-s8" title={section(8)}>

@@ -17,6 +17,7 @@ const HISTORY_EVENTS = [
   'checkout_expired',
   'status_changed',
   'revision_requested',
+  'revision_answered',
   'photos_deleted',
   'photos_deleted_by_customer',
   'production_started',
@@ -46,49 +47,85 @@ function History({ order }: { order: OrderView }) {
   );
 }
 
-function Revision({ order, token, onChange }: { order: OrderView; token: string; onChange: (order: OrderView) => void }) {
+/**
+ * Redo before accepting: the customer picks pictures in the gallery (up to what the package still allows),
+ * adds an optional reason and sends it; an open request shows its due time; staff's answers stay readable.
+ */
+function Revision({ order, token, selected, onChange }: { order: OrderView; token: string; selected: string[]; onChange: (order: OrderView) => void }) {
   const { t, language } = useI18n();
   const [message, setMessage] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState(false);
-  if (order.revision.open && !sent) {
+  const { revision } = order;
+  const answers = revision.answers.length > 0 && (
+    <div data-testid="revision-answers">
+      {revision.answers.map((answer) => (
+        <div key={answer.at}>
+          <p>{t('orderStatus.revision.answerFrom', { date: formatDateTime(answer.at, language) })}</p>
+          <p className="revision__answer">{answer.message}</p>
+        </div>
+      ))}
+    </div>
+  );
+  if (revision.current) {
     return (
-      <section className="card">
-        <h2>{t('orderStatus.revision.title')}</h2>
-        <p>{t('orderStatus.revision.open')}</p>
+      <section className="card" aria-labelledby="revision-title" data-testid="revision-open">
+        <h2 id="revision-title">{t('orderStatus.revision.title')}</h2>
+        {sent && <p role="status">{t('orderStatus.revision.sent')}</p>}
+        <p>{t(revision.current.pictures === 1 ? 'orderStatus.revision.openOne' : 'orderStatus.revision.open', { n: revision.current.pictures })}</p>
+        {revision.current.dueAt && <p>{t('orderStatus.revision.due', { date: formatDateTime(revision.current.dueAt, language) })}</p>}
+        {revision.current.message && <p className="revision__answer">{revision.current.message}</p>}
+        {answers}
       </section>
     );
   }
-  if (!order.revision.allowedUntil && !sent) return null;
+  if (!revision.allowedUntil) {
+    return answers ? (
+      <section className="card" aria-labelledby="revision-title">
+        <h2 id="revision-title">{t('orderStatus.revision.title')}</h2>
+        {answers}
+      </section>
+    ) : null;
+  }
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const parsed = revisionRequestSchema.safeParse({ message });
+    const parsed = revisionRequestSchema.safeParse({ imageIds: selected, message });
     if (!parsed.success) {
-      setError(t(`orderStatus.revision.errors.${fieldErrors(parsed.error).message ?? 'messageRequired'}`));
+      const errors = fieldErrors(parsed.error);
+      setError(t(`orderStatus.revision.errors.${errors.imageIds ?? errors.message ?? 'picturesRequired'}`));
       return;
     }
+    setBusy(true);
     try {
       const next = await api<OrderView>(`/api/orders/${order.orderId}/revision`, { method: 'POST', body: parsed.data, headers: { 'x-status-token': token } });
       setSent(true);
+      setMessage('');
       onChange(next);
     } catch (caught) {
       const code = caught instanceof ApiError ? caught.code : 'unknown';
-      setError(code === 'revisionNotAllowed' ? t('orderStatus.revision.errors.revisionNotAllowed') : t(`errors.${code}`));
+      setError(REVISION_ERRORS.includes(code) ? t(`orderStatus.revision.errors.${code}`) : t(`errors.${code}`));
+    } finally {
+      setBusy(false);
     }
   };
   return (
-    <section className="card" aria-labelledby="revision-title">
+    <section className="card" aria-labelledby="revision-title" data-testid="revision">
       <h2 id="revision-title">{t('orderStatus.revision.title')}</h2>
-      {sent ? (
-        <p role="status">{t('orderStatus.revision.sent')}</p>
+      {answers}
+      {revision.remaining === 0 ? (
+        <p>{t('orderStatus.revision.usedUp', { budget: revision.budget })}</p>
       ) : (
         <form onSubmit={submit} noValidate>
-          <p>{t('orderStatus.revision.text', { date: formatDate(order.revision.allowedUntil!, language) })}</p>
+          <p>{t('orderStatus.revision.text', { date: formatDate(revision.allowedUntil, language), remaining: revision.remaining, budget: revision.budget })}</p>
+          <p aria-live="polite" data-testid="redo-count">
+            {t('orderStatus.revision.selected', { n: selected.length, max: revision.remaining })}
+          </p>
           <div className="field">
             <label htmlFor="revision-message">{t('orderStatus.revision.label')}</label>
             <textarea
               id="revision-message"
-              rows={4}
+              rows={3}
               maxLength={2000}
               value={message}
               onChange={(e) => {
@@ -96,13 +133,13 @@ function Revision({ order, token, onChange }: { order: OrderView; token: string;
                 setError(null);
               }}
             />
-            {error && (
-              <p className="field__error" role="alert">
-                {error}
-              </p>
-            )}
           </div>
-          <button type="submit" className="button button--secondary">
+          {error && (
+            <p className="field__error" role="alert">
+              {error}
+            </p>
+          )}
+          <button type="submit" className="button button--secondary" disabled={busy} data-testid="redo-submit">
             {t('orderStatus.revision.submit')}
           </button>
         </form>
@@ -110,6 +147,8 @@ function Revision({ order, token, onChange }: { order: OrderView; token: string;
     </section>
   );
 }
+
+const REVISION_ERRORS = ['picturesRequired', 'redoBudgetExceeded', 'messageTooLong', 'invalidText', 'revisionNotAllowed'];
 
 function Deletion({ order, token, onChange }: { order: OrderView; token: string; onChange: (order: OrderView, token: string) => void }) {
   const { t, language } = useI18n();
@@ -174,6 +213,7 @@ export function OrderStatusPage() {
   const [order, setOrder] = useState<OrderView | null>(null);
   const [failed, setFailed] = useState(false);
   const [loading, setLoading] = useState(false);
+  const [redoPicks, setRedoPicks] = useState<string[]>([]);
   const validId = ORDER_ID_SHAPE.test(id);
 
   const load = useCallback(
@@ -278,8 +318,21 @@ export function OrderStatusPage() {
         onFavourite={async (imageId, favourite) => {
           setOrder(await api<OrderView>(`/api/orders/${id}/results/${imageId}/favourite`, { method: 'POST', headers: { 'x-status-token': token }, body: { favourite } }));
         }}
+        redo={
+          order.revision.allowedUntil && !order.revision.current && order.revision.remaining > 0
+            ? { selected: redoPicks, max: order.revision.remaining, toggle: (imageId) => setRedoPicks((picks) => (picks.includes(imageId) ? picks.filter((p) => p !== imageId) : [...picks, imageId])) }
+            : undefined
+        }
       />
-      <Revision order={order} token={token} onChange={setOrder} />
+      <Revision
+        order={order}
+        token={token}
+        selected={redoPicks}
+        onChange={(next) => {
+          setRedoPicks([]);
+          setOrder(next);
+        }}
+      />
       <ProcessingInfo order={order} />
       <OrderSummary order={order} />
       <UploadsGallery order={order} />

@@ -37,7 +37,8 @@ const IN_PROGRESS: OrderView = {
   history: [],
   photosDeleteAfter: null,
   photosDeletedAt: null,
-  revision: { allowedUntil: null, open: false },
+  revision: { allowedUntil: null, open: false, budget: 4, remaining: 4, current: null, answers: [] },
+  formatZips: [],
   contact: { email: 'support@shop.test', phone: null },
   invoices: [],
 };
@@ -70,7 +71,7 @@ test.each(LANGUAGES)('in production the page gives the due time; with the photos
 
 test('a picture whose link ran out asks once for fresh links; if it fails again the customer sees a placeholder, not a broken image', async () => {
   (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-  const result = { id: 'r1', n: 1, fileName: 'a.jpg', format: 'portrait' as const, favourite: false, url: '/files/old?sig=1', downloadUrl: '/api/orders/x/results/r1/download?exp=1&sig=1' };
+  const result = { id: 'r1', n: 1, fileName: 'a.jpg', format: 'portrait' as const, favourite: false, redo: false, url: '/files/old?sig=1', downloadUrl: '/api/orders/x/results/r1/download?exp=1&sig=1' };
   let renewals = 0;
   const container = document.createElement('div');
   const root = createRoot(container);

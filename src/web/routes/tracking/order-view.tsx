@@ -154,15 +154,25 @@ function FavouriteButton({ favourite, n, onChange }: { favourite: boolean; n: nu
   );
 }
 
+/** The pictures chosen for a redo, and how many the package still allows. */
+export interface RedoChoice {
+  selected: string[];
+  max: number;
+  toggle: (imageId: string) => void;
+}
+
 export function ResultsGallery({
   order,
   renew,
   onFavourite,
+  redo,
 }: {
   order: OrderView;
   renew?: () => Promise<OrderView | null>;
   /** Where the page may change the order (status page, tracking): marks a picture as a favourite or no longer. */
   onFavourite?: (imageId: string, favourite: boolean) => Promise<void>;
+  /** While a redo can be asked for (status page): the pictures chosen to be made again. */
+  redo?: RedoChoice;
 }) {
   const { t } = useI18n();
   if (!order.results.length) return null;
@@ -176,6 +186,22 @@ export function ResultsGallery({
           </DownloadLink>
         )}
       </div>
+      {order.formatZips.length > 0 && (
+        <p className="gallery__zips" data-testid="format-zips">
+          <span>{t('tracking.results.zipByFormat')}</span>
+          {order.formatZips.map((zip) => (
+            <DownloadLink
+              key={zip.format}
+              className="button button--secondary button--small"
+              href={zip.url}
+              renew={renew && (async () => (await renew())?.formatZips.find((fresh) => fresh.format === zip.format)?.url ?? null)}
+              testId={`download-zip-${zip.format}`}
+            >
+              {t('tracking.results.zipFormat', { format: t(`tracking.results.format.${zip.format}`), n: zip.count })}
+            </DownloadLink>
+          ))}
+        </p>
+      )}
       <ul className="gallery">
         {order.results.map((result) => (
           <li key={result.id} className="gallery__item" data-testid="result" data-format={result.format ?? ''} data-favourite={result.favourite}>
@@ -184,6 +210,11 @@ export function ResultsGallery({
               {onFavourite && <FavouriteButton favourite={result.favourite} n={result.n} onChange={(favourite) => onFavourite(result.id, favourite)} />}
             </div>
             <p className="gallery__caption">
+              {result.redo && (
+                <span className="badge badge--info" data-testid="redo-badge">
+                  {t('tracking.results.redoing')}
+                </span>
+              )}
               {result.format ? <span data-testid="result-format">{t(`tracking.results.format.${result.format}`)}</span> : null}
               <a href={result.url} target="_blank" rel="noopener noreferrer" data-testid="full-size">
                 {t('tracking.results.fullSize')}
@@ -197,6 +228,18 @@ export function ResultsGallery({
             >
               {t('tracking.results.download', { n: result.n })}
             </DownloadLink>
+            {redo && (
+              <label className="gallery__redo">
+                <input
+                  type="checkbox"
+                  checked={redo.selected.includes(result.id)}
+                  disabled={!redo.selected.includes(result.id) && redo.selected.length >= redo.max}
+                  onChange={() => redo.toggle(result.id)}
+                  data-testid="redo-pick"
+                />
+                {t('tracking.results.redoPick', { n: result.n })}
+              </label>
+            )}
           </li>
         ))}
       </ul>

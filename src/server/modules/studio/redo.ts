@@ -1,0 +1,34 @@
+// A redo before accepting (customer-orders): new drafts for the pictures the customer named, made the way the
+// order's pictures are made (studio, generator or staff by hand), in a new generation so that they differ
+// from what was delivered. Called inside the transaction that records the revision.
+import { eq } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { orders, type generatedImages } from '../../db/schema.js';
+import { createJobQueue } from '../../jobs/queue.js';
+import type { OrderRow } from '../orders/order-repository.js';
+import { GENERATOR_QUEUE } from './generator-service.js';
+import { STUDIO_QUEUE } from './studio-service.js';
+
+type ImageRow = typeof generatedImages.$inferSelect;
+
+/** The output format of a picture as its variant names it; staff uploads have none (a portrait then). */
+function formatOf(image: ImageRow): string {
+  const format = (image.variant as { format?: unknown } | null)?.format;
+  return typeof format === 'string' ? format : 'portrait';
+}
+
+/** The job that makes the new drafts, or null where staff make them by hand (the dashboard shows the revision). */
+export async function enqueueRedo(tx: Executor, order: OrderRow, images: ImageRow[], now: Date): Promise<number | null> {
+  if (order.productionMode !== 'studio' && order.productionMode !== 'generator') return null;
+  const generation = order.studioGeneration + 1;
+  await tx.update(orders).set({ studioGeneration: generation, updatedAt: now }).where(eq(orders.id, order.id));
+  const queue = createJobQueue(tx, () => now);
+  if (order.productionMode === 'studio') {
+    // One new draft per picture, in its format, from a new combination of photo, backdrop and framing.
+    return queue.enqueue({ queue: STUDIO_QUEUE, payload: { orderId: order.id, generation, formats: images.map(formatOf) }, orderId: order.id, dedupeKey: `${order.id}:${generation}:redo` });
+  }
+  // The generator makes a picture in every format: the named pictures' slots again, with the new run's looks.
+  const slots = images.map((image) => (image.variant as { index?: unknown } | null)?.index).filter((index): index is number => typeof index === 'number');
+  const indices = [...new Set(slots.length ? slots : images.map((_, n) => n))].sort((a, b) => a - b);
+  return queue.enqueue({ queue: GENERATOR_QUEUE, payload: { orderId: order.id, generation, indices }, orderId: order.id, dedupeKey: `${order.id}:${generation}:generator`, maxAttempts: 3 });
+}
