@@ -241,6 +241,27 @@ describe.each(testDatabases())('after the sale on $name', (testDb) => {
     expect(recorded.map((r) => [r.generatedImageId, r.kind]).sort()).toEqual([ids[0], ids[2], ids[4]].map((id) => [id, 'zip']).sort());
   });
 
+  test('pictures in several formats also come as one ZIP per format, numbered as on the page; a link for one format opens no other', async () => {
+    const { order, ids } = await completedOrder();
+    expect((await status(order.orderId)).json().formatZips).toEqual([]);
+    await db.db.update(generatedImages).set({ variant: { format: 'portrait' } }).where(eq(generatedImages.id, ids[0]!));
+    await db.db.update(generatedImages).set({ variant: { format: 'square' } }).where(eq(generatedImages.id, ids[2]!));
+    await db.db.update(generatedImages).set({ variant: { format: 'portrait' } }).where(eq(generatedImages.id, ids[4]!));
+    const view = (await status(order.orderId)).json();
+    expect(view.formatZips.map((z: { format: string; count: number }) => [z.format, z.count])).toEqual([
+      ['portrait', 2],
+      ['square', 1],
+    ]);
+    const portrait = await t.app.inject({ method: 'GET', url: view.formatZips[0].url });
+    expect(portrait.headers['content-disposition']).toBe(`attachment; filename="bewerbungsfotos-${order.orderNumber}-4x5.zip"`);
+    expect((await zipEntries(portrait.rawPayload)).map((e) => e.name)).toEqual(['headshot-1-ergebnis-1.jpg', 'headshot-3-ergebnis-5.jpg']);
+    // The signature covers the format: swapped, or dropped (which would mean all pictures), the link is refused.
+    const swapped = (view.formatZips[0].url as string).replace('format=portrait', 'format=square');
+    expect((await t.app.inject({ method: 'GET', url: swapped })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: (view.formatZips[0].url as string).replace('format=portrait&', '') })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: (view.formatZips[0].url as string).replace('format=portrait', 'format=poster') })).statusCode).toBe(400);
+  });
+
   test('one image downloads as headshot-{n}-{file} through a signed link, and is recorded', async () => {
     const { order, ids } = await completedOrder();
     const view = (await status(order.orderId)).json();
@@ -372,6 +393,22 @@ describe.each(testDatabases())('after the sale on $name', (testDb) => {
     const refused = await redo({ imageIds: [late.ids[0]] }, late.order.orderId);
     expect([refused.statusCode, refused.json().error.code]).toEqual([409, 'revisionNotAllowed']);
     clock = new Date();
+  });
+
+  test('a redo of a generator order asks for the named pictures\' slots again; an order made by hand starts no job', async () => {
+    for (const mode of ['generator', 'manual'] as const) {
+      const { order, ids } = await completedOrder(new Date(clock.getTime() - DAY));
+      await setOrder(t.app, order.orderId, { productionMode: mode });
+      // Generated pictures carry their slot (the picture index of their run).
+      await db.db.update(generatedImages).set({ variant: { index: 4, format: 'square' } }).where(eq(generatedImages.id, ids[2]!));
+      await db.db.update(generatedImages).set({ variant: { index: 1, format: 'portrait' } }).where(eq(generatedImages.id, ids[4]!));
+      const before = await db.db.select().from(jobs).where(eq(jobs.orderId, order.orderId));
+      const response = await t.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/revision`, headers: { 'x-status-token': token(order.orderId) }, payload: { imageIds: [ids[2], ids[4]] } });
+      expect(response.statusCode).toBe(200);
+      const added = (await db.db.select().from(jobs).where(eq(jobs.orderId, order.orderId))).filter((job) => !before.some((b) => b.id === job.id));
+      if (mode === 'generator') expect(added.map((job) => [job.queue, job.payload])).toEqual([['generator.predict', { orderId: order.orderId, generation: 1, indices: [1, 4] }]]);
+      else expect(added).toEqual([]);
+    }
   });
 
   test('staff answer and close a redo: new pictures replace the named ones, the order is complete again, the customer gets the answer', async () => {
