@@ -58,6 +58,7 @@ function optionalText(max: number, options: { multiline?: boolean } = {}) {
 }
 
 /** The optional billing fields, also checked in the browser before the order button. */
+export { optionalText as billingText };
 export const billingFields = { billingName: optionalText(BILLING_LIMITS.name), billingAddress: optionalText(BILLING_LIMITS.address, { multiline: true }) };
 
 export const checkoutSchema = z

@@ -7,7 +7,7 @@ export type Messages = typeof de;
 export type Namespace = keyof Messages;
 
 /** Long texts that only their own pages need: embedded with those pages, loaded with them in the browser. */
-export const PAGE_NAMESPACES = ['legal', 'guides'] as const satisfies readonly Namespace[];
+export const PAGE_NAMESPACES = ['legal', 'guides', 'team'] as const satisfies readonly Namespace[];
 export type PageNamespace = (typeof PAGE_NAMESPACES)[number];
 
 /** Texts only the server uses (mails): never embedded in a page or loaded by the browser. */
@@ -33,6 +33,11 @@ const pageLoaders: { [N in PageNamespace]: Record<Language, () => Promise<{ defa
     de: () => import('./de/guides.json'),
     en: () => import('./en/guides.json'),
     es: () => import('./es/guides.json'),
+  },
+  team: {
+    de: () => import('./de/team.json'),
+    en: () => import('./en/team.json'),
+    es: () => import('./es/team.json'),
   },
 };
 

@@ -8,7 +8,7 @@ import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppConfig } from './config.js';
-import { openDatabase, type DatabaseHandle } from './db/client.js';
+import { openDatabase, type DatabaseHandle, type Executor } from './db/client.js';
 import { loggableError } from './db/errors.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './http/error-handler.js';
 import { registerBodyTimeouts } from './http/timeouts.js';
@@ -28,6 +28,9 @@ import { seoRoutes } from './modules/seo/routes.js';
 import { createCustomerOrderService } from './modules/customer-orders/customer-order-service.js';
 import { customerOrderRoutes } from './modules/customer-orders/routes.js';
 import { createOrderService } from './modules/orders/order-service.js';
+import type { OrderRow } from './modules/orders/order-repository.js';
+import { createTeamService } from './modules/teams/team-service.js';
+import { teamRoutes } from './modules/teams/routes.js';
 import { shopCapabilities } from './capabilities.js';
 import { RECONCILE, type PaymentEventService } from './modules/orders/payment-events.js';
 import { createRetentionService, type RetentionService } from './modules/retention/retention-service.js';
@@ -265,6 +268,27 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
 
   await app.register(healthRoutes);
   await app.register(catalogRoutes);
+  /** A paid order's pictures start the way its production mode makes them (a member's order: when they submit). */
+  const startProduction = async (tx: Executor, order: OrderRow) => {
+    if (order.productionMode === 'studio') await studio.enqueueFirstDrafts(tx, order.id);
+    if (order.productionMode === 'generator' && generatorService.configured) await generatorService.enqueueFirst(tx, order.id);
+  };
+  const teams = createTeamService({
+    db: db.db,
+    storage,
+    payments,
+    mailer,
+    appSecret: config.appSecret,
+    publicUrl: config.publicUrl,
+    site: config.site,
+    campaign: config.campaign,
+    capabilities: shopCapabilities(config),
+    defaultProductionMode: config.defaultProductionMode,
+    signedUrlTtlSeconds: config.signedUrlTtlSeconds,
+    startProduction,
+    now,
+    log: app.log,
+  });
   const orders = createOrderService({
     db: db.db,
     storage,
@@ -289,9 +313,11 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
       await invoices.issueForPaidOrder(tx, order);
       // Paid after it was cancelled (withdrawn before paying): the money goes back, the work is not done.
       if (order.status === 'cancelled') return;
-      if (order.productionMode === 'studio') await studio.enqueueFirstDrafts(tx, order.id);
-      if (order.productionMode === 'generator' && generatorService.configured) await generatorService.enqueueFirst(tx, order.id);
+      // A team order has no photos of its own: its join link opens; each member's pictures start when they submit.
+      if (teams.isTeamOrder(order)) return teams.onPaid(tx, order);
+      await startProduction(tx, order);
     },
+    teamPaidMail: (orderId, key) => teams.sendPaidMail(orderId, key),
     now,
     log: app.log,
   });
@@ -324,6 +350,7 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     log: app.log,
   });
   await app.register(customerOrderRoutes, { service: customerOrders });
+  await app.register(teamRoutes, { service: teams });
 
   await app.register(contactRoutes);
   await app.register(metricsRoutes);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PHOTO_CONSENT_VERSION, WAIVER_TEXT_VERSION } from '../domain/order-selection.js';
 import { isPlainText } from '../domain/validation.js';
 import { queryRows, type DatabaseHandle } from './db/client.js';
-import { revisionRequests } from './db/schema.js';
+import { generatedImages, revisionRequests, teamInvites, teamLinks } from './db/schema.js';
 import { MAX_URL_LENGTH } from './http/error-handler.js';
 import { LOGIN_LIMITS } from './modules/auth/auth-service.js';
 import { statusToken } from './modules/orders/order-tokens.js';
@@ -148,15 +148,35 @@ interface Seed {
   deletable: SeededDraft & { statusToken: string };
   completed: SeededOrder & { statusToken: string; imageId: string; invoiceId: string; download: URLSearchParams; zip: URLSearchParams; file: { key: string; query: URLSearchParams } };
   withdrawable: SeededOrder & { sessionId: string };
+  team: { orderId: string; statusToken: string; joinToken: string; linkId: string; inviteId: string; memberId: string; memberDraftToken: string; removableId: string; zip: URLSearchParams };
   staff: { email: string; password: string };
   mailId: string;
 }
 
 const STAFF = { email: 'staff-hostile@example.de', password: 'ein-langes-test-passwort' };
+const TEAM_ORDER = {
+  language: 'de',
+  email: 'einkauf@example.de',
+  package: 'pro',
+  seats: 4,
+  style: 'professional',
+  location: 'studio',
+  outfit: null,
+  companyName: 'Muster GmbH',
+  companyAddress: 'Hauptstraße 1\n10115 Berlin',
+  vatId: 'DE136695976',
+  businessConfirmed: true,
+};
 
 /** One valid request per public route; each case puts one hostile value in place of one of its values. */
 function templates(seed: Seed, app: FastifyInstance): Record<string, RouteTemplate[]> {
-  const { draft, checkoutDraft, deletable, completed, withdrawable } = seed;
+  const { draft, checkoutDraft, deletable, completed, withdrawable, team } = seed;
+  const teamHeaders = { 'x-status-token': team.statusToken };
+  // The seeded join link works again before each case (a case may have made a new one, which revokes it).
+  const restoreLink = async () => {
+    await app.db.db.update(teamLinks).set({ revokedAt: new Date() }).where(eq(teamLinks.teamOrderId, team.orderId));
+    await app.db.db.update(teamLinks).set({ revokedAt: null }).where(eq(teamLinks.id, team.linkId));
+  };
   const draftHeaders = { 'x-draft-token': draft.draftToken };
   const statusHeaders = { 'x-status-token': completed.statusToken };
   return {
@@ -213,6 +233,30 @@ function templates(seed: Seed, app: FastifyInstance): Record<string, RouteTempla
       { params: { id: completed.orderId, imageId: completed.imageId }, query: Object.fromEntries(completed.download) },
     ],
     'GET /api/orders/:id/results.zip': [{ params: { id: completed.orderId }, query: Object.fromEntries(completed.zip) }],
+    'POST /api/teams': [{ body: TEAM_ORDER }],
+    'GET /api/teams/:id': [{ params: { id: team.orderId }, headers: teamHeaders }],
+    'POST /api/teams/:id/invites': [{ params: { id: team.orderId }, headers: teamHeaders, body: { emails: ['kollegin@example.de'] }, resetLimits: 'team-invites:%' }],
+    'POST /api/teams/:id/invites/:inviteId/remind': [
+      {
+        params: { id: team.orderId, inviteId: team.inviteId },
+        headers: teamHeaders,
+        before: async () => void (await app.db.db.update(teamInvites).set({ remindedAt: null }).where(eq(teamInvites.id, team.inviteId))),
+      },
+    ],
+    'POST /api/teams/:id/link': [{ params: { id: team.orderId }, headers: teamHeaders, before: restoreLink }],
+    'POST /api/teams/:id/members/:memberId/remove': [
+      {
+        params: { id: team.orderId, memberId: team.removableId },
+        headers: teamHeaders,
+        before: () => setOrder(app, team.removableId, { status: 'created', cancelledAt: null, photosDeleteAfter: null }),
+      },
+    ],
+    'GET /api/teams/:id/results.zip': [{ params: { id: team.orderId }, query: Object.fromEntries(team.zip) }],
+    'GET /api/team-join/:token': [{ params: { token: team.joinToken }, before: restoreLink }],
+    'POST /api/team-join/:token': [
+      { params: { token: team.joinToken }, body: { email: 'neu@example.de', language: 'de', photoConsent: true, photoConsentVersion: PHOTO_CONSENT_VERSION }, before: restoreLink, resetLimits: 'drafts:%' },
+    ],
+    'POST /api/team-members/:id/submit': [{ params: { id: team.memberId }, headers: { 'x-draft-token': team.memberDraftToken }, body: { gender: 'female' } }],
     'POST /api/contact': [{ body: { name: 'Max Muster', email: 'max@example.de', message: 'Eine Frage zu meiner Bestellung.', language: 'de' } }],
     'POST /api/metrics': [
       { body: { kind: 'page_view', path: '/kontakt', language: 'de' } },
@@ -395,6 +439,18 @@ async function seedShop(app: FastifyInstance, secret: string): Promise<Seed> {
   const withdrawableOrder = await placeOrder(app);
   const [session] = await queryRows<{ id: string }>(app.db.db, sql`select provider_session_id as id from orders where id = ${withdrawableOrder.orderId}`);
   await app.auth.createStaff({ ...STAFF, name: 'Test' });
+  // A paid team with its link, an invitation, a member who has not sent photos yet, one to remove, and a published picture.
+  const placedTeam = (await app.inject({ method: 'POST', url: '/api/teams', payload: TEAM_ORDER })).json();
+  await payOrder(app, { orderId: placedTeam.orderId, orderNumber: '', draftToken: '', email: TEAM_ORDER.email });
+  const teamToken = statusToken(secret, placedTeam.orderId, app.now());
+  const teamView = (await app.inject({ method: 'POST', url: `/api/teams/${placedTeam.orderId}/invites`, headers: { 'x-status-token': teamToken }, payload: { emails: ['eingeladen@example.de'] } })).json();
+  const joinToken = new URL(teamView.joinUrl).pathname.split('/').pop()!;
+  const joinAs = async (email: string) =>
+    (await app.inject({ method: 'POST', url: `/api/team-join/${joinToken}`, payload: { email, language: 'de', photoConsent: true, photoConsentVersion: PHOTO_CONSENT_VERSION } })).json();
+  const [member, removable, delivered] = [await joinAs('mitglied@example.de'), await joinAs('entfernen@example.de'), await joinAs('fertig@example.de')];
+  const [picture] = await addResults(app, delivered.orderId, ['active']);
+  await app.db.db.update(generatedImages).set({ variant: { format: 'portrait' } }).where(eq(generatedImages.id, picture!));
+  const withPicture = (await app.inject({ method: 'GET', url: `/api/teams/${placedTeam.orderId}`, headers: { 'x-status-token': teamToken } })).json();
   const mails = (await app.inject({ method: 'GET', url: '/api/dev/outbox' })).json().mails as { id: string }[];
   return {
     checkoutDraft,
@@ -410,6 +466,17 @@ async function seedShop(app: FastifyInstance, secret: string): Promise<Seed> {
       file: { key: decodeURIComponent(file.pathname.replace(/^\/files\//, '')), query: file.searchParams },
     },
     withdrawable: { ...withdrawableOrder, sessionId: session!.id },
+    team: {
+      orderId: placedTeam.orderId,
+      statusToken: teamToken,
+      joinToken,
+      linkId: joinToken.split('.')[0]!,
+      inviteId: teamView.members.find((m: { progress: string }) => m.progress === 'invited').inviteId,
+      memberId: member.orderId,
+      memberDraftToken: member.draftToken,
+      removableId: removable.orderId,
+      zip: new URL(withPicture.zips[0].url, 'http://shop.test').searchParams,
+    },
     staff: STAFF,
     mailId: mails[0]!.id,
   };

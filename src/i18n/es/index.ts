@@ -3,5 +3,6 @@ import core from './core.js';
 import guides from './guides.json' with { type: 'json' };
 import legal from './legal.json' with { type: 'json' };
 import mail from './mail.json' with { type: 'json' };
+import team from './team.json' with { type: 'json' };
 
-export default { ...core, legal, guides, mail };
+export default { ...core, legal, guides, mail, team };

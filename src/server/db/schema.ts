@@ -1,6 +1,7 @@
 // The whole data model of decisions.md section 2. Money is integer cents everywhere.
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigserial,
   date,
   primaryKey,
@@ -84,6 +85,13 @@ export const orders = pgTable(
     studioGeneration: integer('studio_generation').notNull().default(0),
     // Confirmed by the provider's refund events only; the payment status is refunded when it reaches the total.
     refundedCents: integer('refunded_cents').notNull().default(0),
+    // Team orders (migration 0011): a business buyer, its VAT ID and treatment, the seats it bought; a member's
+    // order names the team order that paid for it.
+    customerKind: text('customer_kind').notNull().default('consumer'),
+    companyVatId: text('company_vat_id'),
+    vatTreatment: text('vat_treatment').notNull().default('standard'),
+    seats: integer('seats'),
+    teamOrderId: uuid('team_order_id').references((): AnyPgColumn => orders.id, { onDelete: 'set null' }),
   },
   (t) => [
     uniqueIndex('orders_order_number_key').on(t.orderNumber),
@@ -99,7 +107,39 @@ export const orders = pgTable(
     check('orders_package_check', sql`${t.package} is null or ${t.package} in ('basic','pro','premium')`),
     check('orders_money_check', sql`${t.totalCents} is null or ${t.totalCents} >= 0`),
     check('orders_production_mode_check', sql`${t.productionMode} in ('studio','generator','manual')`),
+    check('orders_customer_kind_check', sql`${t.customerKind} in ('consumer','business')`),
+    check('orders_vat_treatment_check', sql`${t.vatTreatment} in ('standard','reverse_charge')`),
+    check('orders_seats_check', sql`${t.seats} is null or ${t.seats} between 1 and 500`),
+    index('orders_team_order_idx').on(t.teamOrderId).where(sql`${t.teamOrderId} is not null`),
   ],
+);
+
+export const teamLinks = pgTable(
+  'team_links',
+  {
+    id: uuid('id').primaryKey(),
+    teamOrderId: uuid('team_order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('team_links_token_hash_key').on(t.tokenHash), index('team_links_team_idx').on(t.teamOrderId)],
+);
+
+export const teamInvites = pgTable(
+  'team_invites',
+  {
+    id: uuid('id').primaryKey(),
+    teamOrderId: uuid('team_order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    createdAt: createdAt(),
+    remindedAt: timestamp('reminded_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('team_invites_team_email_key').on(t.teamOrderId, sql`lower(${t.email})`)],
 );
 
 export const orderUploads = pgTable(

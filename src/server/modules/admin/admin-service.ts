@@ -3,7 +3,7 @@
 import { addBusinessHours } from '../../../domain/business-hours.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { and, asc, count, desc, eq, gte, ilike, inArray, isNotNull, not, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, inArray, isNotNull, isNull, not, or, sql } from 'drizzle-orm';
 import { RETENTION, deliveryHours, requiredResultCount, type Language, type PackageKey } from '../../../domain/catalog.js';
 import { ORDER_STATUSES, checkTransition, nextStatuses, type OrderStatus } from '../../../domain/order-state.js';
 import type { SiteInfo } from '../../../domain/site.js';
@@ -277,7 +277,8 @@ export function createAdminService(deps: AdminDeps) {
       const waitingRows = await db
         .select()
         .from(orders)
-        .where(and(inArray(orders.status, ['paid', 'in_progress']), eq(orders.paymentStatus, 'paid')))
+        // A team order has no pictures of its own (its members' orders are listed, each with its due time).
+        .where(and(inArray(orders.status, ['paid', 'in_progress']), eq(orders.paymentStatus, 'paid'), isNull(orders.seats)))
         .limit(500);
       const revisions = await db
         .select({

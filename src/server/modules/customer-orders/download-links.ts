@@ -5,11 +5,11 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 export const ZIP_FORMATS = ['portrait', 'square', 'application'] as const;
 export type ZipFormat = (typeof ZIP_FORMATS)[number];
 
-/** One image, or the ZIP of all published pictures (of one format when named). */
-export type DownloadTarget = { kind: 'image'; imageId: string } | { kind: 'zip'; format?: ZipFormat };
+/** One image, the ZIP of all published pictures (of one format when named), or a team's ZIP (teams module). */
+export type DownloadTarget = { kind: 'image'; imageId: string } | { kind: 'zip'; format?: ZipFormat } | { kind: 'teamZip'; variant: string };
 
 function payload(orderId: string, target: DownloadTarget, exp: number): string {
-  const what = target.kind === 'zip' ? (target.format ? `zip-${target.format}` : 'zip') : target.imageId;
+  const what = target.kind === 'zip' ? (target.format ? `zip-${target.format}` : 'zip') : target.kind === 'teamZip' ? `team-zip-${target.variant}` : target.imageId;
   return `download:${orderId}:${what}:${exp}`;
 }
 
@@ -21,6 +21,7 @@ export function downloadPath(secret: string, orderId: string, target: DownloadTa
   const exp = Math.floor(now.getTime() / 1000) + ttlSeconds;
   const sig = signDownload(secret, orderId, target, exp);
   if (target.kind === 'image') return `/api/orders/${orderId}/results/${target.imageId}/download?exp=${exp}&sig=${sig}`;
+  if (target.kind === 'teamZip') return `/api/teams/${orderId}/results.zip?kind=${target.variant}&exp=${exp}&sig=${sig}`;
   return `/api/orders/${orderId}/results.zip?${target.format ? `format=${target.format}&` : ''}exp=${exp}&sig=${sig}`;
 }
 

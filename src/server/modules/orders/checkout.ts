@@ -28,6 +28,8 @@ export function createCheckout(ctx: OrderContext) {
       const order = await requireOrder(orderId);
       if (order.paymentStatus === 'paid' || order.paymentStatus === 'refunded') throw conflict('alreadyPaid');
       if (!isEditable(order)) throw conflict('orderLocked');
+      // The team paid for its members' orders and pays for itself through the team checkout (teams module).
+      if (order.teamOrderId || order.seats !== null) throw conflict('teamLook');
       const complete = completeSelection(input.selection, deps.capabilities);
       if (!complete.ok) throw unprocessable(complete.code);
       const selection: CompleteSelection = complete.value;

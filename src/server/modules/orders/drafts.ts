@@ -76,6 +76,8 @@ export function createDrafts(ctx: OrderContext) {
       const selection = deliverableSelection(sent, deps.capabilities);
       const order = await requireOrder(orderId);
       if (!isEditable(order)) throw conflict('orderLocked');
+      // A team's look is the buyer's: a member's order (or the team order) takes no other choices.
+      if (order.teamOrderId || order.seats !== null) throw conflict('teamLook');
       const same = (a: Selection, b: Selection) =>
         JSON.stringify({ ...a, extras: [...a.extras].sort() }) === JSON.stringify({ ...b, extras: [...new Set(b.extras)].sort() });
       if (same(selectionOf(order), selection) && order.language === language) return draftView(order);

@@ -10,7 +10,7 @@ import type { UploadView } from '../../../domain/order-views.js';
 import type { SiteInfo } from '../../../domain/site.js';
 import type { Database, Executor } from '../../db/client.js';
 import { conflict, notFound } from '../../http/errors.js';
-import type { Mailer } from '../../mail/mailer.js';
+import type { Mailer, SendResult } from '../../mail/mailer.js';
 import type { PaymentEvent, PaymentProvider } from '../../payments/provider.js';
 import type { Storage } from '../../storage/storage.js';
 import type { QualityReport } from '../../../studio/quality-gate.js';
@@ -35,6 +35,8 @@ export interface OrderServiceDeps {
   onPaid?: (tx: Executor, order: OrderRow) => Promise<void>;
   /** After the payment's commit: the invoice's signed download link for the payment mail (null: none). */
   invoiceLink?: (order: OrderRow) => Promise<string | null>;
+  /** A team order's payment confirmation (teams module): its own mail with the join link. */
+  teamPaidMail?: (orderId: string, dedupeKey: string) => Promise<SendResult | null>;
   /** Refund events (refund.created / refund.updated / refund.failed), applied by the refund service inside the event's transaction. */
   onRefundEvent?: (tx: Executor, event: PaymentEvent) => Promise<EventEffect>;
   /** Senders of the mails the refund events owe. */

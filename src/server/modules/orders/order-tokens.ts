@@ -73,3 +73,25 @@ export function checkInvoiceToken(secret: string, orderId: string, invoiceId: st
   if (!issuedAt || issuedAt.getTime() > now.getTime() + 5 * 60 * 1000) return 'invalid';
   return now.getTime() - issuedAt.getTime() > STATUS_LINK_LIFETIME_MS ? 'expired' : 'valid';
 }
+
+/** A team's join link token: `<link id>.<signature>`; the link row decides whether it still works (revoked, seats). */
+export const teamJoinToken = (secret: string, linkId: string) => `${linkId}.${mac(secret, `team-join:${linkId.toLowerCase()}`)}`;
+
+/** The link id of a correctly signed join token; null for anything else. */
+export function teamLinkIdOf(secret: string, token: string | undefined): string | null {
+  const match = /^([0-9a-f-]{36})\.([A-Za-z0-9_-]{32})$/.exec(token ?? '');
+  if (!match || !matches(mac(secret, `team-join:${match[1]!}`), match[2]!)) return null;
+  return match[1]!;
+}
+
+/** The buyer's link to the team page (the team order's status token); with `language` other than German in that language. */
+export function teamUrl(publicUrl: string, secret: string, teamOrderId: string, issuedAt: Date, language?: string): string {
+  const lang = language && language !== 'de' ? `&lang=${language}` : '';
+  return `${publicUrl}/team/${teamOrderId}?token=${statusToken(secret, teamOrderId, issuedAt)}${lang}`;
+}
+
+/** The join page of a team link. */
+export function teamJoinUrl(publicUrl: string, secret: string, linkId: string, language?: string): string {
+  const lang = language && language !== 'de' ? `?lang=${language}` : '';
+  return `${publicUrl}/team/join/${teamJoinToken(secret, linkId)}${lang}`;
+}

@@ -13,7 +13,7 @@ import type { Database, Executor } from '../../db/client.js';
 import { orders as ordersTable, paymentEvents } from '../../db/schema.js';
 import { createRateLimiter } from '../../http/rate-limit.js';
 import { deferMail, sendDeferred, type DeferredMail, type DeferredMailSender } from '../../mail/deferred-mail.js';
-import type { Mailer } from '../../mail/mailer.js';
+import type { Mailer, SendResult } from '../../mail/mailer.js';
 import { renderPaidAfterCancelNote } from '../../mail/staff-mails.js';
 import type { PaymentEvent, PaymentProvider } from '../../payments/provider.js';
 import { createMetricsRepository } from '../metrics/metrics-repository.js';
@@ -44,6 +44,8 @@ export interface PaymentEventDeps extends OrderMailContext {
   onPaid?: (tx: Executor, order: OrderRow) => Promise<void>;
   /** The invoice's signed download link for the payment mail (null: none). */
   invoiceLink?: (order: OrderRow) => Promise<string | null>;
+  /** A team order's payment confirmation (teams module): its own mail with the join link. */
+  teamPaidMail?: (orderId: string, dedupeKey: string) => Promise<SendResult | null>;
   /** Refund events (refund.created / refund.updated / refund.failed), applied inside the event's transaction. */
   onRefundEvent?: (tx: Executor, event: PaymentEvent) => Promise<EventEffect>;
   /** Senders of the mails that onRefundEvent's effects owe (the refund service's). */
@@ -75,6 +77,7 @@ export function createPaymentEventService(deps: PaymentEventDeps) {
     async paymentConfirmed(mail) {
       const order = await orders.find(mail.data.orderId!);
       if (!order) return null;
+      if (order.seats !== null && deps.teamPaidMail) return deps.teamPaidMail(order.id, mail.key);
       const photoCount = await orders.uploadCount(order.id);
       // A PDF that cannot be made now is made on its first download; the mail must not wait for it.
       const invoiceUrl = await (deps.invoiceLink?.(order) ?? Promise.resolve(null)).catch((error: unknown) => {

@@ -1,0 +1,33 @@
+// The team order's mails: the buyer's confirmation of the order and of the payment (with the join link and the
+// team page), and the invitation and reminder a member receives. Texts: the "team.mail" catalogue.
+import type { Language } from '../../domain/catalog.js';
+import { textsIn } from '../../i18n/all-messages.js';
+import { renderServiceMail, type ServiceBlock } from './service-mail.js';
+
+export function renderTeamMail(input: {
+  kind: 'ordered' | 'paid' | 'invite' | 'remind';
+  language: Language;
+  company: string;
+  orderNumber: string;
+  packageName: string;
+  seats: number;
+  joinUrl: string | null;
+  teamUrl: string;
+  siteName: string;
+}) {
+  const t = textsIn(input.language, 'team.mail');
+  const vars = { company: input.company, number: input.orderNumber, package: input.packageName, seats: input.seats, site: input.siteName };
+  const forBuyer = input.kind === 'ordered' || input.kind === 'paid';
+  const blocks: ServiceBlock[] = [
+    { kind: 'paragraph', text: t('greeting') },
+    { kind: 'paragraph', text: t(`${input.kind}.intro`, vars) },
+    ...(input.kind === 'paid' && input.joinUrl ? [{ kind: 'paragraph' as const, text: t('paid.share') }, { kind: 'button' as const, label: t('joinButton'), url: input.joinUrl }] : []),
+    ...(!forBuyer && input.joinUrl
+      ? [{ kind: 'paragraph' as const, text: t('member.steps') }, { kind: 'button' as const, label: t('joinButton'), url: input.joinUrl }, { kind: 'paragraph' as const, text: t('member.privacy', vars) }]
+      : []),
+    ...(forBuyer ? [{ kind: 'paragraph' as const, text: t('teamPage') }, { kind: 'button' as const, label: t('teamButton'), url: input.teamUrl }] : []),
+    ...(input.kind === 'ordered' ? [{ kind: 'paragraph' as const, text: t('ordered.noWithdrawal') }] : []),
+    { kind: 'paragraph', text: t('signOff', vars) },
+  ];
+  return renderServiceMail({ language: input.language, subject: t(`${input.kind}.subject`, vars), blocks });
+}

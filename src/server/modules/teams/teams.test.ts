@@ -1,0 +1,197 @@
+// Team orders on both databases: the company's checkout (VAT ID format, reverse charge), the join link with its
+// seats counted under parallel acceptances, the member's own photos out of the buyer's reach, and the team ZIP.
+import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import sharp from 'sharp';
+import yauzl from 'yauzl';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { PHOTO_CONSENT_VERSION } from '../../../domain/order-selection.js';
+import type { DatabaseHandle } from '../../db/client.js';
+import { generatedImages, jobs, orders, outgoingMail } from '../../db/schema.js';
+import { buildTestApp, type TestApp } from '../../test/app.js';
+import { testDatabases } from '../../test/databases.js';
+import { addResults, payOrder } from '../../test/seed.js';
+import { multipart, portraitJpeg } from '../../../testing/images.js';
+import { statusToken } from '../orders/order-tokens.js';
+import { PROFILE_PICTURE_PX } from './team-service.js';
+
+const COMPANY = { companyName: 'Muster Consulting GmbH', companyAddress: 'Hauptstraße 1\n10115 Berlin' };
+const ORDER = { language: 'de', email: 'einkauf@muster.example', package: 'pro', seats: 5, style: 'professional', location: 'studio', outfit: null, ...COMPANY, businessConfirmed: true };
+
+function zipEntries(buffer: Buffer): Promise<{ name: string; data: Buffer }[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, zip) => {
+      if (error || !zip) return reject(error);
+      const entries: { name: string; data: Buffer }[] = [];
+      zip.on('entry', (entry: yauzl.Entry) => {
+        zip.openReadStream(entry, (streamError, stream) => {
+          if (streamError || !stream) return reject(streamError);
+          const chunks: Buffer[] = [];
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.on('end', () => {
+            entries.push({ name: entry.fileName, data: Buffer.concat(chunks) });
+            zip.readEntry();
+          });
+        });
+      });
+      zip.on('end', () => resolve(entries));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
+}
+
+describe.each(testDatabases())('team orders on $name', (testDb) => {
+  let db: DatabaseHandle;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    db = await testDb.open();
+    t = await buildTestApp(db, { CAMPAIGN_PERCENT: '0', DEFAULT_PRODUCTION_MODE: 'studio' });
+  });
+  afterAll(async () => {
+    await t.close();
+    await db.close();
+  });
+
+  const buyer = (teamId: string) => ({ 'x-status-token': statusToken(t.config.appSecret, teamId, t.app.now()) });
+  const order = (payload: object) => t.app.inject({ method: 'POST', url: '/api/teams', payload, remoteAddress: '10.70.0.1' });
+
+  async function paidTeam(overrides: object = {}) {
+    const placed = await order({ ...ORDER, ...overrides });
+    expect(placed.statusCode, placed.body).toBe(201);
+    const { orderId } = placed.json();
+    await payOrder(t.app, { orderId, orderNumber: '', draftToken: '', email: ORDER.email });
+    const view = (await t.app.inject({ method: 'GET', url: `/api/teams/${orderId}`, headers: buyer(orderId) })).json();
+    return { orderId, view, token: new URL(view.joinUrl).pathname.split('/').pop()! };
+  }
+
+  const join = (token: string, email: string, remoteAddress = '10.70.1.1') =>
+    t.app.inject({ method: 'POST', url: `/api/team-join/${token}`, payload: { email, language: 'de', photoConsent: true, photoConsentVersion: PHOTO_CONSENT_VERSION }, remoteAddress });
+
+  async function upload(memberId: string, draftToken: string, n = 3) {
+    for (let i = 0; i < n; i++) {
+      const body = multipart({ buffer: await portraitJpeg(), fileName: `selfie-${i + 1}.jpg`, contentType: 'image/jpeg' });
+      const response = await t.app.inject({ method: 'POST', url: `/api/orders/${memberId}/uploads`, headers: { 'content-type': body.contentType, 'x-draft-token': draftToken }, payload: body.body });
+      expect(response.statusCode, response.body).toBe(201);
+    }
+  }
+
+  test('a German company pays seats × the package with VAT; an Austrian one with a valid-format VAT ID pays the net only (reverse charge)', async () => {
+    const invalid = await order({ ...ORDER, vatId: 'ATU1234' });
+    expect([invalid.statusCode, invalid.json().error.code]).toEqual([422, 'vatIdInvalid']);
+    const consumer = await order({ ...ORDER, businessConfirmed: false });
+    expect(consumer.json().error.fields.businessConfirmed).toBe('businessRequired');
+    const oneSeat = await order({ ...ORDER, seats: 1 });
+    expect(oneSeat.json().error.fields.seats).toBe('seatsInvalid');
+    expect((await order({ ...ORDER, companyName: '' })).json().error.fields.companyName).toBe('companyRequired');
+
+    const domestic = await paidTeam({ vatId: 'DE 136 695 976' });
+    // Pro costs 34,90 € per person: 5 seats 174,50 € with 19 % VAT included.
+    expect(domestic.view).toMatchObject({ seats: 5, seatsUsed: 0, vatTreatment: 'standard', totalCents: 17450, vatCents: 2786, netCents: 14664, company: { vatId: 'DE136695976' } });
+    const eu = await paidTeam({ vatId: 'ATU13585627', companyAddress: 'Ringstraße 1\n1010 Wien\nÖsterreich' });
+    expect(eu.view).toMatchObject({ vatTreatment: 'reverse_charge', totalCents: 14664, vatCents: 0, netCents: 14664 });
+    // The team order makes no pictures of its own; the buyer gets the join link by mail.
+    expect(await db.db.select().from(jobs).where(eq(jobs.orderId, domestic.orderId))).toEqual([]);
+    const paidMail = (await db.db.select().from(outgoingMail).where(and(eq(outgoingMail.orderId, domestic.orderId), eq(outgoingMail.template, 'team-paid'))))[0];
+    expect(paidMail?.text).toContain(domestic.view.joinUrl.replace('http://localhost:3000', ''));
+    const ordered = (await db.db.select().from(outgoingMail).where(and(eq(outgoingMail.orderId, domestic.orderId), eq(outgoingMail.template, 'team-ordered'))))[0];
+    expect(ordered?.text).toContain('Ein Widerrufsrecht besteht nicht');
+  });
+
+  test('parallel acceptances never take more seats than were bought; a sixth is refused, so is a revoked link', async () => {
+    const team = await paidTeam();
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => join(team.token, `person${i}@muster.example`, `10.70.2.${i}`)));
+    const codes = results.map((r) => r.statusCode).sort();
+    expect(codes).toEqual([201, 201, 201, 201, 201, 409, 409, 409]);
+    expect(results.filter((r) => r.statusCode === 409).every((r) => r.json().error.code === 'teamFull')).toBe(true);
+    const [row] = await db.db.select({ used: orders.id }).from(orders).where(eq(orders.teamOrderId, team.orderId));
+    expect(row).toBeDefined();
+    expect((await db.db.select().from(orders).where(eq(orders.teamOrderId, team.orderId))).length).toBe(5);
+    expect((await join(team.token, 'sechste@muster.example')).json().error.code).toBe('teamFull');
+    // The same person again gets their own draft back, not a second seat.
+    const joined = results.find((r) => r.statusCode === 201)!.json();
+    const member = (await db.db.select().from(orders).where(eq(orders.id, joined.orderId)))[0]!;
+    const again = await join(team.token, member.email!.toUpperCase());
+    expect(again.json().orderId).toBe(joined.orderId);
+
+    // The buyer frees a seat of someone who has not sent photos, and makes a new link: the old one is dead.
+    const removed = await t.app.inject({ method: 'POST', url: `/api/teams/${team.orderId}/members/${joined.orderId}/remove`, headers: buyer(team.orderId) });
+    expect(removed.json().seatsUsed).toBe(4);
+    const renewed = (await t.app.inject({ method: 'POST', url: `/api/teams/${team.orderId}/link`, headers: buyer(team.orderId) })).json();
+    const fresh = new URL(renewed.joinUrl).pathname.split('/').pop()!;
+    expect(fresh).not.toBe(team.token);
+    expect((await join(team.token, 'neu@muster.example')).statusCode).toBe(410);
+    expect((await join(fresh, 'neu@muster.example')).statusCode).toBe(201);
+    expect((await join(fresh, 'noch-einer@muster.example')).json().error.code).toBe('teamFull');
+    // A forged token is no link; a stranger's token cannot open the team page.
+    expect((await join(`${randomUUID()}.${'x'.repeat(32)}`, 'x@muster.example')).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: `/api/teams/${team.orderId}`, headers: { 'x-status-token': 'nope' } })).statusCode).toBe(404);
+  });
+
+  test('a member uploads their own photos and submits without paying; the buyer sees progress, never the photos, and cannot open the member\'s order', async () => {
+    const team = await paidTeam({ seats: 2 });
+    const joined = (await join(team.token, 'anna@muster.example')).json();
+    // The look is the team's: the member cannot choose another.
+    const changed = await t.app.inject({
+      method: 'PUT',
+      url: `/api/orders/${joined.orderId}/selection`,
+      headers: { 'x-draft-token': joined.draftToken },
+      payload: { language: 'de', selection: { gender: 'female', style: 'creative', package: 'premium', location: null, outfit: null, extras: [] } },
+    });
+    expect([changed.statusCode, changed.json().error.code]).toEqual([409, 'teamLook']);
+    const early = await t.app.inject({ method: 'POST', url: `/api/team-members/${joined.orderId}/submit`, headers: { 'x-draft-token': joined.draftToken }, payload: { gender: 'female' } });
+    expect(early.json().error.code).toBe('notEnoughPhotos');
+    await upload(joined.orderId, joined.draftToken);
+    const submitted = await t.app.inject({ method: 'POST', url: `/api/team-members/${joined.orderId}/submit`, headers: { 'x-draft-token': joined.draftToken }, payload: { gender: 'female' } });
+    expect(submitted.statusCode, submitted.body).toBe(200);
+    const [member] = await db.db.select().from(orders).where(eq(orders.id, joined.orderId));
+    expect(member).toMatchObject({ paymentStatus: 'paid', status: 'paid', gender: 'female', styleBase: 'professional', package: 'pro', totalCents: 0, teamOrderId: team.orderId });
+    // Paid by the team: the member's pictures start (the studio here), no invoice of their own.
+    expect((await db.db.select().from(jobs).where(eq(jobs.orderId, joined.orderId))).map((j) => j.queue)).toEqual(['studio.drafts']);
+    expect(await t.app.invoices.forOrder(joined.orderId)).toEqual([]);
+
+    const view = await t.app.inject({ method: 'GET', url: `/api/teams/${team.orderId}`, headers: buyer(team.orderId) });
+    expect(view.json().members).toEqual([expect.objectContaining({ email: 'anna@muster.example', progress: 'submitted', deliveredPictures: 0 })]);
+    // Nothing in the buyer's view leads to the member's photos.
+    expect(view.body).not.toMatch(/uploads|selfie|thumb/i);
+    // The buyer's proof opens the team, not the member's order; the member's photos need the member's own proof.
+    const buyerOnMember = await t.app.inject({ method: 'GET', url: `/api/orders/${joined.orderId}/status`, headers: buyer(team.orderId) });
+    expect(buyerOnMember.statusCode).toBe(404);
+    const buyerOnDraft = await t.app.inject({ method: 'GET', url: `/api/orders/${joined.orderId}/draft`, headers: buyer(team.orderId) });
+    expect(buyerOnDraft.statusCode).toBe(404);
+  });
+
+  test('the buyer downloads every member\'s published pictures of one format as one ZIP, and the square ones as profile pictures', async () => {
+    const team = await paidTeam({ seats: 3 });
+    const ids: string[] = [];
+    for (const email of ['ben@muster.example', 'cara@muster.example']) {
+      const joined = (await join(team.token, email)).json();
+      ids.push(joined.orderId);
+      const results = await addResults(t.app, joined.orderId, ['active', 'active', 'draft']);
+      await db.db.update(generatedImages).set({ variant: { format: 'portrait' } }).where(eq(generatedImages.id, results[0]!));
+      await db.db.update(generatedImages).set({ variant: { format: 'square' } }).where(eq(generatedImages.id, results[1]!));
+      await db.db.update(generatedImages).set({ variant: { format: 'square' } }).where(eq(generatedImages.id, results[2]!));
+    }
+    const view = (await t.app.inject({ method: 'GET', url: `/api/teams/${team.orderId}`, headers: buyer(team.orderId) })).json();
+    expect(view.members.map((m: { progress: string; deliveredPictures: number }) => [m.progress, m.deliveredPictures])).toEqual([
+      ['delivered', 2],
+      ['delivered', 2],
+    ]);
+    expect(view.zips.map((z: { format: string; count: number }) => [z.format, z.count])).toEqual([
+      ['portrait', 2],
+      ['square', 2],
+      ['profile', 2],
+    ]);
+    const portrait = await t.app.inject({ method: 'GET', url: view.zips[0].url });
+    expect(portrait.statusCode).toBe(200);
+    expect((await zipEntries(portrait.rawPayload)).map((e) => e.name)).toEqual(['ben/ben-portrait-1.jpg', 'cara/cara-portrait-1.jpg']);
+    const profile = await t.app.inject({ method: 'GET', url: view.zips[2].url });
+    const entries = await zipEntries(profile.rawPayload);
+    expect(entries.map((e) => e.name)).toEqual(['ben/ben-profil-1.jpg', 'cara/cara-profil-1.jpg']);
+    const meta = await sharp(entries[0]!.data).metadata();
+    expect([meta.width, meta.height, meta.format]).toEqual([PROFILE_PICTURE_PX, PROFILE_PICTURE_PX, 'jpeg']);
+    // The signature covers the kind: a portrait link does not give the square pictures.
+    expect((await t.app.inject({ method: 'GET', url: (view.zips[0].url as string).replace('kind=portrait', 'kind=square') })).statusCode).toBe(403);
+  });
+});
