@@ -47,10 +47,25 @@ export interface InvoiceLine {
   grossCents: number;
 }
 
+/**
+ * Who is billed, as printed. A business buyer (team orders) also has its VAT ID and how VAT applied: the
+ * invoice row has no columns for them, and what it prints must come from the row alone. Absent on invoices
+ * of consumers and on those issued before team orders.
+ */
 export interface InvoiceParty {
   name: string | null;
   address: string | null;
   email: string | null;
+  kind?: 'consumer' | 'business';
+  /** The buyer's VAT ID (§ 14a (1) UStG: on the invoice when the buyer owes the tax). */
+  vatId?: string | null;
+  /** 'reverse_charge': the buyer owes the VAT (Art. 196 MwStSystRL); the invoice says so and shows 0 %. */
+  vatTreatment?: 'standard' | 'reverse_charge';
+}
+
+/** Whether this invoice's buyer owes the VAT (reverse charge), read from the invoice's customer. */
+export function isReverseCharge(customer: InvoiceParty): boolean {
+  return customer.vatTreatment === 'reverse_charge';
 }
 
 export interface InvoiceSeller {

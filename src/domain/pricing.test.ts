@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import type { Campaign } from './campaign.js';
-import { PricingError, packagePrice, priceOrder, vatFromGross } from './pricing.js';
+import { PricingError, packagePrice, priceOrder, priceTeamOrder, vatFromGross } from './pricing.js';
 
 const campaign: Campaign = {
   id: 'test',
@@ -64,4 +64,55 @@ test('VAT is contained in gross prices', () => {
   expect(vatFromGross(1490)).toBe(238); // 14,90 € = 12,52 € + 2,38 €
   expect(vatFromGross(3490)).toBe(557);
   expect(vatFromGross(0)).toBe(0);
+});
+
+test('a team order is the seat price times the seats, the campaign applied per seat, VAT taken from the gross total', () => {
+  const price = priceTeamOrder({ package: 'pro', seats: 5, campaign, now: during, treatment: 'standard' });
+  // 5 × 27,92 € (34,90 € less 20 %): 139,60 €, of which 19/119 is VAT, rounded once on the total.
+  expect(price).toMatchObject({
+    package: 'pro',
+    extras: [],
+    packageListCents: 5 * 3490,
+    discountPercent: 20,
+    discountCents: 5 * 698,
+    packageCents: 13960,
+    extrasCents: 0,
+    grossCents: 13960,
+    vatCents: 2229,
+    netCents: 11731,
+    vatRatePercent: 19,
+  });
+  expect(price.lines).toEqual([{ kind: 'package', key: 'pro', quantity: 5, listCents: 17450, discountCents: 3490, cents: 13960 }]);
+  // One seat costs what a single customer pays for the package.
+  const one = priceTeamOrder({ package: 'premium', seats: 1, campaign, now: during, treatment: 'standard' });
+  const single = priceOrder({ package: 'premium', extras: [], campaign, now: during });
+  expect({ gross: one.grossCents, net: one.netCents, vat: one.vatCents }).toEqual({ gross: single.grossCents, net: single.netCents, vat: single.vatCents });
+  // Basic is never discounted, after the campaign nothing is.
+  expect(priceTeamOrder({ package: 'basic', seats: 3, campaign, now: during, treatment: 'standard' }).grossCents).toBe(3 * 1490);
+  expect(priceTeamOrder({ package: 'pro', seats: 3, campaign, now: after, treatment: 'standard' })).toMatchObject({ grossCents: 3 * 3490, discountCents: 0, discountPercent: 0 });
+});
+
+test('reverse charge: the buyer pays the standard net, no VAT at 0 %, and the amounts are net amounts that add up', () => {
+  const standard = priceTeamOrder({ package: 'pro', seats: 5, campaign, now: during, treatment: 'standard' });
+  const price = priceTeamOrder({ package: 'pro', seats: 5, campaign, now: during, treatment: 'reverse_charge' });
+  expect(price).toMatchObject({ grossCents: 11731, netCents: 11731, vatCents: 0, vatRatePercent: 0, packageCents: 11731, extrasCents: 0, discountPercent: 20 });
+  expect(price.netCents).toBe(standard.netCents);
+  // The list price as net (174,50 € less its 27,86 € VAT), the discount the difference to what is paid.
+  expect(price.packageListCents).toBe(17450 - 2786);
+  expect(price.discountCents).toBe(17450 - 2786 - 11731);
+  const [line] = price.lines;
+  expect(line).toEqual({ kind: 'package', key: 'pro', quantity: 5, listCents: 14664, discountCents: 2933, cents: 11731 });
+  expect(line!.listCents - line!.discountCents).toBe(price.grossCents);
+  // Without a campaign there is no discount, net or gross.
+  expect(priceTeamOrder({ package: 'basic', seats: 7, campaign: null, now: during, treatment: 'reverse_charge' })).toMatchObject({
+    discountCents: 0,
+    grossCents: 7 * 1490 - vatFromGross(7 * 1490),
+    vatCents: 0,
+  });
+});
+
+test('a team order needs a whole number of seats', () => {
+  for (const seats of [0, -1, 2.5, Number.NaN]) {
+    expect(() => priceTeamOrder({ package: 'pro', seats, campaign: null, now: during, treatment: 'standard' }), String(seats)).toThrow(PricingError);
+  }
 });

@@ -20,6 +20,8 @@ export function packagePrice(pkg: PackageKey, campaign: Campaign | null, now: Da
 export interface PriceLine {
   kind: 'package' | 'extra';
   key: PackageKey | ExtraKey;
+  /** How many of it, when more than one person's worth ("5 × Pro Paket" of a team order); absent means one. */
+  quantity?: number;
   listCents: number;
   discountCents: number;
   cents: number;
@@ -42,7 +44,7 @@ export interface PriceBreakdown {
 
 export class PricingError extends Error {
   constructor(
-    readonly code: 'extraNotOffered' | 'duplicateExtra',
+    readonly code: 'extraNotOffered' | 'duplicateExtra' | 'seatsInvalid',
     message: string,
   ) {
     super(message);
@@ -99,5 +101,49 @@ export function priceOrder(input: {
     netCents: grossCents - vatCents,
     vatCents,
     vatRatePercent: VAT_RATE_PERCENT,
+  };
+}
+
+export type VatTreatment = 'standard' | 'reverse_charge';
+
+/**
+ * A team order (issue 17): seats of one package, each at the package price with any campaign applied per
+ * seat exactly as packagePrice does; no extras. 'standard': prices include 19 % VAT as everywhere, VAT taken
+ * from the gross total as vatFromGross does. 'reverse_charge' (a buyer with a VAT ID of another EU member
+ * state, see vat-id.ts): the buyer owes the VAT in its own country and pays us the standard net only, so VAT
+ * is 0 at 0 % and gross equals net. Then every amount of the breakdown (list, discount, line, package) is a
+ * net amount too, so the line still adds up to the total: list and discount are the net of their standard
+ * totals, the way the net total is the net of the gross total.
+ */
+export function priceTeamOrder(input: {
+  package: PackageKey;
+  seats: number;
+  campaign: Campaign | null;
+  now: Date;
+  treatment: VatTreatment;
+}): PriceBreakdown {
+  if (!Number.isSafeInteger(input.seats) || input.seats < 1) throw new PricingError('seatsInvalid', `seats must be a whole number of at least 1, not ${input.seats}`);
+  const seat = packagePrice(input.package, input.campaign, input.now);
+  const standardListCents = seat.listCents * input.seats;
+  const standardGrossCents = seat.priceCents * input.seats;
+  const standardVatCents = vatFromGross(standardGrossCents);
+  const reverseCharge = input.treatment === 'reverse_charge';
+  const listCents = reverseCharge ? standardListCents - vatFromGross(standardListCents) : standardListCents;
+  const grossCents = reverseCharge ? standardGrossCents - standardVatCents : standardGrossCents;
+  const vatCents = reverseCharge ? 0 : standardVatCents;
+  const discountCents = listCents - grossCents;
+  return {
+    package: input.package,
+    extras: [],
+    lines: [{ kind: 'package', key: input.package, quantity: input.seats, listCents, discountCents, cents: grossCents }],
+    packageListCents: listCents,
+    discountPercent: seat.discountPercent,
+    discountCents,
+    packageCents: grossCents,
+    extrasCents: 0,
+    grossCents,
+    netCents: grossCents - vatCents,
+    vatCents,
+    vatRatePercent: reverseCharge ? 0 : VAT_RATE_PERCENT,
   };
 }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import type { Language } from '../../../domain/catalog.js';
-import type { InvoiceKind, InvoiceLine, InvoiceParty, InvoiceSeller } from '../../../domain/invoice.js';
+import { isReverseCharge, type InvoiceKind, type InvoiceLine, type InvoiceParty, type InvoiceSeller } from '../../../domain/invoice.js';
 import { formatDate, formatMoney } from '../../../domain/money.js';
 import { textsIn } from '../../../i18n/all-messages.js';
 import { PROJECT_ROOT } from '../../paths.js';
@@ -121,7 +121,13 @@ export async function renderInvoicePdf(invoice: PrintableInvoice): Promise<Buffe
 
   text(t('recipient'), { size: 9, color: SOFT });
   nextLine(9, 4);
-  const customerLines = [invoice.customer.name, ...(invoice.customer.address ? invoice.customer.address.split(/\n|,\s*/) : []), invoice.customer.email].filter((v): v is string => Boolean(v));
+  const customerLines = [
+    invoice.customer.name,
+    ...(invoice.customer.address ? invoice.customer.address.split(/\n|,\s*/) : []),
+    // A business buyer's VAT ID, under its address (§ 14a (1) UStG wants it where the buyer owes the tax).
+    invoice.customer.vatId ? t('customerVatId', { value: invoice.customer.vatId }) : null,
+    invoice.customer.email,
+  ].filter((v): v is string => Boolean(v));
   for (const line of customerLines) {
     for (const part of wrap(line, regular, 10.5, width * 0.6)) {
       text(part, { size: 10.5 });
@@ -171,8 +177,17 @@ export async function renderInvoicePdf(invoice: PrintableInvoice): Promise<Buffe
     nextLine(strong ? 11 : 10, 6);
   }
   y -= 10;
-  text(t('pricesNote'), { size: 9, color: SOFT });
-  nextLine(9, 6);
+  if (isReverseCharge(invoice.customer)) {
+    // Instead of the VAT: the statement that the buyer owes it (§ 14a (1) UStG, Art. 226 no. 11a MwStSystRL).
+    for (const part of wrap(t('reverseChargeNote'), bold, 9.5, width)) {
+      text(part, { size: 9.5, font: bold });
+      nextLine(9.5, 3);
+    }
+    y -= 3;
+  } else {
+    text(t('pricesNote'), { size: 9, color: SOFT });
+    nextLine(9, 6);
+  }
   if (invoice.settlement) {
     text(t(invoice.kind === 'invoice' ? 'paid' : 'refunded', { date: date(invoice.settlement.at), provider: invoice.settlement.provider }), { size: 9.5 });
     nextLine(9.5, 6);

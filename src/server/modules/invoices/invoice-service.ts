@@ -48,10 +48,29 @@ export function sellerOf(site: SiteInfo): InvoiceSeller {
   };
 }
 
+/** A company's order of seats for its people (issue 17); its members' own orders point to it. */
+function isTeamOrder(order: OrderRow): boolean {
+  return order.customerKind === 'business' && order.seats !== null;
+}
+
 /** What was bought, in the customer's language, at the prices stored when the order was placed. */
 function orderLines(order: OrderRow): InvoiceLine[] {
   const t = textsIn(order.language as Language);
   const pkg = order.package as PackageKey;
+  if (isTeamOrder(order)) {
+    // One line for all seats, at the total charged (no extras on team orders; net only under reverse charge).
+    return [
+      {
+        description: t('invoice.teamPackageLine', {
+          seats: order.seats!,
+          package: t(`catalog.packages.${pkg}.name`),
+          count: PACKAGES[pkg].imageCount,
+          style: t(`catalog.styles.${order.styleBase ?? 'professional'}.name`),
+        }),
+        grossCents: order.totalCents ?? 0,
+      },
+    ];
+  }
   const extras = extrasOf(order);
   const lines: InvoiceLine[] = [
     {
@@ -71,7 +90,19 @@ function orderLines(order: OrderRow): InvoiceLine[] {
 }
 
 function customerOf(order: OrderRow): InvoiceParty {
-  return { name: order.billingName, address: order.billingAddress, email: order.email };
+  const party: InvoiceParty = { name: order.billingName, address: order.billingAddress, email: order.email };
+  if (order.customerKind !== 'business') return party;
+  return { ...party, kind: 'business', vatId: order.companyVatId, vatTreatment: vatTreatmentOf(order) };
+}
+
+/** Reverse charge only for a business buyer (it needs the buyer's VAT ID); anything else pays German VAT. */
+function vatTreatmentOf(order: OrderRow): 'standard' | 'reverse_charge' {
+  return order.customerKind === 'business' && order.companyVatId && order.vatTreatment === 'reverse_charge' ? 'reverse_charge' : 'standard';
+}
+
+/** The rate on the invoice: none where the buyer owes the tax, whatever rate the order row holds. */
+function vatRateOf(order: OrderRow): number {
+  return vatTreatmentOf(order) === 'reverse_charge' ? 0 : order.taxRatePercent;
 }
 
 export interface InvoiceServiceDeps {
@@ -89,7 +120,8 @@ export function createInvoiceService(deps: InvoiceServiceDeps) {
     const year = invoiceYear(values.at);
     const sequence = await nextSequence(tx, year);
     const gross = values.lines.reduce((sum, line) => sum + line.grossCents, 0);
-    const split = splitGross(gross, values.order.taxRatePercent);
+    const rate = vatRateOf(values.order);
+    const split = splitGross(gross, rate);
     const [row] = await tx
       .insert(invoices)
       .values({
@@ -112,7 +144,7 @@ export function createInvoiceService(deps: InvoiceServiceDeps) {
         netCents: split.netCents,
         vatCents: split.vatCents,
         grossCents: split.grossCents,
-        vatRatePercent: values.order.taxRatePercent,
+        vatRatePercent: rate,
         createdAt: values.at,
       })
       .returning();
@@ -142,8 +174,12 @@ export function createInvoiceService(deps: InvoiceServiceDeps) {
   }
 
   return {
-    /** In the payment's transaction: the order's invoice, once. */
-    async issueForPaidOrder(tx: Executor, order: OrderRow): Promise<InvoiceRow> {
+    /**
+     * In the payment's transaction: the order's invoice, once. A team member's order never gets one: the
+     * team order that paid for its seat has the invoice (members pay nothing and are no party to it).
+     */
+    async issueForPaidOrder(tx: Executor, order: OrderRow): Promise<InvoiceRow | null> {
+      if (order.teamOrderId !== null) return null;
       const [existing] = await tx.select().from(invoices).where(and(eq(invoices.orderId, order.id), eq(invoices.kind, 'invoice')));
       if (existing) return existing;
       return insert(tx, { order, kind: 'invoice', lines: orderLines(order), at: order.paidAt ?? deps.now() });
