@@ -21,7 +21,7 @@ import { useAppData } from '../../app-data.js';
 import { useI18n, useNamespace } from '../../i18n/i18n.js';
 
 /** The version of the legal texts ("Stand"); change it whenever a text changes in substance. */
-export const LEGAL_VERSION_DATE = '2026-11-23';
+export const LEGAL_VERSION_DATE = '2026-11-25';
 
 type Vars = Record<string, string | number>;
 type Slots = Record<string, ReactNode>;
@@ -451,7 +451,7 @@ export function TermsPage() {
   return (
     <LegalDocument id="terms" titleKey="legal.terms.title" dated>
       <Section id="terms-s1" title={section(1)}>
-        <Paragraphs base="legal.terms.s1" count={2} />
+        <Paragraphs base="legal.terms.s1" count={3} />
       </Section>
 
       <Section id="terms-s2" title={section(2)}>
@@ -531,8 +531,15 @@ export function TermsPage() {
         <P k="legal.terms.s13.text" slots={{ privacy: <Link to="/datenschutz">{t('legal.common.privacyLink')}</Link> }} />
       </Section>
 
+      {/* Team orders (issue 17): businesses only, so none of the consumer sections above changes for them. */}
       <Section id="terms-s14" title={section(14)}>
-        <Paragraphs base="legal.terms.s14" count={4} />
+        <Paragraphs base="legal.terms.s14" count={4} vars={{ vat: VAT_RATE_PERCENT }} />
+        <P k="legal.terms.s14.p5" />
+        <List base="legal.terms.s14.members" items={['consent', 'delete', 'buyerView', 'deletion']} vars={{ days: RETENTION.daysAfterCompletion }} />
+      </Section>
+
+      <Section id="terms-s15" title={section(15)}>
+        <Paragraphs base="legal.terms.s15" count={4} />
       </Section>
     </LegalDocument>
   );
