@@ -74,6 +74,8 @@ export interface TeamView {
   members: { id: string; email: string; progress: MemberProgress; joinedAt: string | null; deliveredPictures: number; inviteId: string | null; remindedAt: string | null }[];
   /** Team ZIPs of all published pictures, per format (and the square as a profile picture). */
   zips: { format: 'portrait' | 'square' | 'application' | 'profile'; count: number; url: string }[];
+  /** The team order's invoice (and any cancellation invoice), each with its download link. */
+  invoices: { id: string; number: string; kind: 'invoice' | 'cancellation'; grossCents: number; url: string }[];
   totalCents: number | null;
   netCents: number | null;
   vatCents: number | null;

@@ -285,6 +285,7 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     capabilities: shopCapabilities(config),
     defaultProductionMode: config.defaultProductionMode,
     signedUrlTtlSeconds: config.signedUrlTtlSeconds,
+    invoices,
     startProduction,
     now,
     log: app.log,

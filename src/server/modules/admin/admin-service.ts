@@ -82,7 +82,22 @@ export function createAdminService(deps: AdminDeps) {
         .orderBy(desc(auditLog.createdAt), desc(auditLog.id)),
     ]);
     const activeResults = results.filter((r) => r.status === 'active').length;
+    // A team order lists its members; a member's order names its team (issue 17).
+    const teamMembers = order.seats !== null ? await db.select().from(orders).where(eq(orders.teamOrderId, order.id)).orderBy(asc(orders.createdAt)) : [];
+    const [team] = order.teamOrderId ? await db.select().from(orders).where(eq(orders.id, order.teamOrderId)) : [];
     return {
+      team:
+        order.seats !== null
+          ? {
+              kind: 'team' as const,
+              seats: order.seats,
+              vatId: order.companyVatId,
+              vatTreatment: order.vatTreatment,
+              members: teamMembers.map((m) => ({ id: m.id, orderNumber: m.orderNumber, email: m.email, status: m.status, paymentStatus: m.paymentStatus, paidAt: m.paidAt?.toISOString() ?? null })),
+            }
+          : team
+            ? { kind: 'member' as const, teamOrderId: team.id, teamOrderNumber: team.orderNumber, company: team.billingName }
+            : null,
       order: {
         id: order.id,
         orderNumber: order.orderNumber,
@@ -294,6 +309,29 @@ export function createAdminService(deps: AdminDeps) {
         .innerJoin(orders, eq(orders.id, revisionRequests.orderId))
         .where(eq(revisionRequests.status, 'open'))
         .orderBy(asc(revisionRequests.dueAt), asc(revisionRequests.createdAt));
+      // Team orders (paid): their seats and how far their members are; members in the list carry their company.
+      const teamRows = await db
+        .select({
+          id: orders.id,
+          orderNumber: orders.orderNumber,
+          company: orders.billingName,
+          seats: orders.seats,
+          paidAt: orders.paidAt,
+          joined: sql<number>`(select count(*) from orders m where m.team_order_id = "orders"."id" and m.status <> 'cancelled')`,
+          submitted: sql<number>`(select count(*) from orders m where m.team_order_id = "orders"."id" and m.payment_status = 'paid')`,
+          delivered: sql<number>`(select count(*) from orders m where m.team_order_id = "orders"."id" and m.status = 'completed')`,
+        })
+        .from(orders)
+        .where(and(isNotNull(orders.seats), eq(orders.paymentStatus, 'paid')))
+        .orderBy(desc(orders.paidAt))
+        .limit(100);
+      const teamIds = [...new Set(waitingRows.map((o) => o.teamOrderId).filter((id): id is string => id !== null))];
+      const companies = new Map(
+        (teamIds.length ? await db.select({ id: orders.id, company: orders.billingName, orderNumber: orders.orderNumber }).from(orders).where(inArray(orders.id, teamIds)) : []).map((t) => [
+          t.id,
+          { orderId: t.id, orderNumber: t.orderNumber, company: t.company },
+        ]),
+      );
       const openRedos = new Map(revisions.filter((r) => r.dueAt).map((r) => [r.orderId, r.dueAt!]));
       const waiting = waitingRows
         .map((o) => {
@@ -304,7 +342,20 @@ export function createAdminService(deps: AdminDeps) {
           const dueAt = redoDue ?? addBusinessHours(o.paidAt ?? o.createdAt, hours);
           // The customer deleted their photos while the order was being made: the job stopped; staff must get in touch.
           const photosDeleted = o.photosDeletedAt !== null;
-          return { id: o.id, orderNumber: o.orderNumber, email: o.email, package: o.package, status: o.status, paidAt: o.paidAt?.toISOString() ?? null, dueAt, overdue: dueAt < now, express: hours <= 12, photosDeleted, redo: redoDue !== undefined };
+          return {
+            id: o.id,
+            orderNumber: o.orderNumber,
+            email: o.email,
+            package: o.package,
+            status: o.status,
+            paidAt: o.paidAt?.toISOString() ?? null,
+            dueAt,
+            overdue: dueAt < now,
+            express: hours <= 12,
+            photosDeleted,
+            redo: redoDue !== undefined,
+            team: o.teamOrderId ? (companies.get(o.teamOrderId) ?? null) : null,
+          };
         })
         // Orders that cannot go on without staff first, then by due time.
         .sort((a, b) => Number(b.photosDeleted) - Number(a.photosDeleted) || a.dueAt.getTime() - b.dueAt.getTime())
@@ -313,6 +364,9 @@ export function createAdminService(deps: AdminDeps) {
       return {
         counts,
         waiting,
+        teams: teamRows
+          .filter((t) => Number(t.delivered) < (t.seats ?? 0))
+          .map((t) => ({ ...t, joined: Number(t.joined), submitted: Number(t.submitted), delivered: Number(t.delivered), paidAt: t.paidAt?.toISOString() ?? null })),
         revisions: revisions.map(({ imageIds, ...r }) => ({ ...r, pictures: imageIds.length, dueAt: r.dueAt?.toISOString() ?? null, overdue: r.dueAt !== null && r.dueAt < now, createdAt: r.createdAt.toISOString() })),
         contactMessages: messages.map((m) => ({ id: m.id, name: m.name, email: m.email, message: m.message, createdAt: m.createdAt.toISOString() })),
       };

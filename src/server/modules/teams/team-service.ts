@@ -21,12 +21,13 @@ import { checkVatId, vatTreatmentFor } from '../../../domain/vat-id.js';
 import type { SiteInfo } from '../../../domain/site.js';
 import { textsIn } from '../../../i18n/all-messages.js';
 import type { Database, Executor } from '../../db/client.js';
-import { generatedImages, orders, teamInvites, teamLinks } from '../../db/schema.js';
+import { auditLog, generatedImages, orders, teamInvites, teamLinks } from '../../db/schema.js';
 import { AppError, conflict, notFound, unprocessable } from '../../http/errors.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { renderTeamMail } from '../../mail/team-mails.js';
 import type { PaymentProvider } from '../../payments/provider.js';
 import type { Storage } from '../../storage/storage.js';
+import { invoiceUrl, type InvoiceService } from '../invoices/invoice-service.js';
 import { ZIP_FORMATS, downloadPath, type ZipFormat } from '../customer-orders/download-links.js';
 
 /** The team ZIP's kinds: each output format, and the square one as a profile picture. */
@@ -46,6 +47,8 @@ export interface TeamDeps {
   capabilities: Capabilities;
   defaultProductionMode: 'studio' | 'generator' | 'manual';
   signedUrlTtlSeconds: number;
+  /** The team order's invoice (and cancellation invoices), for the buyer's download links. */
+  invoices: Pick<InvoiceService, 'forOrder'>;
   /** A member's order is paid by the team: its pictures start the way a paid order's do (app.ts). */
   startProduction: (tx: Executor, order: OrderRow) => Promise<void>;
   now: () => Date;
@@ -112,6 +115,11 @@ export function createTeamService(deps: TeamDeps) {
     const team = await requireTeam(link.teamOrderId, executor);
     if (team.paymentStatus !== 'paid') throw new AppError(410, 'teamLinkRevoked');
     return team;
+  }
+
+  /** One audit log for the team: what the buyer and the members did, on the team order (staff see it there). */
+  async function audit(executor: Executor, teamId: string, action: string, details: Record<string, unknown>) {
+    await executor.insert(auditLog).values({ actorType: 'customer', action, orderId: teamId, details, createdAt: now() });
   }
 
   async function sendTeamMail(to: string, language: Language, kind: 'invite' | 'remind' | 'ordered' | 'paid', team: OrderRow, dedupeKey: string) {
@@ -228,7 +236,7 @@ export function createTeamService(deps: TeamDeps) {
 
     async view(teamId: string): Promise<TeamView> {
       const team = await requireTeam(teamId);
-      const [rows, invites, link, delivered] = await Promise.all([
+      const [rows, invites, link, delivered, invoiceRows] = await Promise.all([
         members(teamId),
         db.select().from(teamInvites).where(eq(teamInvites.teamOrderId, teamId)).orderBy(asc(teamInvites.createdAt)),
         currentLink(teamId),
@@ -237,6 +245,7 @@ export function createTeamService(deps: TeamDeps) {
           .from(generatedImages)
           .innerJoin(orders, eq(orders.id, generatedImages.orderId))
           .where(and(eq(orders.teamOrderId, teamId), eq(generatedImages.status, 'active'))),
+        deps.invoices.forOrder(teamId),
       ]);
       const deliveredOf = (orderId: string) => delivered.filter((d) => d.orderId === orderId).length;
       const joined = new Set(rows.map((m) => (m.email ?? '').toLowerCase()));
@@ -274,6 +283,13 @@ export function createTeamService(deps: TeamDeps) {
             .map((i) => ({ id: i.id, email: i.email, progress: 'invited' as const, joinedAt: null, deliveredPictures: 0, inviteId: i.id, remindedAt: i.remindedAt?.toISOString() ?? null })),
         ],
         zips,
+        invoices: invoiceRows.map((invoice) => ({
+          id: invoice.id,
+          number: invoice.number,
+          kind: invoice.kind as 'invoice' | 'cancellation',
+          grossCents: invoice.grossCents,
+          url: invoiceUrl('', deps.appSecret, teamId, invoice.id, at),
+        })),
         totalCents: team.totalCents,
         netCents: team.netCents,
         vatCents: team.vatCents,
@@ -293,6 +309,7 @@ export function createTeamService(deps: TeamDeps) {
         await db.insert(teamInvites).values({ id, teamOrderId: teamId, email, createdAt: now() }).onConflictDoNothing();
         await sendTeamMail(email, team.language as Language, 'invite', team, `team-invite:${teamId}:${email}`);
       }
+      if (fresh.length) await audit(db, teamId, 'team.invite', { invited: fresh.length });
       return this.view(teamId);
     },
 
@@ -306,6 +323,7 @@ export function createTeamService(deps: TeamDeps) {
       const at = now();
       if (invite.remindedAt && at.getTime() - invite.remindedAt.getTime() < TEAM_LIMITS.remindAfterHours * 3600 * 1000) throw conflict('remindedRecently');
       await db.update(teamInvites).set({ remindedAt: at }).where(eq(teamInvites.id, inviteId));
+      await audit(db, teamId, 'team.remind', { inviteId });
       await sendTeamMail(invite.email, team.language as Language, 'remind', team, `team-remind:${inviteId}:${at.toISOString()}`);
       return this.view(teamId);
     },
@@ -317,6 +335,7 @@ export function createTeamService(deps: TeamDeps) {
       await db.transaction(async (tx) => {
         await createOrderRepository(tx).lock(teamId);
         await newLink(tx, teamId);
+        await audit(tx, teamId, 'team.link.renew', {});
       });
       return this.view(teamId);
     },
@@ -333,6 +352,7 @@ export function createTeamService(deps: TeamDeps) {
         if (member.status === 'cancelled') return;
         await repo.update(memberId, { status: 'cancelled', cancelledAt: now(), photosDeleteAfter: now() });
         await repo.addHistory(memberId, { event: 'status_changed', fromStatus: member.status, toStatus: 'cancelled', actorType: 'customer', note: 'removed from the team by the buyer' });
+        await audit(tx, teamId, 'team.member.remove', { memberId });
       });
       return this.view(teamId);
     },
@@ -389,6 +409,7 @@ export function createTeamService(deps: TeamDeps) {
           updatedAt: at,
         });
         await createOrderRepository(tx).addHistory(id, { event: 'order_created', toStatus: 'created', actorType: 'customer', note: `team ${team.orderNumber}` });
+        await audit(tx, team.id, 'team.member.join', { memberId: id });
         return row;
       });
       return { orderId: member.id, orderNumber: member.orderNumber, draftToken: draftToken(deps.appSecret, member.id) };
@@ -409,6 +430,7 @@ export function createTeamService(deps: TeamDeps) {
         const updated = await repo.update(memberId, { gender, paymentStatus: 'paid', status: 'paid', paidAt: at, orderedAt: at, totalCents: 0, netCents: 0, vatCents: 0 });
         await repo.addHistory(memberId, { event: 'payment_received', fromStatus: 'created', toStatus: 'paid', actorType: 'customer', note: `paid by team ${team.orderNumber}` });
         await deps.startProduction(tx, updated);
+        await audit(tx, team.id, 'team.member.submit', { memberId });
         return { orderId: memberId, status: 'paid' };
       });
     },

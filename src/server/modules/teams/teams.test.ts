@@ -7,10 +7,11 @@ import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PHOTO_CONSENT_VERSION } from '../../../domain/order-selection.js';
 import type { DatabaseHandle } from '../../db/client.js';
-import { generatedImages, jobs, orders, outgoingMail } from '../../db/schema.js';
+import { auditLog, generatedImages, jobs, orders, outgoingMail } from '../../db/schema.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
 import { addResults, payOrder } from '../../test/seed.js';
+import { signInStaff } from '../../test/staff.js';
 import { multipart, portraitJpeg } from '../../../testing/images.js';
 import { statusToken } from '../orders/order-tokens.js';
 import { PROFILE_PICTURE_PX } from './team-service.js';
@@ -95,6 +96,10 @@ describe.each(testDatabases())('team orders on $name', (testDb) => {
     expect(await db.db.select().from(jobs).where(eq(jobs.orderId, domestic.orderId))).toEqual([]);
     const paidMail = (await db.db.select().from(outgoingMail).where(and(eq(outgoingMail.orderId, domestic.orderId), eq(outgoingMail.template, 'team-paid'))))[0];
     expect(paidMail?.text).toContain(domestic.view.joinUrl.replace('http://localhost:3000', ''));
+    // One invoice for the team, reachable from the team page; the buyer's and members' actions go to one audit log.
+    expect(domestic.view.invoices).toEqual([expect.objectContaining({ kind: 'invoice', grossCents: 17450 })]);
+    const pdf = await t.app.inject({ method: 'GET', url: domestic.view.invoices[0].url });
+    expect([pdf.statusCode, pdf.headers['content-type']]).toEqual([200, 'application/pdf']);
     const ordered = (await db.db.select().from(outgoingMail).where(and(eq(outgoingMail.orderId, domestic.orderId), eq(outgoingMail.template, 'team-ordered'))))[0];
     expect(ordered?.text).toContain('Ein Widerrufsrecht besteht nicht');
   });
@@ -124,6 +129,8 @@ describe.each(testDatabases())('team orders on $name', (testDb) => {
     expect((await join(team.token, 'neu@muster.example')).statusCode).toBe(410);
     expect((await join(fresh, 'neu@muster.example')).statusCode).toBe(201);
     expect((await join(fresh, 'noch-einer@muster.example')).json().error.code).toBe('teamFull');
+    const logged = await db.db.select().from(auditLog).where(eq(auditLog.orderId, team.orderId));
+    expect(logged.map((a) => a.action).sort()).toEqual([...Array(6).fill('team.member.join'), 'team.link.renew', 'team.member.remove'].sort());
     // A forged token is no link; a stranger's token cannot open the team page.
     expect((await join(`${randomUUID()}.${'x'.repeat(32)}`, 'x@muster.example')).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: `/api/teams/${team.orderId}`, headers: { 'x-status-token': 'nope' } })).statusCode).toBe(404);
@@ -150,6 +157,15 @@ describe.each(testDatabases())('team orders on $name', (testDb) => {
     // Paid by the team: the member's pictures start (the studio here), no invoice of their own.
     expect((await db.db.select().from(jobs).where(eq(jobs.orderId, joined.orderId))).map((j) => j.queue)).toEqual(['studio.drafts']);
     expect(await t.app.invoices.forOrder(joined.orderId)).toEqual([]);
+
+    // Staff: the team on the dashboard, the member waiting with its own due time and its company; the team order itself is not waiting.
+    const staff = await signInStaff(t.app, '10.70.9.1');
+    const dashboard = (await staff.request('GET', '/api/admin/dashboard')).json();
+    expect(dashboard.teams.find((x: { id: string }) => x.id === team.orderId)).toMatchObject({ seats: 2, joined: 1, submitted: 1, delivered: 0, company: COMPANY.companyName });
+    expect(dashboard.waiting.find((w: { id: string }) => w.id === joined.orderId)).toMatchObject({ team: { orderId: team.orderId, company: COMPANY.companyName }, dueAt: expect.any(String) });
+    expect(dashboard.waiting.some((w: { id: string }) => w.id === team.orderId)).toBe(false);
+    const detail = (await staff.request('GET', `/api/admin/orders/${team.orderId}`)).json();
+    expect(detail.team).toMatchObject({ kind: 'team', seats: 2, members: [{ id: joined.orderId, paymentStatus: 'paid' }] });
 
     const view = await t.app.inject({ method: 'GET', url: `/api/teams/${team.orderId}`, headers: buyer(team.orderId) });
     expect(view.json().members).toEqual([expect.objectContaining({ email: 'anna@muster.example', progress: 'submitted', deliveredPictures: 0 })]);

@@ -48,7 +48,11 @@ export interface DashboardResponse {
     photosDeleted: boolean;
     /** Waiting on a redo the customer asked for (its own due time). */
     redo: boolean;
+    /** A team member's order: the team order and its company. */
+    team: { orderId: string; orderNumber: string; company: string | null } | null;
   }[];
+  /** Paid team orders not fully delivered: seats, and how many members joined, submitted and got their pictures. */
+  teams: { id: string; orderNumber: string; company: string | null; seats: number | null; paidAt: string | null; joined: number; submitted: number; delivered: number }[];
   revisions: { id: string; orderId: string; orderNumber: string | null; message: string; pictures: number; dueAt: string | null; overdue: boolean; createdAt: string }[];
   contactMessages: { id: string; name: string; email: string; message: string; createdAt: string }[];
 }
@@ -155,8 +159,21 @@ export interface AdminOrder {
   waiverTextVersion: string | null;
 }
 
+export type AdminTeamInfo =
+  | {
+      kind: 'team';
+      seats: number;
+      vatId: string | null;
+      vatTreatment: string;
+      members: { id: string; orderNumber: string; email: string | null; status: string; paymentStatus: string; paidAt: string | null }[];
+    }
+  | { kind: 'member'; teamOrderId: string; teamOrderNumber: string; company: string | null }
+  | null;
+
 export interface AdminOrderDetail {
   order: AdminOrder;
+  /** A team order's members, or a member's team (issue 17). */
+  team: AdminTeamInfo;
   nextStatuses: string[];
   uploads: AdminUpload[];
   results: AdminResult[];

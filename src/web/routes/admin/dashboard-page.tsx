@@ -63,6 +63,7 @@ export function DashboardPage() {
                           <Badge tone={orderStatusTone(order.status)}>{orderStatusLabel(order.status)}</Badge>
                           {order.express && <Badge tone="blue">Express</Badge>}
                           {order.redo && <Badge tone="yellow">Nachbesserung</Badge>}
+                          {order.team && <Badge tone="blue">{`Team: ${order.team.company ?? order.team.orderNumber}`}</Badge>}
                           {order.photosDeleted && (
                             <Badge tone="red" testId="photos-deleted">
                               Fotos vom Kunden gelöscht – Produktion gestoppt, Kunde kontaktieren
@@ -103,6 +104,29 @@ export function DashboardPage() {
                             {revision.overdue && <Badge tone="red">Überfällig</Badge>}
                           </span>
                           {revision.message && <span className="admin-list__text admin-clamp">{revision.message}</span>}
+                        </Link>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </section>
+
+              <section className="card admin-card" aria-labelledby="dash-teams-title">
+                <h2 id="dash-teams-title">
+                  Teambestellungen <span className="admin-count">({data.teams.length})</span>
+                </h2>
+                {data.teams.length === 0 ? (
+                  <p className="admin-muted">Keine offenen Teambestellungen.</p>
+                ) : (
+                  <ul className="admin-list">
+                    {data.teams.map((team) => (
+                      <li key={team.id} className="admin-list__item">
+                        <Link to={`/admin/orders/${team.id}`} className="admin-list__link" data-testid="dashboard-team">
+                          <span className="admin-list__main">
+                            <strong className="admin-mono">{team.orderNumber}</strong>
+                            <span>{team.company ?? '–'}</span>
+                          </span>
+                          <span className="admin-list__text">{`${team.seats ?? 0} Plätze · ${team.joined} beigetreten · ${team.submitted} Fotos geschickt · ${team.delivered} geliefert`}</span>
                         </Link>
                       </li>
                     ))}

@@ -101,6 +101,7 @@ function OrderDetail(props: { detail: AdminOrderDetail; onChange: (detail: Admin
         </div>
       </div>
 
+      <TeamCard detail={detail} />
       <Revisions detail={detail} onChange={props.onChange} />
       <RefundCard detail={detail} onChange={props.onReload} />
       <OriginalsSection uploads={detail.uploads} />
@@ -314,6 +315,48 @@ function DatesCard({ order }: { order: AdminOrder }) {
           {order.waiverAcceptedAt ? `${formatDateTime(order.waiverAcceptedAt)}${order.waiverTextVersion ? ` (Text ${order.waiverTextVersion})` : ''}` : 'Nicht erteilt'}
         </Row>
       </dl>
+    </section>
+  );
+}
+
+/** A team order: seats, VAT, its members (each an order of its own); a member's order: its team. */
+function TeamCard({ detail }: { detail: AdminOrderDetail }) {
+  const { team } = detail;
+  if (!team) return null;
+  if (team.kind === 'member') {
+    return (
+      <section className="card admin-card" aria-labelledby="team-title" data-testid="member-of-team">
+        <h2 id="team-title">Teammitglied</h2>
+        <p>
+          {`Bezahlt von ${team.company ?? 'der Teambestellung'} · `}
+          <Link to={`/admin/orders/${team.teamOrderId}`}>{`Teambestellung ${team.teamOrderNumber}`}</Link>
+        </p>
+      </section>
+    );
+  }
+  return (
+    <section className="card admin-card" aria-labelledby="team-title" data-testid="team-card">
+      <h2 id="team-title">
+        Teambestellung <span className="admin-count">{`(${team.members.filter((m) => m.status !== 'cancelled').length} von ${team.seats} Plätzen)`}</span>
+      </h2>
+      <p className="admin-muted">{`USt-IdNr.: ${team.vatId ?? '–'} · ${team.vatTreatment === 'reverse_charge' ? 'Reverse Charge (0 %)' : 'mit 19 % USt.'}`}</p>
+      {team.members.length === 0 ? (
+        <p className="admin-muted">Noch niemand beigetreten.</p>
+      ) : (
+        <ul className="admin-list">
+          {team.members.map((member) => (
+            <li key={member.id} className="admin-list__item">
+              <Link to={`/admin/orders/${member.id}`} className="admin-list__link" data-testid="team-member">
+                <span className="admin-list__main">
+                  <strong className="admin-mono">{member.orderNumber}</strong>
+                  <span>{member.email ?? '–'}</span>
+                  <Badge tone={orderStatusTone(member.status)}>{member.paymentStatus === 'paid' || member.status === 'cancelled' ? orderStatusLabel(member.status) : 'Lädt Fotos hoch'}</Badge>
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
     </section>
   );
 }
