@@ -31,3 +31,21 @@ export function renderTeamMail(input: {
   ];
   return renderServiceMail({ language: input.language, subject: t(`${input.kind}.subject`, vars), blocks });
 }
+
+/** A member sent their photos: what happens next, and their own link (their pictures, deleting their photos). */
+export function renderMemberSubmittedMail(input: { language: Language; company: string; orderNumber: string; statusUrl: string; siteName: string }) {
+  const t = textsIn(input.language, 'mail.teamMember');
+  const vars = { company: input.company, number: input.orderNumber, site: input.siteName };
+  return renderServiceMail({
+    language: input.language,
+    subject: t('subject', vars),
+    blocks: [
+      { kind: 'paragraph', text: t('greeting') },
+      { kind: 'paragraph', text: t('intro', vars) },
+      { kind: 'paragraph', text: t('next', vars) },
+      { kind: 'button', label: t('button'), url: input.statusUrl },
+      { kind: 'paragraph', text: t('privacy', vars) },
+      { kind: 'paragraph', text: t('signOff', vars) },
+    ],
+  });
+}

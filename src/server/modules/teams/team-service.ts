@@ -24,7 +24,7 @@ import type { Database, Executor } from '../../db/client.js';
 import { auditLog, generatedImages, orders, teamInvites, teamLinks } from '../../db/schema.js';
 import { AppError, conflict, notFound, unprocessable } from '../../http/errors.js';
 import type { Mailer } from '../../mail/mailer.js';
-import { renderTeamMail } from '../../mail/team-mails.js';
+import { renderMemberSubmittedMail, renderTeamMail } from '../../mail/team-mails.js';
 import type { PaymentProvider } from '../../payments/provider.js';
 import type { Storage } from '../../storage/storage.js';
 import { invoiceUrl, type InvoiceService } from '../invoices/invoice-service.js';
@@ -33,7 +33,7 @@ import { ZIP_FORMATS, downloadPath, type ZipFormat } from '../customer-orders/do
 /** The team ZIP's kinds: each output format, and the square one as a profile picture. */
 export const TEAM_ZIP_KINDS = [...ZIP_FORMATS, 'profile'] as const;
 import { createOrderRepository, type OrderRow } from '../orders/order-repository.js';
-import { draftToken, teamJoinUrl, teamLinkIdOf, teamUrl } from '../orders/order-tokens.js';
+import { draftToken, statusUrl, teamJoinUrl, teamLinkIdOf, teamUrl } from '../orders/order-tokens.js';
 
 export interface TeamDeps {
   db: Database;
@@ -384,9 +384,11 @@ export function createTeamService(deps: TeamDeps) {
         // The same person again (another device, a lost tab): their own draft, not a second seat.
         if (mine) {
           if (mine.paymentStatus === 'paid') throw conflict('memberAlreadySubmitted');
-          return mine;
+          if (!mine.photosDeletedAt) return mine;
+          // Their unsent photos were deleted (after a day, as every unpaid draft's): the seat is theirs again, afresh.
+          await createOrderRepository(tx).update(mine.id, { status: 'cancelled', cancelledAt: at });
         }
-        if (taken.filter((m) => m.status !== 'cancelled').length >= (team.seats ?? 0)) throw conflict('teamFull');
+        if (taken.filter((m) => m.status !== 'cancelled' && m.id !== mine?.id).length >= (team.seats ?? 0)) throw conflict('teamFull');
         const id = randomUUID();
         const row = await createOrderRepository(tx).insert({
           id,
@@ -416,14 +418,14 @@ export function createTeamService(deps: TeamDeps) {
     },
 
     /** The member is done: their gender and at least the minimum of photos; the team has paid, so production starts. */
-    async submitMember(memberId: string, gender: Gender): Promise<{ orderId: string; status: string }> {
+    async submitMember(memberId: string, gender: Gender): Promise<{ orderId: string; status: string; statusUrl: string }> {
       const at = now();
-      return db.transaction(async (tx) => {
+      const submitted = await db.transaction(async (tx) => {
         const repo = createOrderRepository(tx);
         const member = await repo.lock(memberId);
         if (!member || !member.teamOrderId) throw notFound('notFound');
         if (member.status === 'cancelled') throw conflict('memberRemoved');
-        if (member.paymentStatus === 'paid') return { orderId: member.id, status: member.status };
+        if (member.paymentStatus === 'paid') return { member, team: null };
         const team = await requireTeam(member.teamOrderId, tx);
         if (team.paymentStatus !== 'paid') throw conflict('teamNotPaid');
         if ((await repo.uploadCount(memberId)) < UPLOAD_LIMITS.minPhotos) throw unprocessable('notEnoughPhotos', { min: UPLOAD_LIMITS.minPhotos });
@@ -431,8 +433,17 @@ export function createTeamService(deps: TeamDeps) {
         await repo.addHistory(memberId, { event: 'payment_received', fromStatus: 'created', toStatus: 'paid', actorType: 'customer', note: `paid by team ${team.orderNumber}` });
         await deps.startProduction(tx, updated);
         await audit(tx, team.id, 'team.member.submit', { memberId });
-        return { orderId: memberId, status: 'paid' };
+        return { member: updated, team };
       });
+      const { member, team } = submitted;
+      // The member's own link to their order: their pictures, their photos and deleting them (the buyer has none).
+      const link = statusUrl(deps.publicUrl, deps.appSecret, member.id, at, member.language);
+      if (team && member.email) {
+        const rendered = renderMemberSubmittedMail({ language: member.language as Language, company: team.billingName ?? '', orderNumber: member.orderNumber, statusUrl: link, siteName: deps.site.name });
+        const result = await deps.mailer.sendEmail({ ...rendered, to: member.email, template: 'team-member-submitted', language: member.language as Language, orderId: member.id, dedupeKey: `team-member-submitted:${member.id}` });
+        if (!result.ok) deps.log.error({ orderId: member.id, error: result.error }, 'member mail failed');
+      }
+      return { orderId: member.id, status: member.status, statusUrl: link.replace(deps.publicUrl, '') };
     },
 
     isMember(order: OrderRow): boolean {

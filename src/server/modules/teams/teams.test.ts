@@ -119,6 +119,13 @@ describe.each(testDatabases())('team orders on $name', (testDb) => {
     const member = (await db.db.select().from(orders).where(eq(orders.id, joined.orderId)))[0]!;
     const again = await join(team.token, member.email!.toUpperCase());
     expect(again.json().orderId).toBe(joined.orderId);
+    // A day later their unsent photos were deleted (as every unpaid draft's): joining again gives a fresh draft on the same seat.
+    const other = results.filter((r) => r.statusCode === 201)[1]!.json();
+    await db.db.update(orders).set({ photosDeletedAt: new Date() }).where(eq(orders.id, other.orderId));
+    const rejoined = await join(team.token, (await db.db.select().from(orders).where(eq(orders.id, other.orderId)))[0]!.email!);
+    expect(rejoined.statusCode).toBe(201);
+    expect(rejoined.json().orderId).not.toBe(other.orderId);
+    expect((await db.db.select().from(orders).where(eq(orders.id, other.orderId)))[0]!.status).toBe('cancelled');
 
     // The buyer frees a seat of someone who has not sent photos, and makes a new link: the old one is dead.
     const removed = await t.app.inject({ method: 'POST', url: `/api/teams/${team.orderId}/members/${joined.orderId}/remove`, headers: buyer(team.orderId) });
@@ -130,7 +137,7 @@ describe.each(testDatabases())('team orders on $name', (testDb) => {
     expect((await join(fresh, 'neu@muster.example')).statusCode).toBe(201);
     expect((await join(fresh, 'noch-einer@muster.example')).json().error.code).toBe('teamFull');
     const logged = await db.db.select().from(auditLog).where(eq(auditLog.orderId, team.orderId));
-    expect(logged.map((a) => a.action).sort()).toEqual([...Array(6).fill('team.member.join'), 'team.link.renew', 'team.member.remove'].sort());
+    expect(logged.map((a) => a.action).sort()).toEqual([...Array(7).fill('team.member.join'), 'team.link.renew', 'team.member.remove'].sort());
     // A forged token is no link; a stranger's token cannot open the team page.
     expect((await join(`${randomUUID()}.${'x'.repeat(32)}`, 'x@muster.example')).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: `/api/teams/${team.orderId}`, headers: { 'x-status-token': 'nope' } })).statusCode).toBe(404);
@@ -152,6 +159,12 @@ describe.each(testDatabases())('team orders on $name', (testDb) => {
     await upload(joined.orderId, joined.draftToken);
     const submitted = await t.app.inject({ method: 'POST', url: `/api/team-members/${joined.orderId}/submit`, headers: { 'x-draft-token': joined.draftToken }, payload: { gender: 'female' } });
     expect(submitted.statusCode, submitted.body).toBe(200);
+    // The member's own link (their pictures, deleting their photos), on the page and by mail.
+    const memberLink = submitted.json().statusUrl as string;
+    expect((await t.app.inject({ method: 'GET', url: `/api/orders/${joined.orderId}/status?${memberLink.split('?')[1]}` })).statusCode).toBe(200);
+    const [memberMail] = await db.db.select().from(outgoingMail).where(and(eq(outgoingMail.orderId, joined.orderId), eq(outgoingMail.template, 'team-member-submitted')));
+    expect(memberMail?.text).toContain(memberLink);
+    expect(memberMail?.text).toContain('Ihre Fotos sieht Muster Consulting GmbH nicht');
     const [member] = await db.db.select().from(orders).where(eq(orders.id, joined.orderId));
     expect(member).toMatchObject({ paymentStatus: 'paid', status: 'paid', gender: 'female', styleBase: 'professional', package: 'pro', totalCents: 0, teamOrderId: team.orderId });
     // Paid by the team: the member's pictures start (the studio here), no invoice of their own.
