@@ -156,6 +156,9 @@ export function createTeamService(deps: TeamDeps) {
         vatId = checked.vatId;
       }
       const treatment = vatTreatmentFor(vatId);
+      // A reverse-charge invoice must carry the seller's own VAT ID (§ 14a (1) UStG): without one configured
+      // (SITE_VAT_ID) the shop cannot invoice without German VAT, and says so rather than issue a wrong invoice.
+      if (treatment === 'reverse_charge' && !deps.site.vatId) throw unprocessable('reverseChargeUnavailable', { field: 'vatId' });
       const at = now();
       const price = priceTeamOrder({ package: input.package, seats: input.seats, campaign: deps.campaign, now: at, treatment });
       const id = randomUUID();

@@ -48,7 +48,7 @@ describe.each(testDatabases())('team orders on $name', (testDb) => {
 
   beforeAll(async () => {
     db = await testDb.open();
-    t = await buildTestApp(db, { CAMPAIGN_PERCENT: '0', DEFAULT_PRODUCTION_MODE: 'studio' });
+    t = await buildTestApp(db, { CAMPAIGN_PERCENT: '0', DEFAULT_PRODUCTION_MODE: 'studio', SITE_VAT_ID: 'DE136695976' });
   });
   afterAll(async () => {
     await t.close();
@@ -90,6 +90,14 @@ describe.each(testDatabases())('team orders on $name', (testDb) => {
     const domestic = await paidTeam({ vatId: 'DE 136 695 976' });
     // Pro costs 34,90 € per person: 5 seats 174,50 € with 19 % VAT included.
     expect(domestic.view).toMatchObject({ seats: 5, seatsUsed: 0, vatTreatment: 'standard', totalCents: 17450, vatCents: 2786, netCents: 14664, company: { vatId: 'DE136695976' } });
+    // Reverse charge needs the shop's own VAT ID on the invoice: a shop without one refuses it, clearly.
+    const withoutVatId = await buildTestApp(db, { CAMPAIGN_PERCENT: '0' });
+    try {
+      const refused = await withoutVatId.app.inject({ method: 'POST', url: '/api/teams', payload: { ...ORDER, vatId: 'ATU13585627' } });
+      expect([refused.statusCode, refused.json().error.code]).toEqual([422, 'reverseChargeUnavailable']);
+    } finally {
+      await withoutVatId.close();
+    }
     const eu = await paidTeam({ vatId: 'ATU13585627', companyAddress: 'Ringstraße 1\n1010 Wien\nÖsterreich' });
     expect(eu.view).toMatchObject({ vatTreatment: 'reverse_charge', totalCents: 14664, vatCents: 0, netCents: 14664 });
     // The team order makes no pictures of its own; the buyer gets the join link by mail.
