@@ -275,7 +275,7 @@ for (const language of LANGUAGES) {
       expect(body).toContain('support@shop.example');
       expect(body).toContain({ de: 'Ein Mensch aus unserem Team', en: 'A member of our team', es: 'Una persona de nuestro equipo' }[language]);
       expect(body).toContain({ de: 'automatisch', en: 'automatically', es: 'automáticamente' }[language]);
-      expect(body).toContain({ de: 'Nachbesserung', en: 'retouching', es: 'retoque' }[language]);
+      expect(body).toContain({ de: 'neu machen lassen', en: 'redone free of charge', es: 'rehagamos gratis' }[language]);
     }
     expect(mail.text).toContain(formatDate(new Date('2026-04-10T22:30:00Z'), language));
     expect(mail.html).toContain('max-width:600px');
