@@ -265,6 +265,9 @@ export function PrivacyPage() {
 
       <Section id="privacy-order" title={t('legal.privacy.order.heading')}>
         <Paragraphs base="legal.privacy.order" count={3} />
+        <Sub title={t('legal.privacy.order.team.heading')}>
+          <Paragraphs base="legal.privacy.order.team" count={4} vars={retention} />
+        </Sub>
       </Section>
 
       <Section id="privacy-photos" title={t('legal.privacy.photos.heading')}>
@@ -536,6 +539,8 @@ export function TermsPage() {
         <Paragraphs base="legal.terms.s14" count={4} vars={{ vat: VAT_RATE_PERCENT }} />
         <P k="legal.terms.s14.p5" />
         <List base="legal.terms.s14.members" items={['consent', 'delete', 'buyerView', 'deletion']} vars={{ days: RETENTION.daysAfterCompletion }} />
+        <P k="legal.terms.s14.p6" />
+        <P k="legal.terms.s14.p7" slots={{ email: supportMail }} />
       </Section>
 
       <Section id="terms-s15" title={section(15)}>

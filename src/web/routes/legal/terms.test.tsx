@@ -26,9 +26,9 @@ const SITE: SiteInfo = {
   generatorName: null,
 };
 
-async function terms(language: Language): Promise<string> {
+async function page(url: string, language: Language): Promise<string> {
   const result = await render({
-    url: '/agb',
+    url,
     language,
     languageFromUrl: false,
     catalog: buildCatalogView(null, NOW),
@@ -39,7 +39,7 @@ async function terms(language: Language): Promise<string> {
     publicUrl: 'http://shop.test',
     now: NOW,
   });
-  if (result.kind !== 'page') throw new Error(`/agb: ${result.kind}`);
+  if (result.kind !== 'page') throw new Error(`${url}: ${result.kind}`);
   return result.html
     .replace(/<[^>]+>/g, ' ')
     .replace(/&amp;/g, '&')
@@ -47,10 +47,12 @@ async function terms(language: Language): Promise<string> {
     .replace(/\s+/g, ' ');
 }
 
+const terms = (language: Language) => page('/agb', language);
+
 const TEAM_FACTS: Record<Language, string[]> = {
-  de: ['§ 14 Team-Bestellungen für Unternehmen', '(§ 14 BGB)', 'Ein Widerrufsrecht besteht bei Team-Bestellungen nicht', '(§ 312g BGB)', `Nettopreise zuzüglich der gesetzlichen Umsatzsteuer von derzeit ${VAT_RATE_PERCENT} %`, 'Reverse-Charge-Verfahren', 'Art. 196 MwStSystRL', 'willigt beim Beitritt selbst', 'Die hochgeladenen Fotos Ihrer Teammitglieder sehen Sie nie', `${RETENTION.daysAfterCompletion} Tage nach Abschluss seiner Bestellung`, '§ 15 Schlussbestimmungen'],
-  en: ['§ 14 Team orders for businesses', '(section 14 BGB)', 'There is no right of withdrawal for team orders', 'section 312g BGB', `net prices plus the statutory VAT of currently ${VAT_RATE_PERCENT} %`, 'reverse charge procedure', 'Art. 196 Council Directive 2006/112/EC', 'consents themselves', 'You never see your team members', `${RETENTION.daysAfterCompletion} days after their order is completed`, '§ 15 Final provisions'],
-  es: ['§ 14 Pedidos de equipo para empresas', '(artículo 14 BGB)', 'En los pedidos de equipo no hay derecho de desistimiento', 'artículo 312g BGB', `precios netos más el IVA legal, actualmente del ${VAT_RATE_PERCENT} %`, 'inversión del sujeto pasivo', 'art. 196 de la Directiva 2006/112/CE', 'da él mismo, al unirse, su consentimiento', 'Nunca ves las fotos que suben los miembros de tu equipo', `${RETENTION.daysAfterCompletion} días después de que finalice su pedido`, '§ 15 Disposiciones finales'],
+  de: ['§ 14 Team-Bestellungen für Unternehmen', '(§ 14 BGB)', 'Ein Widerrufsrecht besteht bei Team-Bestellungen nicht', '(§ 312g BGB)', `Nettopreise zuzüglich der gesetzlichen Umsatzsteuer von derzeit ${VAT_RATE_PERCENT} %`, 'Reverse-Charge-Verfahren', 'Art. 196 MwStSystRL', 'willigt beim Beitritt selbst', 'Die hochgeladenen Fotos Ihrer Teammitglieder sehen Sie nie', `${RETENTION.daysAfterCompletion} Tage nach Abschluss seiner Bestellung`, 'Mit dem Premium Paket und bei Team-Bestellungen (§ 14) erhalten Sie zusätzlich eine kommerzielle Lizenz', 'für jeden Platz die kommerzielle Lizenz nach § 9', 'Nicht genutzte Plätze bleiben über den Link Ihres Teams nutzbar', 'unter support@shop.test anfragen', '§ 15 Schlussbestimmungen'],
+  en: ['§ 14 Team orders for businesses', '(section 14 BGB)', 'There is no right of withdrawal for team orders', 'section 312g BGB', `net prices plus the statutory VAT of currently ${VAT_RATE_PERCENT} %`, 'reverse charge procedure', 'Art. 196 Council Directive 2006/112/EC', 'consents themselves', 'You never see your team members', `${RETENTION.daysAfterCompletion} days after their order is completed`, 'With the Premium package and with team orders (§ 14) you also receive a commercial licence', 'the commercial licence under § 9 for every seat', 'Unused seats remain usable', 'refund at support@shop.test', '§ 15 Final provisions'],
+  es: ['§ 14 Pedidos de equipo para empresas', '(artículo 14 BGB)', 'En los pedidos de equipo no hay derecho de desistimiento', 'artículo 312g BGB', `precios netos más el IVA legal, actualmente del ${VAT_RATE_PERCENT} %`, 'inversión del sujeto pasivo', 'art. 196 de la Directiva 2006/112/CE', 'da él mismo, al unirse, su consentimiento', 'Nunca ves las fotos que suben los miembros de tu equipo', `${RETENTION.daysAfterCompletion} días después de que finalice su pedido`, 'y con los pedidos de equipo (§ 14) recibes además una licencia comercial', 'la licencia comercial del § 9 para cada plaza', 'Las plazas que no se usen pueden seguir utilizándose', 'reembolso en support@shop.test', '§ 15 Disposiciones finales'],
 };
 
 test.each(LANGUAGES)('the terms have a section for team orders by businesses, between privacy and the final provisions (%s)', async (language) => {
@@ -66,4 +68,13 @@ test.each(LANGUAGES)('the terms have a section for team orders by businesses, be
   // Scope: the offer is for consumers, team orders alone for businesses.
   expect(text).toContain(translate(language, ALL_MESSAGES[language], 'legal.terms.s1.p2'));
   expect(text).toContain(translate(language, ALL_MESSAGES[language], 'legal.terms.s1.p3'));
+});
+
+test.each(LANGUAGES)('the privacy policy says what a team order processes, on which basis, and what the buyer sees (%s)', async (language) => {
+  const text = await page('/datenschutz', language);
+  const say = (key: string, vars?: Record<string, number>) => translate(language, ALL_MESSAGES[language], `legal.privacy.order.team.${key}`, vars);
+  for (const key of ['heading', 'p1', 'p2', 'p3']) expect(text, `${language}: ${key}`).toContain(say(key));
+  expect(text).toContain(say('p4', { days: RETENTION.daysAfterCompletion }));
+  // The team part sits in the order section, before the photos section.
+  expect(text.indexOf(say('heading'))).toBeLessThan(text.indexOf(translate(language, ALL_MESSAGES[language], 'legal.privacy.photos.heading')));
 });
