@@ -31,6 +31,10 @@ const AiTestGuide = lazyPage(() => guides().then((m) => ({ default: m.AiTestGuid
 const WithdrawalPage = lazyPage(() => import('./routes/withdrawal/withdrawal-page.js').then((m) => ({ default: m.WithdrawalPage })));
 const AdminRoutes = lazyPage(() => import('./routes/admin/admin-routes.js'));
 const SuccessPage = lazyPage(() => import('./routes/order/success-page.js').then((m) => ({ default: m.SuccessPage })));
+const TeamOrderPage = lazyPage(() => import('./routes/team/team-order-page.js').then((m) => ({ default: m.TeamOrderPage })));
+const TeamPage = lazyPage(() => import('./routes/team/team-page.js').then((m) => ({ default: m.TeamPage })));
+const TeamJoinPage = lazyPage(() => import('./routes/team/team-join-page.js').then((m) => ({ default: m.TeamJoinPage })));
+const TeamMemberPage = lazyPage(() => import('./routes/team/team-member-page.js').then((m) => ({ default: m.TeamMemberPage })));
 
 /** Pages with one fixed path, loaded on demand. */
 const LAZY_PAGES: Partial<Record<PageKey, LazyPage>> = {
@@ -46,6 +50,14 @@ const LAZY_PAGES: Partial<Record<PageKey, LazyPage>> = {
   guideAiTest: AiTestGuide,
   widerruf: WithdrawalPage,
   success: SuccessPage,
+  team: TeamOrderPage,
+};
+
+/** Pages whose path carries an id or a token (routes.ts resolves them). */
+const LINK_PAGES: Partial<Record<PageKey, LazyPage>> = {
+  teamStatus: TeamPage,
+  teamJoin: TeamJoinPage,
+  teamMember: TeamMemberPage,
 };
 
 /** The page module a path needs, so the browser can load it before hydrating (no flash, no mismatch). */
@@ -54,7 +66,7 @@ export function pageForPath(pathname: string): LazyPage | null {
   if (pathname.startsWith('/order-status')) return OrderStatusPage;
   if (pathname.startsWith('/order')) return OrderRoutes;
   const resolution = resolvePath(pathname);
-  return resolution.kind === 'page' ? (LAZY_PAGES[resolution.page] ?? null) : null;
+  return resolution.kind === 'page' ? (LAZY_PAGES[resolution.page] ?? LINK_PAGES[resolution.page] ?? null) : null;
 }
 
 function Loading() {
@@ -122,6 +134,9 @@ function Shell() {
               <Route path="/order/*" element={<Lazy page={OrderRoutes} />} />
               <Route path="/order-status/:id?" element={<Lazy page={OrderStatusPage} />} />
               <Route path={PAGES.offline} element={<OfflinePage />} />
+              <Route path="/team/join/:token?" element={<Lazy page={TeamJoinPage} />} />
+              <Route path="/team/member/:id?" element={<Lazy page={TeamMemberPage} />} />
+              <Route path="/team/:id" element={<Lazy page={TeamPage} />} />
               {(Object.entries(LAZY_PAGES) as [PageKey, LazyPage][]).map(([page, component]) => (
                 <Route key={page} path={PAGES[page]} element={<Lazy page={component} />} />
               ))}

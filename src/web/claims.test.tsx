@@ -38,8 +38,8 @@ const EXAMPLE: ExamplePair = {
   credit: 'NASA, public domain',
 };
 
-/** The pages that promise what the pictures will be: home (with the package cards), the wizard, the terms. */
-const PAGES = ['/', '/order/gender', '/order/style', '/order/package', '/order/refinement', '/agb'];
+/** The pages that promise what the pictures will be: home (with the package cards), the wizard, the terms, the team order. */
+const PAGES = ['/', '/order/gender', '/order/style', '/order/package', '/order/refinement', '/agb', '/team'];
 
 /** Words that promise a chosen outfit, per language. */
 const OUTFIT_WORDS: Record<Language, RegExp> = {
@@ -106,6 +106,10 @@ test.each(LANGUAGES)('with a generator the outfit choice and its copy appear (%s
   for (const key of ['business', 'smart_casual', 'casual']) expect(refinement).toContain(translate(language, ALL_MESSAGES[language], `catalog.outfits.${key}.name`));
   const terms = await page('/agb', language, GENERATOR);
   expect(terms).toMatch(OUTFIT_WORDS[language]);
+  // The team's look: with a generator the company chooses the outfit, and an office, for everyone.
+  const team = await page('/team', language, GENERATOR);
+  for (const key of ['business', 'smart_casual', 'casual']) expect(team).toContain(translate(language, ALL_MESSAGES[language], `catalog.outfits.${key}.name`));
+  expect(team).toContain(translate(language, ALL_MESSAGES[language], 'catalog.locations.office.name'));
 });
 
 test.each(LANGUAGES)('a list shows each claim once, in the variant of the mode (%s)', async (language) => {

@@ -4,7 +4,7 @@ import type { SiteInfo } from '../domain/site.js';
 import { copyVars } from './copy-vars.js';
 import type { Language } from '../domain/catalog.js';
 import type { MessageVars } from '../i18n/format.js';
-import { translate, type LoadedMessages } from '../i18n/messages.js';
+import { lookup, translate, type LoadedMessages } from '../i18n/messages.js';
 import type { PageKey } from './routes.js';
 
 export interface PageMeta {
@@ -42,6 +42,19 @@ export function pageMeta(page: PageKey, language: Language, messages: LoadedMess
       return { title: t('contact.meta.title', vars), description: t('contact.meta.description', vars) };
     case 'admin':
       return { title: `Backoffice | ${site.name}`, description: 'Backoffice', noindex: true };
+    case 'team':
+    case 'teamStatus':
+    case 'teamJoin':
+    case 'teamMember': {
+      // The team's texts arrive with its pages: until they have (a click from another page), the shop's name.
+      if (!lookup(messages, `team.meta.${page}.title`)) return { title: site.name, description: site.name, ...(page === 'team' ? {} : { noindex: true }) };
+      return {
+        title: t(`team.meta.${page}.title`, vars),
+        description: t(`team.meta.${page}.description`, vars),
+        // The order form is a public page; the pages behind a team's links belong to one company and its people.
+        ...(page === 'team' ? {} : { noindex: true }),
+      };
+    }
     case 'success':
       return { title: t('order.meta.successTitle', vars), description: t('order.meta.description', vars), noindex: true };
     default:

@@ -21,7 +21,11 @@ export type PageKey =
   | 'guideLinkedin'
   | 'guideAiTest'
   | 'widerruf'
-  | 'offline';
+  | 'offline'
+  | 'team'
+  | 'teamStatus'
+  | 'teamJoin'
+  | 'teamMember';
 
 export const PAGES: Readonly<Record<PageKey, string>> = {
   home: '/',
@@ -41,7 +45,16 @@ export const PAGES: Readonly<Record<PageKey, string>> = {
   guideAiTest: '/ki-bewerbungsfotos-test',
   widerruf: '/widerruf',
   offline: '/offline',
+  // Team orders (issue 17): the company's order form, and the pages behind the links of the mails. The last
+  // three have an id or token after their path (resolvePath); their entries here are only their canonical.
+  team: '/team',
+  teamStatus: '/team/status',
+  teamJoin: '/team/join',
+  teamMember: '/team/member',
 };
+
+/** The pages behind a team's links: one team's, one member's, one join link's; never for search engines. */
+const TEAM_LINK_PAGES: readonly PageKey[] = ['teamStatus', 'teamJoin', 'teamMember'];
 
 export const GUIDE_PAGES: Readonly<Record<GuideKey, PageKey>> = {
   applicationPhotos: 'guideApplicationPhotos',
@@ -64,6 +77,7 @@ export const PUBLIC_PAGES: readonly string[] = [
   PAGES.barrierefreiheit,
   PAGES.ueberUns,
   PAGES.widerruf,
+  PAGES.team,
 ];
 
 /** The long texts a page needs beyond the core catalogues (embedded with it, loaded with it). */
@@ -76,6 +90,10 @@ export const PAGE_MESSAGES: Partial<Record<PageKey, readonly PageNamespace[]>> =
   guideApplicationPhotos: ['guides'],
   guideLinkedin: ['guides'],
   guideAiTest: ['guides'],
+  team: ['team'],
+  teamStatus: ['team'],
+  teamJoin: ['team'],
+  teamMember: ['team'],
 };
 
 /** The wizard's steps by path; /order/ shows gender and /order/features shows the summary (spec). */
@@ -91,6 +109,7 @@ const LINK_TARGETS: Partial<Record<LinkKey, string>> = {
 };
 delete LINK_TARGETS.admin;
 delete LINK_TARGETS.offline;
+for (const page of TEAM_LINK_PAGES) delete LINK_TARGETS[page];
 
 export function linkTarget(key: LinkKey): string | null {
   return LINK_TARGETS[key] ?? null;
@@ -99,7 +118,7 @@ export function linkTarget(key: LinkKey): string | null {
 export type Resolution = { kind: 'page'; page: PageKey } | { kind: 'redirect'; to: string } | { kind: 'notFound' };
 
 const EXACT: ReadonlyMap<string, PageKey> = new Map(
-  (Object.entries(PAGES) as [PageKey, string][]).filter(([page]) => page !== 'orderStatus' && page !== 'admin').map(([page, path]) => [path, page]),
+  (Object.entries(PAGES) as [PageKey, string][]).filter(([page]) => page !== 'orderStatus' && page !== 'admin' && !TEAM_LINK_PAGES.includes(page)).map(([page, path]) => [path, page]),
 );
 
 export function resolvePath(pathname: string): Resolution {
@@ -109,6 +128,10 @@ export function resolvePath(pathname: string): Resolution {
   if (path === '/admin' || path.startsWith('/admin/')) return { kind: 'page', page: 'admin' };
   // The status page itself explains a missing or malformed id (spec: 'Keine Bestell-ID gefunden').
   if (path === '/order-status' || /^\/order-status\/[^/]+$/.test(path)) return { kind: 'page', page: 'orderStatus' };
+  // Like the status page, each team page explains a missing or malformed id or token itself.
+  if (/^\/team\/join(\/[^/]+)?$/.test(path)) return { kind: 'page', page: 'teamJoin' };
+  if (/^\/team\/member(\/[^/]+)?$/.test(path)) return { kind: 'page', page: 'teamMember' };
+  if (/^\/team\/[^/]+$/.test(path)) return { kind: 'page', page: 'teamStatus' };
   if (path.startsWith('/order/')) {
     const step = path.slice('/order/'.length);
     return (ORDER_STEP_PATHS as readonly string[]).includes(step) ? { kind: 'page', page: 'order' } : { kind: 'redirect', to: '/' };

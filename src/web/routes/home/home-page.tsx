@@ -86,6 +86,12 @@ function Pricing({ catalog }: { catalog: CatalogView }) {
       <p className="pricing__note" data-testid="business-hours">
         {t('common.businessHoursRule')}
       </p>
+      <p className="pricing__teams" data-testid="pricing-teams">
+        <PageLink to="team" className="pricing__teams-link">
+          {t('home.pricing.teams')}
+        </PageLink>{' '}
+        {t('home.pricing.teamsText')}
+      </p>
     </section>
   );
 }

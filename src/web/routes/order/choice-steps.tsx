@@ -11,7 +11,7 @@ import { StepHeader, StepNav } from './order-layout.js';
 import { useWizard } from './wizard-state.js';
 import { trackEvent } from '../../lib/metrics.js';
 
-function ChoiceButton(props: { selected: boolean; onClick: () => void; title: string; description?: string; badge?: string; extra?: React.ReactNode; testId: string }) {
+export function ChoiceButton(props: { selected: boolean; onClick: () => void; title: string; description?: string; badge?: string; extra?: React.ReactNode; testId: string }) {
   return (
     <button type="button" className={`choice${props.selected ? ' choice--selected' : ''}`} aria-pressed={props.selected} onClick={props.onClick} data-testid={props.testId}>
       {props.badge && <span className="choice__badge">{props.badge}</span>}

@@ -1,0 +1,399 @@
+// Uploading the customer's own photos into a draft order: the file picker and drop zone, parallel uploads
+// with progress, the gate's verdict per photo, refusals with their reason, the crop offered for a group photo,
+// and the counter towards the minimum. Used by the wizard's upload step and by a team member's page; each
+// brings its own draft (the wizard makes one on the first file, a member has one from joining).
+import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
+import { UPLOAD_LIMITS } from '../../../domain/catalog.js';
+import type { UploadView } from '../../../domain/order-views.js';
+import { ApiError, api, uploadFile } from '../../lib/api.js';
+import { useI18n } from '../../i18n/i18n.js';
+import { PhotoCrop, cropOffer, type CropOffer } from './photo-crop.js';
+
+/** A draft this browser may upload into: its id and its draft token. */
+export interface DraftAccess {
+  orderId: string;
+  token: string;
+}
+
+/** The parts of the draft (GET /api/orders/:id/draft) the upload pages read. */
+export interface DraftResponse {
+  orderId: string;
+  orderNumber: string;
+  status: string;
+  paymentStatus: string;
+  draftToken?: string;
+  selection: { gender: string | null; style: string | null; package: string | null; location: string | null; outfit: string | null };
+  uploads: UploadView[];
+  editable: boolean;
+}
+
+interface Pending {
+  key: string;
+  name: string;
+  progress: number;
+  error: string | null;
+  /** For a limit reached: how long to wait, from the server's answer. */
+  waitMinutes?: number;
+  /** Kept so that a photo refused for showing several people can be cropped and sent again. */
+  file: File;
+  /** Set for that refusal once the browser has opened the photo: the crop, or why there is none. */
+  crop?: Exclude<CropOffer, 'none'>;
+}
+
+/** Refusals a crop can mend: a group photo becomes a photo of the customer alone. */
+const CROPPABLE_ERRORS = new Set(['multipleFaces']);
+
+/** The error of a failed call as a pending item shows it. */
+function failure(error: unknown): Pick<Pending, 'error' | 'waitMinutes'> {
+  if (!(error instanceof ApiError)) return { error: 'uploadFailed' };
+  const seconds = Number(error.details.retryAfterSeconds);
+  return { error: error.code, ...(Number.isFinite(seconds) ? { waitMinutes: Math.max(1, Math.ceil(seconds / 60)) } : {}) };
+}
+
+/** What the server takes (image-processing.ts): with HEIC/HEIF listed, iOS offers its photos as they are. */
+const ACCEPT = 'image/jpeg,image/png,image/webp,image/heic,image/heif,.jpg,.jpeg,.png,.webp,.heic,.heif';
+const PARALLEL_UPLOADS = 3;
+
+function isHeic(file: File) {
+  return /\.(heic|heif)$/i.test(file.name) || /image\/hei[cf]/.test(file.type);
+}
+
+/** Checks in the browser only spare a round trip; the server decides. */
+function browserCheck(file: File): string | null {
+  // Some browsers give a HEIC no type at all: its name says what it is.
+  if (!file.type.startsWith('image/') && !isHeic(file)) return 'unsupportedType';
+  if (file.size > UPLOAD_LIMITS.maxFileBytes) return 'fileTooLarge';
+  return null;
+}
+
+export interface PhotoUploadsOptions {
+  /** False during server rendering and the first browser render, before the page knows its draft. */
+  ready: boolean;
+  /** The draft known when the page opened: its photos are shown again once (after a reload). */
+  draft: DraftAccess | null;
+  /** The draft to upload into, made on the first file where there is none yet. */
+  ensureDraft: () => Promise<DraftAccess>;
+  /** Why no photo may be added now (the wizard: consent not given yet), or null. */
+  blockedMessage: () => string | null;
+  /** The restored draft, for pages that show more of it. */
+  onRestored?: (draft: DraftResponse) => void;
+  onRestoreFailed?: (error: unknown) => void;
+}
+
+/** The photos of a draft and what is on its way; the page shows them with <PhotoUploader>. */
+export function usePhotoUploads(options: PhotoUploadsOptions) {
+  const { t } = useI18n();
+  const { ready, draft, ensureDraft, blockedMessage, onRestored, onRestoreFailed } = options;
+  const [uploads, setUploads] = useState<UploadView[]>([]);
+  const [pending, setPending] = useState<Pending[]>([]);
+  const [summary, setSummary] = useState<string | null>(null);
+  const [alert, setAlert] = useState<string | null>(null);
+  // A crop refused again is cropped again from the whole photo, not from the crop.
+  const cropSources = useRef(new WeakMap<File, File>());
+
+  // Restore the photos of this browser's draft after a reload: once, for the draft known when the page
+  // opened. A draft created here meanwhile is filled by this page's own uploads; merging keeps any photo
+  // that finished while the list was on its way.
+  const restored = useRef(false);
+  useEffect(() => {
+    if (!ready || restored.current) return;
+    restored.current = true;
+    if (!draft) return;
+    api<DraftResponse>(`/api/orders/${draft.orderId}/draft`, { headers: { 'x-draft-token': draft.token } })
+      .then((loaded) => {
+        setUploads((current) => [...loaded.uploads, ...current.filter((u) => !loaded.uploads.some((d) => d.id === u.id))]);
+        onRestored?.(loaded);
+      })
+      .catch((error: unknown) => onRestoreFailed?.(error));
+  }, [ready, draft, onRestored, onRestoreFailed]);
+
+  const addFiles = useCallback(
+    async (files: File[]) => {
+      setSummary(null);
+      setAlert(null);
+      if (!files.length) return;
+      const blocked = blockedMessage();
+      if (blocked) {
+        setAlert(blocked);
+        return;
+      }
+      const room = UPLOAD_LIMITS.maxPhotos - uploads.length - pending.filter((p) => !p.error).length;
+      const items: Pending[] = files.map((file, i) => ({
+        key: `${Date.now()}-${i}-${file.name}`,
+        name: file.name,
+        progress: 0,
+        error: i >= room ? 'tooManyPhotos' : browserCheck(file),
+        file,
+      }));
+      setPending((p) => [...p, ...items]);
+      const setItem = (key: string, change: Partial<Pending>) => setPending((p) => p.map((x) => (x.key === key ? { ...x, ...change } : x)));
+
+      let target: DraftAccess;
+      const toSend = items.filter((item) => !item.error);
+      try {
+        if (toSend.length) target = await ensureDraft();
+      } catch (error) {
+        for (const item of toSend) setItem(item.key, failure(error));
+        setSummary(t('order.upload.partialFailure', { n: items.length, total: items.length }));
+        return;
+      }
+      let failed = items.length - toSend.length;
+      const queue = [...toSend];
+      const worker = async () => {
+        for (let item = queue.shift(); item; item = queue.shift()) {
+          try {
+            const upload = await uploadFile<UploadView>(`/api/orders/${target.orderId}/uploads`, item.file, { 'x-draft-token': target.token }, (fraction) =>
+              setItem(item!.key, { progress: fraction }),
+            );
+            setUploads((u) => [...u, upload]);
+            setPending((p) => p.filter((x) => x.key !== item!.key));
+          } catch (error) {
+            failed++;
+            const result = failure(error);
+            setItem(item.key, result);
+            if (result.error && CROPPABLE_ERRORS.has(result.error)) {
+              const source = cropSources.current.get(item.file) ?? item.file;
+              // Only a photo this browser can open is offered for cropping (most cannot open HEIC).
+              void cropOffer(source).then((offer) => {
+                if (offer !== 'none') setItem(item!.key, { crop: offer, file: source });
+              });
+            }
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: PARALLEL_UPLOADS }, worker));
+      if (failed > 0) setSummary(t('order.upload.partialFailure', { n: failed, total: items.length }));
+    },
+    [blockedMessage, uploads.length, pending, ensureDraft, t],
+  );
+
+  const remove = async (upload: UploadView) => {
+    try {
+      await api(`/api/orders/${draft?.orderId}/uploads/${upload.id}`, { method: 'DELETE', headers: draft ? { 'x-draft-token': draft.token } : {} });
+      setUploads((u) => u.filter((x) => x.id !== upload.id));
+    } catch (error) {
+      setAlert(t(`errors.${error instanceof ApiError ? error.code : 'uploadFailed'}`));
+    }
+  };
+
+  return {
+    uploads,
+    pending,
+    setPending,
+    summary,
+    alert,
+    setAlert,
+    addFiles,
+    remove,
+    cropSources,
+    blocked: blockedMessage() !== null,
+    blockedMessage,
+    /** Photos still on their way: the next step waits for them. */
+    busy: pending.some((p) => !p.error),
+  };
+}
+
+export type PhotoUploads = ReturnType<typeof usePhotoUploads>;
+
+/** The drop zone, the messages, the counter, the list of photos and the crop dialog. */
+export function PhotoUploader({ photos }: { photos: PhotoUploads }) {
+  const { t } = useI18n();
+  const { uploads, pending, setPending, summary, alert, setAlert, addFiles, remove, cropSources, blocked, blockedMessage } = photos;
+  const [dragging, setDragging] = useState(false);
+  const [cropping, setCropping] = useState<{ key: string; file: File } | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const list = useRef<HTMLUListElement>(null);
+
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    void addFiles([...event.dataTransfer.files]);
+  };
+
+  const errorText = (code: string, minutes?: number) => t(`errors.${code}`, { min: UPLOAD_LIMITS.minShortSidePx, max: UPLOAD_LIMITS.maxPhotos, minutes: minutes ?? 60 });
+
+  return (
+    <>
+      <div
+        className={`dropzone${dragging ? ' dropzone--active' : ''}${blocked ? ' dropzone--disabled' : ''}`}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+        data-testid="dropzone"
+      >
+        <p className="dropzone__text">{t('order.upload.dropzone')}</p>
+        <button
+          type="button"
+          className="button button--primary"
+          data-testid="file-button"
+          onClick={() => {
+            const message = blockedMessage();
+            if (message) setAlert(message);
+            else input.current?.click();
+          }}
+        >
+          {t('order.upload.choose')}
+        </button>
+        <input
+          ref={input}
+          type="file"
+          accept={ACCEPT}
+          multiple
+          hidden
+          data-testid="file-input"
+          onChange={(e) => {
+            void addFiles([...(e.target.files ?? [])]);
+            e.target.value = '';
+          }}
+        />
+        <p className="dropzone__hint">{t('order.upload.formats', { min: UPLOAD_LIMITS.minShortSidePx })}</p>
+      </div>
+      {alert && (
+        <p className="alert alert--error" role="alert">
+          {alert}
+        </p>
+      )}
+      {summary && (
+        <p className="alert alert--error" role="alert" data-testid="upload-summary">
+          {summary}
+        </p>
+      )}
+      <p className="upload-counter" data-testid="upload-counter" aria-live="polite">
+        {/* Towards the minimum first (spec: x/3), then towards the most an order takes. */}
+        {uploads.length < UPLOAD_LIMITS.minPhotos
+          ? t('order.upload.counterMin', { count: uploads.length, min: UPLOAD_LIMITS.minPhotos })
+          : t('order.upload.counter', { count: uploads.length, max: UPLOAD_LIMITS.maxPhotos })}
+      </p>
+      <ul ref={list} className="thumbs" aria-label={t('order.upload.listLabel')} tabIndex={-1}>
+        {uploads.map((upload) => (
+          <li key={upload.id} className={`thumb thumb--${upload.quality.verdict}`} data-testid="upload-thumb" data-quality={upload.quality.verdict}>
+            <img src={upload.thumbnailUrl} alt={upload.fileName} width={160} height={160} loading="lazy" />
+            <button type="button" className="thumb__delete" onClick={() => void remove(upload)} aria-label={t('order.upload.delete', { name: upload.fileName })}>
+              ×
+            </button>
+            <PhotoQuality quality={upload.quality} />
+          </li>
+        ))}
+        {pending.map((item) => (
+          <li key={item.key} className={`thumb thumb--pending${item.error ? ' thumb--error' : ''}`} data-testid={item.error ? 'upload-error' : 'upload-progress'}>
+            <span className="thumb__name">{item.name}</span>
+            {item.error ? (
+              <>
+                <span className="thumb__error">{errorText(item.error, item.waitMinutes)}</span>
+                {item.crop === 'crop' && (
+                  <>
+                    <span className="thumb__hint">{t('order.upload.crop.offer')}</span>
+                    <button
+                      type="button"
+                      className="button button--secondary button--small thumb__crop"
+                      onClick={() => setCropping({ key: item.key, file: item.file })}
+                      aria-label={t('order.upload.crop.openLabel', { name: item.name })}
+                      data-testid="crop-button"
+                    >
+                      {t('order.upload.crop.open')}
+                    </button>
+                  </>
+                )}
+                {item.crop === 'tooSmall' && <span className="thumb__hint">{t('order.upload.crop.tooSmall', { min: UPLOAD_LIMITS.minShortSidePx })}</span>}
+                <button type="button" className="thumb__dismiss" onClick={() => setPending((p) => p.filter((x) => x.key !== item.key))}>
+                  {t('order.upload.dismiss')}
+                </button>
+              </>
+            ) : (
+              <>
+                <progress max={1} value={item.progress} aria-label={t('order.upload.uploading', { name: item.name })} />
+                <span className="thumb__percent">{Math.round(item.progress * 100)} %</span>
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+      {cropping && (
+        <PhotoCrop
+          file={cropping.file}
+          onCancel={() => setCropping(null)}
+          onConfirm={(cropped) => {
+            setCropping(null);
+            cropSources.current.set(cropped, cropping.file);
+            // The crop takes the refused photo's place in the list, and its way: the same upload and checks.
+            setPending((p) => p.filter((x) => x.key !== cropping.key));
+            list.current?.focus({ preventScroll: true });
+            void addFiles([cropped]);
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+/** The customer's own consent to the processing of their face photos (Art. 9 GDPR), before any upload. */
+export function PhotoConsent(props: { checked: boolean; onChange: (checked: boolean) => void; invalid?: boolean; describedBy?: string }) {
+  const { t } = useI18n();
+  return (
+    <label className={`consent${props.invalid ? ' consent--error' : ''}`}>
+      <input
+        type="checkbox"
+        checked={props.checked}
+        onChange={(e) => props.onChange(e.target.checked)}
+        aria-invalid={props.invalid ? true : undefined}
+        aria-describedby={props.describedBy}
+        data-testid="photo-consent"
+      />
+      <span>{t('order.upload.consent')}</span>
+    </label>
+  );
+}
+
+/** The gate's verdict under a thumbnail: a check mark, or each warning with its advice. */
+function PhotoQuality({ quality }: { quality: UploadView['quality'] }) {
+  const { t } = useI18n();
+  return (
+    <div className={`thumb__quality thumb__quality--${quality.verdict}`} data-testid="upload-quality">
+      <span className="thumb__verdict">
+        <span aria-hidden="true">{quality.verdict === 'ok' ? '✓ ' : quality.verdict === 'warning' ? '! ' : ''}</span>
+        {t(`order.upload.quality.${quality.verdict}`)}
+      </span>
+      {quality.warnings.length > 0 && (
+        <ul className="thumb__warnings">
+          {quality.warnings.map((warning) => (
+            <li key={warning} data-testid={`warning-${warning}`}>
+              {t(`order.upload.quality.warnings.${warning}`)}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** A good and a bad example, so the customer knows what the check looks for before choosing photos. */
+export function PhotoExamples() {
+  const { t } = useI18n();
+  return (
+    <section className="photo-examples" aria-labelledby="photo-examples-title">
+      <h2 id="photo-examples-title" className="step__subheading">
+        {t('order.upload.examples.title')}
+      </h2>
+      <div className="photo-examples__pair">
+        <figure className="photo-examples__item photo-examples__item--good">
+          <img src="/help/photo-good.webp" width={120} height={150} alt={t('order.upload.examples.goodAlt')} />
+          <figcaption>
+            <span aria-hidden="true">✓ </span>
+            {t('order.upload.examples.good')}
+          </figcaption>
+        </figure>
+        <figure className="photo-examples__item photo-examples__item--bad">
+          <img src="/help/photo-bad.webp" width={120} height={150} alt={t('order.upload.examples.badAlt')} />
+          <figcaption>
+            <span aria-hidden="true">✗ </span>
+            {t('order.upload.examples.bad')}
+          </figcaption>
+        </figure>
+      </div>
+      <p className="photo-examples__credit">{t('order.upload.examples.credit')}</p>
+    </section>
+  );
+}
