@@ -99,7 +99,7 @@ export async function renderInvoicePdf(invoice: PrintableInvoice): Promise<Buffe
   const facts: [string, string][] = [
     [t('number'), invoice.number],
     [t('date'), date(invoice.issuedAt)],
-    [t('serviceDate'), date(invoice.serviceDate)],
+    [t(invoice.customer.kind === 'business' ? 'serviceDateTeam' : 'serviceDate'), date(invoice.serviceDate)],
     [t('orderNumber'), invoice.orderNumber],
   ];
   const top = y;

@@ -135,8 +135,12 @@ export function createInvoiceService(deps: InvoiceServiceDeps) {
         refundId: values.refundId ?? null,
         language: values.order.language,
         issuedAt: values.at,
-        // Invoiced on payment, before the work: the service is due by the package's delivery time.
-        serviceDate: berlinDay(addBusinessHours(values.order.paidAt ?? values.at, deliveryHours(values.order.package as PackageKey, extrasOf(values.order)))),
+        // Invoiced on payment, before the work: the service is due by the package's delivery time. A team order's
+        // service is the seats, provided with the payment (each member's pictures follow when they send photos).
+        serviceDate:
+          values.order.customerKind === 'business'
+            ? berlinDay(values.order.paidAt ?? values.at)
+            : berlinDay(addBusinessHours(values.order.paidAt ?? values.at, deliveryHours(values.order.package as PackageKey, extrasOf(values.order)))),
         retainUntil: statutoryRetentionEnd(values.at),
         seller: sellerOf(deps.site),
         customer: customerOf(values.order),

@@ -230,7 +230,8 @@ describe.each(testDatabases())('invoices on $name', (testDb) => {
       '10117 Berlin',
       'USt-IdNr. des Leistungsempfängers: DE136695976',
       'Rechnungsdatum 23. November 2026',
-      'Leistung bis',
+      // The seats are the service, provided with the payment.
+      'Leistungsdatum (Teamplätze bereitgestellt) 23. November 2026',
       row!.orderNumber,
       '5 × Pro Paket (Team): je Person 10 KI-Bewerbungsfotos in 300 DPI, Stil Professionell',
       `Nettobetrag ${euro(11731)}`,
@@ -261,7 +262,7 @@ describe.each(testDatabases())('invoices on $name', (testDb) => {
       '1060 Wien',
       'USt-IdNr. des Leistungsempfängers: ATU12345678',
       'Rechnungsdatum 23. November 2026',
-      'Leistung bis',
+      'Leistungsdatum (Teamplätze bereitgestellt) 23. November 2026',
       `1 ${euro(11731)} 5 × Pro Paket (Team): je Person 10 KI-Bewerbungsfotos in 300 DPI, Stil Professionell`,
       `Nettobetrag ${euro(11731)}`,
       `Umsatzsteuer 0 % ${euro(0)}`,
