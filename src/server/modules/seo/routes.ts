@@ -17,7 +17,7 @@ export const seoRoutes: FastifyPluginAsync = async (app) => {
       'User-agent: *',
       'Allow: /',
       // Customers' orders, the staff area and the API are nothing to index.
-      ...['/admin', '/api/', '/order-status/', '/success', '/sandbox/', '/dev/', '/files/', '/offline'].map((path) => `Disallow: ${path}`),
+      ...['/admin', '/api/', '/order-status/', '/success', '/sandbox/', '/dev/', '/files/', '/offline', '/team/'].map((path) => `Disallow: ${path}`),
       `Sitemap: ${base}/sitemap.xml`,
     ];
     return reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=3600').send(`${lines.join('\n')}\n`);

@@ -136,7 +136,10 @@ describe('the public pages, server rendered', () => {
     const sitemap = (await t.app.inject({ method: 'GET', url: '/sitemap.xml' })).body;
     for (const [url] of GUIDES) expect(sitemap).toContain(`<loc>http://shop.test${url}?lang=es</loc>`);
     expect(sitemap).not.toContain('/offline');
-    expect((await t.app.inject({ method: 'GET', url: '/robots.txt' })).body).toContain('Disallow: /offline');
+    const robots = (await t.app.inject({ method: 'GET', url: '/robots.txt' })).body;
+    expect(robots).toContain('Disallow: /offline');
+    // A team's pages (its link, the buyer's page, a member's page) are nobody's to index; the order form /team is.
+    expect(robots.split('\n')).toContain('Disallow: /team/');
   });
 
   test('pages and API answers are compressed for browsers that accept it', async () => {
