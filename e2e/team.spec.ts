@@ -169,7 +169,8 @@ async function memberJourney(context: BrowserContext, joinUrl: string, email: st
   await page.getByTestId('member-submit').click();
   await expect(page.getByTestId('member-error')).toHaveText('Bitte laden Sie mindestens 3 Bilder hoch.');
   await page.getByTestId('file-input').setInputFiles(await photoFiles(3));
-  await expect(page.getByTestId('upload-thumb')).toHaveCount(3);
+  // Each photo passes the face gate on the server first: on a busy 2-core machine that takes seconds.
+  await expect(page.getByTestId('upload-thumb')).toHaveCount(3, { timeout: 30_000 });
   await expect(page.getByTestId('upload-counter')).toHaveText('3/10 Fotos hochgeladen');
   // A reload keeps the draft, the photos and the choice.
   await page.reload();
@@ -184,7 +185,7 @@ async function memberJourney(context: BrowserContext, joinUrl: string, email: st
   await page.getByTestId('member-submit').click();
 
   const done = page.getByTestId('member-done');
-  await expect(done.getByRole('heading', { level: 1 })).toHaveText('Geschafft – Ihre Fotos sind bei uns');
+  await expect(done.getByRole('heading', { level: 1 })).toHaveText('Geschafft – Ihre Fotos sind bei uns', { timeout: 15_000 });
   await expect(done).toContainText('Ein Mensch aus unserem Team prüft jedes Bild, bevor es freigegeben wird.');
   await expect(done).toContainText('innerhalb von 24 Geschäftsstunden');
   await expect(done).toContainText('Muster Consulting GmbH erhält nur die fertigen Bilder – Ihre Selfies nie.');
