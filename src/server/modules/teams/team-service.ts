@@ -5,12 +5,12 @@
 // staff review, results and the 30-day deletion work for it as for any customer.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { and, asc, count, eq, inArray, isNull, ne } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, ne } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import sharp from 'sharp';
 import yazl from 'yazl';
 import type { Capabilities } from '../../../domain/capabilities.js';
-import { UPLOAD_LIMITS, type Gender, type Language, type PackageKey } from '../../../domain/catalog.js';
+import { UPLOAD_LIMITS, type Gender, type Language } from '../../../domain/catalog.js';
 import type { Campaign } from '../../../domain/campaign.js';
 import { orderNumberFromBytes } from '../../../domain/order-number.js';
 import { completeSelection, PHOTO_CONSENT_VERSION } from '../../../domain/order-selection.js';
@@ -449,10 +449,6 @@ export function createTeamService(deps: TeamDeps) {
       return { orderId: member.id, status: member.status, statusUrl: link.replace(deps.publicUrl, '') };
     },
 
-    isMember(order: OrderRow): boolean {
-      return order.teamOrderId !== null;
-    },
-
     /** All published pictures of the team in one format (or the square ones as profile pictures), per member. */
     async teamZip(teamId: string, kind: TeamZipKind): Promise<{ stream: Readable; fileName: string }> {
       const team = await requireTeam(teamId);
@@ -492,15 +488,6 @@ export function createTeamService(deps: TeamDeps) {
       return { stream: output, fileName: `team-${team.orderNumber}-${kind === 'profile' ? 'profilbilder' : format}.zip` };
     },
 
-    /** Members of a team (for the back office). */
-    async membersOf(teamId: string) {
-      return members(teamId);
-    },
-
-    async memberIds(teamIds: string[]) {
-      if (!teamIds.length) return [];
-      return db.select({ id: orders.id, teamOrderId: orders.teamOrderId }).from(orders).where(inArray(orders.teamOrderId, teamIds));
-    },
   };
 }
 
