@@ -14,7 +14,7 @@ import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import yauzl from 'yauzl';
-import { PHOTO_CONSENT_VERSION } from '../src/domain/order-selection.js';
+import { TEAM_PHOTO_CONSENT_VERSION } from '../src/domain/team.js';
 import { buildApp } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
 import { generatedImages, orders, outgoingMail } from '../src/server/db/schema.js';
@@ -253,6 +253,16 @@ test('a company orders five seats, two members send their photos, the buyer down
   // The sandbox's payment page, then back to the team page: the token is remembered and leaves the address bar.
   await expect(page.getByText('TESTMODUS – keine echte Zahlung')).toBeVisible();
   await expect(page.getByText('174,50 €').first()).toBeVisible();
+  // The buyer leaves the payment page: the team page says it is not paid and opens the payment again.
+  await page.getByRole('button', { name: 'Abbrechen', exact: true }).click();
+  await page.waitForURL(/\/team\/[0-9a-f-]{36}$/);
+  await hydrated(page);
+  await expect(page.getByTestId('team-cancelled')).toContainText('Die Zahlung wurde abgebrochen.');
+  await expect(page.getByTestId('team-join-url')).toHaveCount(0);
+  await shoot(page, 'team-unpaid-phone', PHONE);
+  await page.getByTestId('team-pay').click();
+  await expect(page.getByText('TESTMODUS – keine echte Zahlung')).toBeVisible();
+  await expect(page.getByText('174,50 €').first()).toBeVisible();
   await page.getByRole('button', { name: 'Mit Karte bezahlen (erfolgreich)' }).click();
   await page.waitForURL(/\/team\/[0-9a-f-]{36}$/);
   await hydrated(page);
@@ -337,7 +347,7 @@ test('a company orders five seats, two members send their photos, the buyer down
   const token = joinUrl.split('/').pop()!;
   for (const name of ['cara', 'dario', 'emil']) {
     const joined = await request.post(`${base}/api/team-join/${token}`, {
-      data: { email: `${name}@muster-consulting.example`, language: 'de', photoConsent: true, photoConsentVersion: PHOTO_CONSENT_VERSION },
+      data: { email: `${name}@muster-consulting.example`, language: 'de', photoConsent: true, photoConsentVersion: TEAM_PHOTO_CONSENT_VERSION },
     });
     expect(joined.status(), await joined.text()).toBe(201);
   }

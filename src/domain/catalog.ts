@@ -134,6 +134,8 @@ export const RETENTION = {
   daysAfterCompletion: 30,
   /** Uploads of unpaid drafts are deleted after this many hours. */
   unpaidDraftHours: 24,
+  /** A team member's photos that were never sent (the team paid for them) are deleted this many days after joining. */
+  unsentMemberDays: 30,
   /** Free retouching can be asked for within this many days of completion. */
   revisionDays: 7,
 } as const;

@@ -3,7 +3,7 @@
 // way in the browser and on the server; the server also checks the VAT ID's format (vat-id.ts) and counts seats.
 import { z } from 'zod';
 import { BASE_STYLES, LANGUAGES, LOCATIONS, OUTFITS, PACKAGE_KEYS } from './catalog.js';
-import { BILLING_LIMITS, PHOTO_CONSENT_VERSION, billingText } from './order-selection.js';
+import { BILLING_LIMITS, billingText } from './order-selection.js';
 import { emailSchema, plainText } from './validation.js';
 
 export const TEAM_LIMITS = {
@@ -40,13 +40,20 @@ export const teamCheckoutSchema = z
 
 export type TeamCheckoutInput = z.output<typeof teamCheckoutSchema>;
 
+/**
+ * The version of the member's own consent text (team.join.consent): the photos are processed for the images the
+ * company ordered, the company gets the released images only, and unsent photos are deleted after
+ * RETENTION.unsentMemberDays. Stored on the member's order as the consumer's consent version is.
+ */
+export const TEAM_PHOTO_CONSENT_VERSION = '2026-11-26-team';
+
 /** A member accepts the team's link: their own e-mail and language, and their own consent to process face photos. */
 export const teamJoinSchema = z
   .object({
     email: emailSchema,
     language: z.enum(LANGUAGES),
     photoConsent: z.literal(true, { error: 'photoConsentRequired' }),
-    photoConsentVersion: z.literal(PHOTO_CONSENT_VERSION, { error: 'consentOutdated' }),
+    photoConsentVersion: z.literal(TEAM_PHOTO_CONSENT_VERSION, { error: 'consentOutdated' }),
   })
   .strict();
 

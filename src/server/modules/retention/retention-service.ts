@@ -1,5 +1,5 @@
 // The 30-day deletion promise, kept by a job: photos of completed or cancelled orders 30 days later,
-// unpaid drafts after 24 hours (decisions.md section 6). Every run is idempotent and driven by the database.
+// unpaid drafts after 24 hours (decisions.md section 6), a team member's unsent photos 30 days after joining. Every run is idempotent and driven by the database.
 import { and, eq, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { RETENTION } from '../../../domain/catalog.js';
@@ -34,6 +34,7 @@ export function createRetentionService(deps: { db: DatabaseHandle; storage: Stor
     const now = deps.now();
     const doneBefore = new Date(now.getTime() - RETENTION.daysAfterCompletion * DAY);
     const unpaidBefore = new Date(now.getTime() - RETENTION.unpaidDraftHours * 3600 * 1000);
+    const unsentMemberBefore = new Date(now.getTime() - RETENTION.unsentMemberDays * DAY);
     const graceBefore = new Date(now.getTime() - PAYMENT_GRACE_DAYS * DAY);
     const due = await db
       .select({ id: orders.id, orderNumber: orders.orderNumber, status: orders.status, orderedAt: orders.orderedAt, paymentStatus: orders.paymentStatus })
@@ -46,7 +47,9 @@ export function createRetentionService(deps: { db: DatabaseHandle; storage: Stor
             and(eq(orders.status, 'cancelled'), isNotNull(orders.cancelledAt), lt(orders.cancelledAt, doneBefore)),
             // Unpaid: 24 h after the draft was made, or after the order button for a placed order; never while
             // a payment is under way (the session is kept until it is paid, failed or expired), up to a grace period.
-            and(inArray(orders.paymentStatus, ['pending', 'failed']), eq(orders.status, 'created'), isNull(orders.orderedAt), lt(orders.createdAt, unpaidBefore)),
+            and(inArray(orders.paymentStatus, ['pending', 'failed']), eq(orders.status, 'created'), isNull(orders.orderedAt), isNull(orders.teamOrderId), lt(orders.createdAt, unpaidBefore)),
+            // A team member's draft is paid for by the team: their photos wait for them longer, then go and free the seat.
+            and(eq(orders.status, 'created'), isNull(orders.orderedAt), isNotNull(orders.teamOrderId), lt(orders.createdAt, unsentMemberBefore)),
             and(
               inArray(orders.paymentStatus, ['pending', 'failed']),
               eq(orders.status, 'created'),

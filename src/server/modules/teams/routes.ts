@@ -60,6 +60,13 @@ export const teamRoutes: FastifyPluginAsync<{ service: TeamService }> = async (a
     return service.remind(request.params.id, request.params.inviteId);
   });
 
+  /** An order not paid yet: the payment page again (the open session, or a new one for the fixed price). */
+  api.post('/api/teams/:id/pay', { schema: { params: teamParams } }, async (request, reply) => {
+    await requireBuyer(request);
+    await limit(reply, `team-pay:${request.params.id}`, 20);
+    return service.pay(request.params.id);
+  });
+
   api.post('/api/teams/:id/link', { schema: { params: teamParams } }, async (request) => {
     await requireBuyer(request);
     return service.renewLink(request.params.id);

@@ -13,15 +13,15 @@ import type { Capabilities } from '../../../domain/capabilities.js';
 import { UPLOAD_LIMITS, type Gender, type Language } from '../../../domain/catalog.js';
 import type { Campaign } from '../../../domain/campaign.js';
 import { orderNumberFromBytes } from '../../../domain/order-number.js';
-import { completeSelection, PHOTO_CONSENT_VERSION } from '../../../domain/order-selection.js';
+import { completeSelection } from '../../../domain/order-selection.js';
 import { priceTeamOrder } from '../../../domain/pricing.js';
 import type { MemberProgress, TeamCheckoutInput, TeamView } from '../../../domain/team.js';
-import { TEAM_LIMITS } from '../../../domain/team.js';
+import { TEAM_LIMITS, TEAM_PHOTO_CONSENT_VERSION } from '../../../domain/team.js';
 import { checkVatId, vatTreatmentFor } from '../../../domain/vat-id.js';
 import type { SiteInfo } from '../../../domain/site.js';
 import { textsIn } from '../../../i18n/all-messages.js';
 import type { Database, Executor } from '../../db/client.js';
-import { auditLog, generatedImages, orders, teamInvites, teamLinks } from '../../db/schema.js';
+import { auditLog, generatedImages, orderHistory, orders, teamInvites, teamLinks } from '../../db/schema.js';
 import { AppError, conflict, notFound, unprocessable } from '../../http/errors.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { renderMemberSubmittedMail, renderTeamMail } from '../../mail/team-mails.js';
@@ -57,6 +57,11 @@ export interface TeamDeps {
 
 /** The square picture as a profile picture: what LinkedIn and the usual team pages show well. */
 export const PROFILE_PICTURE_PX = 800;
+
+/** A session this close to its expiry is not handed out again. */
+const SESSION_REUSE_MARGIN_MS = 5 * 60 * 1000;
+/** Longer than the slowest provider call (Stripe: 20 s timeout, 2 retries). */
+const CHECKOUT_CLAIM_MS = 90 * 1000;
 
 export type TeamZipKind = (typeof TEAM_ZIP_KINDS)[number];
 
@@ -135,10 +140,47 @@ export function createTeamService(deps: TeamDeps) {
       joinUrl: link ? teamJoinUrl(deps.publicUrl, deps.appSecret, link.id, language) : null,
       teamUrl: teamUrl(deps.publicUrl, deps.appSecret, team.id, now(), language),
       siteName: deps.site.name,
+      amounts: {
+        netCents: team.netCents ?? 0,
+        vatCents: team.vatCents ?? 0,
+        totalCents: team.totalCents ?? 0,
+        vatRatePercent: team.taxRatePercent ?? 0,
+        reverseCharge: team.vatTreatment === 'reverse_charge',
+      },
     });
     const result = await deps.mailer.sendEmail({ ...rendered, to, template: `team-${kind}`, language, orderId: team.id, dedupeKey });
     if (!result.ok) deps.log.error({ teamId: team.id, kind, error: result.error }, 'team mail failed');
     return result;
+  }
+
+  /**
+   * The provider's payment page for the team order's stored price (fixed when the order was placed). Each
+   * attempt has its own idempotency key: a repeated request of one attempt gets the same session.
+   */
+  async function openPayment(team: OrderRow, attempt: number): Promise<OrderRow> {
+    const language = team.language as Language;
+    const t = textsIn(language);
+    const link = teamUrl(deps.publicUrl, deps.appSecret, team.id, now(), language);
+    const seats = team.seats ?? 0;
+    const session = await deps.payments.createCheckoutSession({
+      orderId: team.id,
+      orderNumber: team.orderNumber,
+      email: team.email ?? '',
+      language,
+      lineItems: [{ name: t('team.lineItem', { seats, package: t(`catalog.packages.${team.package}.name`) }), amountCents: team.totalCents ?? 0, quantity: 1 }],
+      totalCents: team.totalCents ?? 0,
+      successUrl: `${link}&paid=1&session_id={CHECKOUT_SESSION_ID}`,
+      cancelUrl: `${link}&checkout=cancelled`,
+      idempotencyKey: attempt === 0 ? `team-checkout-${team.id}` : `team-checkout-${team.id}-${attempt}`,
+    });
+    return createOrderRepository(db).update(team.id, {
+      paymentProvider: deps.payments.name,
+      providerSessionId: session.id,
+      providerSessionUrl: session.url,
+      providerSessionTotalCents: team.totalCents,
+      providerSessionExpiresAt: session.expiresAt,
+      paymentStatus: team.paymentStatus === 'failed' ? 'pending' : team.paymentStatus,
+    });
   }
 
   return {
@@ -164,7 +206,7 @@ export function createTeamService(deps: TeamDeps) {
       const id = randomUUID();
       const orderNumber = orderNumberFromBytes(randomBytes(8));
       const repo = createOrderRepository(db);
-      await repo.insert({
+      const placed = await repo.insert({
         id,
         orderNumber,
         language: input.language,
@@ -196,29 +238,50 @@ export function createTeamService(deps: TeamDeps) {
         updatedAt: at,
       });
       await repo.addHistory(id, { event: 'order_placed', toStatus: 'created', actorType: 'customer', note: `team ${input.seats} × ${input.package} ${price.grossCents}` });
-      const t = textsIn(input.language);
-      const link = teamUrl(deps.publicUrl, deps.appSecret, id, at, input.language);
-      const session = await deps.payments.createCheckoutSession({
-        orderId: id,
-        orderNumber,
-        email: input.email,
-        language: input.language,
-        lineItems: [{ name: t('team.lineItem', { seats: input.seats, package: t(`catalog.packages.${input.package}.name`) }), amountCents: price.grossCents, quantity: 1 }],
-        totalCents: price.grossCents,
-        successUrl: `${link}&paid=1&session_id={CHECKOUT_SESSION_ID}`,
-        cancelUrl: `${link}&checkout=cancelled`,
-        idempotencyKey: `team-checkout-${id}`,
-      });
-      const ordered = await repo.update(id, {
-        paymentProvider: deps.payments.name,
-        providerSessionId: session.id,
-        providerSessionUrl: session.url,
-        providerSessionTotalCents: price.grossCents,
-        providerSessionExpiresAt: session.expiresAt,
-      });
+      const ordered = await openPayment(placed, 0);
       // The order's confirmation by e-mail (§ 312i BGB), with the team page.
       await sendTeamMail(input.email, input.language, 'ordered', ordered, `team-ordered:${id}`);
-      return { orderId: id, url: session.url, teamUrl: link };
+      return { orderId: id, url: ordered.providerSessionUrl!, teamUrl: teamUrl(deps.publicUrl, deps.appSecret, id, at, input.language) };
+    },
+
+    /**
+     * The buyer pays an order that is not paid yet (the payment page was left, a debit failed, the session
+     * expired): the open session again while it is valid, else a new one for the price fixed at the order.
+     */
+    async pay(teamId: string): Promise<{ url: string }> {
+      const team = await requireTeam(teamId);
+      if (team.paymentStatus === 'paid' || team.paymentStatus === 'refunded') throw conflict('alreadyPaid');
+      if (team.status !== 'created') throw conflict('orderLocked');
+      const at = now();
+      if (team.providerSessionUrl && team.paymentStatus === 'pending' && (team.providerSessionExpiresAt?.getTime() ?? 0) > at.getTime() + SESSION_REUSE_MARGIN_MS) {
+        return { url: team.providerSessionUrl };
+      }
+      // One new session at a time: a second click while the first is under way is told so.
+      const claimed = await db.transaction(async (tx) => {
+        const locked = await createOrderRepository(tx).lock(teamId);
+        if (!locked) throw notFound('notFound');
+        if (locked.checkoutClaimedAt && at.getTime() - locked.checkoutClaimedAt.getTime() < CHECKOUT_CLAIM_MS) return null;
+        const attempts = await tx.select({ n: count() }).from(orderHistory).where(and(eq(orderHistory.orderId, teamId), eq(orderHistory.event, 'order_placed')));
+        await createOrderRepository(tx).update(teamId, { checkoutClaimedAt: at });
+        await createOrderRepository(tx).addHistory(teamId, { event: 'order_placed', actorType: 'customer', note: 'payment page opened again' });
+        // The first session was the order's own (attempt 0); each later one has its own key.
+        return { row: locked, attempt: Number(attempts[0]?.n ?? 1) };
+      });
+      if (!claimed) throw conflict('checkoutInProgress');
+      try {
+        if (claimed.row.providerSessionId) {
+          const closed = await deps.payments.expireSession(claimed.row.providerSessionId);
+          if (closed === 'alreadyComplete') {
+            // A completed session is paid or a bank debit under way: never charge twice.
+            const state = await deps.payments.retrieveSession(claimed.row.providerSessionId);
+            throw conflict(state.paymentStatus === 'paid' ? 'alreadyPaid' : 'paymentPending');
+          }
+        }
+        const reopened = await openPayment(claimed.row, claimed.attempt);
+        return { url: reopened.providerSessionUrl! };
+      } finally {
+        await createOrderRepository(db).update(teamId, { checkoutClaimedAt: null });
+      }
     },
 
     /** Paid (in the payment's transaction): the team's first join link. */
@@ -388,7 +451,7 @@ export function createTeamService(deps: TeamDeps) {
         if (mine) {
           if (mine.paymentStatus === 'paid') throw conflict('memberAlreadySubmitted');
           if (!mine.photosDeletedAt) return mine;
-          // Their unsent photos were deleted (after a day, as every unpaid draft's): the seat is theirs again, afresh.
+          // Their unsent photos were deleted: the seat is theirs again, afresh.
           await createOrderRepository(tx).update(mine.id, { status: 'cancelled', cancelledAt: at });
         }
         if (taken.filter((m) => m.status !== 'cancelled' && m.id !== mine?.id).length >= (team.seats ?? 0)) throw conflict('teamFull');
@@ -408,7 +471,7 @@ export function createTeamService(deps: TeamDeps) {
           featureCommercialLicense: team.featureCommercialLicense,
           // The member's own consent to process their face photos, given on the join page.
           photoConsentAt: at,
-          photoConsentVersion: PHOTO_CONSENT_VERSION,
+          photoConsentVersion: TEAM_PHOTO_CONSENT_VERSION,
           productionMode: team.productionMode,
           createdAt: at,
           updatedAt: at,

@@ -6,11 +6,13 @@ import sharp from 'sharp';
 import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PHOTO_CONSENT_VERSION } from '../../../domain/order-selection.js';
+import { TEAM_PHOTO_CONSENT_VERSION } from '../../../domain/team.js';
 import type { DatabaseHandle } from '../../db/client.js';
 import { auditLog, generatedImages, jobs, orders, outgoingMail } from '../../db/schema.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
-import { addResults, payOrder } from '../../test/seed.js';
+import { addResults, deliverEvent, payOrder, setOrder } from '../../test/seed.js';
+import type { SandboxPaymentProvider } from '../../payments/sandbox-provider.js';
 import { signInStaff } from '../../test/staff.js';
 import { multipart, portraitJpeg } from '../../../testing/images.js';
 import { statusToken } from '../orders/order-tokens.js';
@@ -68,7 +70,7 @@ describe.each(testDatabases())('team orders on $name', (testDb) => {
   }
 
   const join = (token: string, email: string, remoteAddress = '10.70.1.1') =>
-    t.app.inject({ method: 'POST', url: `/api/team-join/${token}`, payload: { email, language: 'de', photoConsent: true, photoConsentVersion: PHOTO_CONSENT_VERSION }, remoteAddress });
+    t.app.inject({ method: 'POST', url: `/api/team-join/${token}`, payload: { email, language: 'de', photoConsent: true, photoConsentVersion: TEAM_PHOTO_CONSENT_VERSION }, remoteAddress });
 
   async function upload(memberId: string, draftToken: string, n = 3) {
     for (let i = 0; i < n; i++) {
@@ -110,6 +112,35 @@ describe.each(testDatabases())('team orders on $name', (testDb) => {
     expect([pdf.statusCode, pdf.headers['content-type']]).toEqual([200, 'application/pdf']);
     const ordered = (await db.db.select().from(outgoingMail).where(and(eq(outgoingMail.orderId, domestic.orderId), eq(outgoingMail.template, 'team-ordered'))))[0];
     expect(ordered?.text).toContain('Ein Widerrufsrecht besteht nicht');
+    // The buyer's mails state the amounts as the invoice does: gross with 19 % VAT, or net under reverse charge.
+    expect(ordered?.text).toMatch(/5 Plätze × Pro Paket: 174,50\s€\nNettobetrag: 146,64\s€\nUmsatzsteuer 19 %: 27,86\s€\nGesamtbetrag: 174,50\s€/);
+    const euPaid = (await db.db.select().from(outgoingMail).where(and(eq(outgoingMail.orderId, eu.orderId), eq(outgoingMail.template, 'team-paid'))))[0];
+    expect(euPaid?.text).toMatch(/Nettobetrag: 146,64\s€\nUmsatzsteuer: Steuerschuldnerschaft des Leistungsempfängers \(Reverse Charge\): 0,00\s€\nBezahlt: 146,64\s€/);
+  });
+
+  test('a buyer who left the payment page pays later from the team page: the open session again, after its expiry a new one for the same price', async () => {
+    const placed = await order({ ...ORDER, seats: 3 });
+    const { orderId, url } = placed.json();
+    const pay = () => t.app.inject({ method: 'POST', url: `/api/teams/${orderId}/pay`, headers: buyer(orderId) });
+    expect((await t.app.inject({ method: 'POST', url: `/api/teams/${orderId}/pay` })).statusCode).toBe(404);
+    const again = await pay();
+    expect([again.statusCode, again.json().url]).toEqual([200, url]);
+
+    const [first] = await db.db.select().from(orders).where(eq(orders.id, orderId));
+    const cancelled = await (t.app.payments as SandboxPaymentProvider).simulate(first!.providerSessionId!, 'cancel');
+    for (const event of cancelled!.events) await deliverEvent(t.app, event);
+    const reopened = await pay();
+    expect(reopened.statusCode, reopened.body).toBe(200);
+    expect(reopened.json().url).not.toBe(url);
+    const [second] = await db.db.select().from(orders).where(eq(orders.id, orderId));
+    expect(second).toMatchObject({ paymentStatus: 'pending', totalCents: 3 * 3490, providerSessionTotalCents: 3 * 3490 });
+    expect(second!.providerSessionId).not.toBe(first!.providerSessionId);
+
+    await payOrder(t.app, { orderId, orderNumber: '', draftToken: '', email: ORDER.email });
+    const view = (await t.app.inject({ method: 'GET', url: `/api/teams/${orderId}`, headers: buyer(orderId) })).json();
+    expect([view.paymentStatus, view.seats, view.joinUrl]).toEqual(['paid', 3, expect.stringContaining('/team/join/')]);
+    const twice = await pay();
+    expect([twice.statusCode, twice.json().error.code]).toEqual([409, 'alreadyPaid']);
   });
 
   test('parallel acceptances never take more seats than were bought; a sixth is refused, so is a revoked link', async () => {
@@ -149,6 +180,31 @@ describe.each(testDatabases())('team orders on $name', (testDb) => {
     // A forged token is no link; a stranger's token cannot open the team page.
     expect((await join(`${randomUUID()}.${'x'.repeat(32)}`, 'x@muster.example')).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: `/api/teams/${team.orderId}`, headers: { 'x-status-token': 'nope' } })).statusCode).toBe(404);
+  });
+
+  test('a member consents to the team text (not the consumer one); their unsent photos wait 30 days, not 24 hours, then go and free the seat', async () => {
+    const team = await paidTeam({ seats: 2 });
+    const consumerText = await t.app.inject({
+      method: 'POST',
+      url: `/api/team-join/${team.token}`,
+      payload: { email: 'carla@muster.example', language: 'de', photoConsent: true, photoConsentVersion: PHOTO_CONSENT_VERSION },
+      remoteAddress: '10.70.2.1',
+    });
+    expect([consumerText.statusCode, consumerText.json().error.fields.photoConsentVersion]).toEqual([400, 'consentOutdated']);
+    const joined = (await join(team.token, 'carla@muster.example')).json();
+    await upload(joined.orderId, joined.draftToken, 1);
+    const [member] = await db.db.select().from(orders).where(eq(orders.id, joined.orderId));
+    expect(member!.photoConsentVersion).toBe(TEAM_PHOTO_CONSENT_VERSION);
+
+    const DAY = 24 * 3600 * 1000;
+    await setOrder(t.app, joined.orderId, { createdAt: new Date(t.app.now().getTime() - 2 * DAY) });
+    expect((await t.app.retention.run()).purged.map((p) => p.orderId)).not.toContain(joined.orderId);
+    expect(await t.app.storage.listKeys(`uploads/${joined.orderId}/`)).not.toEqual([]);
+    await setOrder(t.app, joined.orderId, { createdAt: new Date(t.app.now().getTime() - 31 * DAY) });
+    const run = await t.app.retention.run();
+    expect(run.purged.find((p) => p.orderId === joined.orderId)).toMatchObject({ reason: 'unpaidDraft', uploads: 1 });
+    expect(await t.app.storage.listKeys(`uploads/${joined.orderId}/`)).toEqual([]);
+    expect((await t.app.inject({ method: 'GET', url: `/api/teams/${team.orderId}`, headers: buyer(team.orderId) })).json().seatsUsed).toBe(0);
   });
 
   test('a member uploads their own photos and submits without paying; the buyer sees progress, never the photos, and cannot open the member\'s order', async () => {

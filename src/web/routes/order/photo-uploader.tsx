@@ -330,7 +330,8 @@ export function PhotoUploader({ photos }: { photos: PhotoUploads }) {
 }
 
 /** The customer's own consent to the processing of their face photos (Art. 9 GDPR), before any upload. */
-export function PhotoConsent(props: { checked: boolean; onChange: (checked: boolean) => void; invalid?: boolean; describedBy?: string }) {
+/** The consent to process face photos; a team member's page gives its own text (whose order, who sees what). */
+export function PhotoConsent(props: { checked: boolean; onChange: (checked: boolean) => void; invalid?: boolean; describedBy?: string; text?: string }) {
   const { t } = useI18n();
   return (
     <label className={`consent${props.invalid ? ' consent--error' : ''}`}>
@@ -342,7 +343,7 @@ export function PhotoConsent(props: { checked: boolean; onChange: (checked: bool
         aria-describedby={props.describedBy}
         data-testid="photo-consent"
       />
-      <span>{t('order.upload.consent')}</span>
+      <span>{props.text ?? t('order.upload.consent')}</span>
     </label>
   );
 }

@@ -4,7 +4,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { RETENTION, UPLOAD_LIMITS, type PackageKey } from '../../../domain/catalog.js';
-import { PHOTO_CONSENT_VERSION } from '../../../domain/order-selection.js';
+import { TEAM_PHOTO_CONSENT_VERSION } from '../../../domain/team.js';
 import { emailSchema } from '../../../domain/validation.js';
 import { useAppData } from '../../app-data.js';
 import { useI18n, useNamespace } from '../../i18n/i18n.js';
@@ -83,7 +83,7 @@ export function TeamJoinPage() {
     try {
       const joined = await api<{ orderId: string; orderNumber: string; draftToken: string }>(`/api/team-join/${encodeURIComponent(token)}`, {
         method: 'POST',
-        body: { email: parsed.data, language, photoConsent: true, photoConsentVersion: PHOTO_CONSENT_VERSION },
+        body: { email: parsed.data, language, photoConsent: true, photoConsentVersion: TEAM_PHOTO_CONSENT_VERSION },
       });
       rememberMember(joined.orderId, { draftToken: joined.draftToken, orderNumber: joined.orderNumber, company });
       navigate(`/team/member/${joined.orderId}`);
@@ -120,6 +120,10 @@ export function TeamJoinPage() {
           <section className="card team-join__privacy" aria-labelledby="join-privacy-title">
             <h2 id="join-privacy-title">{t('team.join.privacyTitle', { company })}</h2>
             <p>{t('team.join.privacy', { company, days: RETENTION.daysAfterCompletion })}</p>
+          </section>
+          <section className="card" aria-labelledby="join-licence-title" data-testid="join-licence">
+            <h2 id="join-licence-title">{t('team.join.licenceTitle', { company })}</h2>
+            <p>{t('team.join.licence', { company })}</p>
           </section>
         </div>
         <aside className="team-join__side">
@@ -173,6 +177,7 @@ export function TeamJoinPage() {
               }}
               invalid={consentError && !consent}
               describedBy={consentError && !consent ? 'join-consent-error' : undefined}
+              text={t('team.join.consent', { company, days: RETENTION.daysAfterCompletion })}
             />
             {consentError && !consent && (
               <p id="join-consent-error" className="field__error" role="alert">

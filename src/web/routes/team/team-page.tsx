@@ -11,7 +11,6 @@ import { useAppData } from '../../app-data.js';
 import { DetailRows } from '../../components/details.js';
 import { useI18n, useNamespace } from '../../i18n/i18n.js';
 import { ApiError, api } from '../../lib/api.js';
-import { linkTarget } from '../../routes.js';
 import { orderAccessToken, rememberOrderAccess } from '../tracking/order-access.js';
 import { DownloadLink, formatDateTime } from '../tracking/order-view.js';
 import { useTeamErrorText } from './team-parts.js';
@@ -130,12 +129,9 @@ export function TeamPage() {
         <div className="status-banner status-banner--grey" role="status" data-testid="team-cancelled">
           <div>
             <p className="status-banner__label">{t('team.status.cancelled')}</p>
-            {linkTarget('team') && (
-              <p className="status-banner__text">
-                <Link to={linkTarget('team')!}>{t('team.status.orderAgain')}</Link>
-              </p>
-            )}
+            <p className="status-banner__text">{t('team.status.payLater')}</p>
           </div>
+          <PayButton teamId={view.orderId} token={token} />
         </div>
       )}
       {!paid && !arrival.cancelled && (
@@ -143,8 +139,9 @@ export function TeamPage() {
           {waiting && <span className="spinner" aria-hidden="true" />}
           <div>
             <p className="status-banner__label">{arrival.paid ? t('team.status.confirming') : t('errors.teamNotPaid')}</p>
-            {arrival.paid && <p className="status-banner__text">{t('team.status.confirmingText')}</p>}
+            <p className="status-banner__text">{arrival.paid ? t('team.status.confirmingText') : t('team.status.payLater')}</p>
           </div>
+          {!waiting && view.paymentStatus !== 'refunded' && <PayButton teamId={view.orderId} token={token} />}
         </div>
       )}
       {paid && (
@@ -176,6 +173,37 @@ export function TeamPage() {
           </p>
         </aside>
       </div>
+    </div>
+  );
+}
+
+/** The payment page again for an order not paid yet (the server reuses an open session or opens a new one). */
+function PayButton({ teamId, token }: { teamId: string; token: string }) {
+  const { t } = useI18n();
+  const errorText = useTeamErrorText();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const pay = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const { url } = await api<{ url: string }>(`/api/teams/${teamId}/pay`, { method: 'POST', headers: { 'x-status-token': token } });
+      window.location.assign(url);
+    } catch (caught) {
+      setError(errorText(caught instanceof ApiError ? caught.code : 'unknown'));
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="team-pay">
+      <button type="button" className="button button--primary" onClick={() => void pay()} disabled={busy} data-testid="team-pay">
+        {busy ? t('team.status.paying') : t('team.status.pay')}
+      </button>
+      {error && (
+        <p className="field__error" role="alert" data-testid="team-pay-error">
+          {error}
+        </p>
+      )}
     </div>
   );
 }
