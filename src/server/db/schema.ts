@@ -121,11 +121,10 @@ export const teamLinks = pgTable(
     teamOrderId: uuid('team_order_id')
       .notNull()
       .references(() => orders.id, { onDelete: 'cascade' }),
-    tokenHash: text('token_hash').notNull(),
     createdAt: createdAt(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('team_links_token_hash_key').on(t.tokenHash), index('team_links_team_idx').on(t.teamOrderId)],
+  (t) => [index('team_links_team_idx').on(t.teamOrderId)],
 );
 
 export const teamInvites = pgTable(

@@ -3,7 +3,7 @@
 // (progress per member, never their photos), the member's submission (no payment) and the team ZIP.
 // A member's order is an ordinary order row that names its team order: uploads, the photo gate, production,
 // staff review, results and the 30-day deletion work for it as for any customer.
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { and, asc, count, eq, isNull, ne } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -106,8 +106,7 @@ export function createTeamService(deps: TeamDeps) {
   async function newLink(tx: Executor, teamId: string): Promise<string> {
     const id = randomUUID();
     await tx.update(teamLinks).set({ revokedAt: now() }).where(and(eq(teamLinks.teamOrderId, teamId), isNull(teamLinks.revokedAt)));
-    const token = teamJoinUrl('', deps.appSecret, id);
-    await tx.insert(teamLinks).values({ id, teamOrderId: teamId, tokenHash: createHash('sha256').update(token).digest('hex'), createdAt: now() });
+    await tx.insert(teamLinks).values({ id, teamOrderId: teamId, createdAt: now() });
     return id;
   }
 
