@@ -145,6 +145,9 @@ async function memberJourney(context: BrowserContext, joinUrl: string, email: st
   await expect(page.getByTestId('team-join')).toContainText('Pro Paket');
   await expect(page.getByTestId('team-join')).toContainText('Studio');
   await expect(page.getByTestId('team-join')).toContainText('Ihre Selfies sehen nur Sie und unser Team.');
+  // What the company may do with the pictures, and the member's own consent naming it.
+  await expect(page.getByTestId('join-licence')).toContainText('erhält Muster Consulting GmbH für Ihre freigegebenen Bilder die kommerzielle Lizenz');
+  await expect(page.locator('label.consent')).toContainText('um die Bilder zu erstellen, die Muster Consulting GmbH für mich bestellt hat');
   if (screenshots) {
     expect(await axeViolations(page)).toEqual([]);
     await shoot(page, 'team-join-phone', PHONE);
