@@ -5,6 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
+import { record } from './report.mjs';
+
+export { SMOKE } from './report.mjs';
 
 export async function benchApp(name: string, env: Record<string, string>) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), `shop-bench-${name}-`));
@@ -25,4 +28,5 @@ export async function benchApp(name: string, env: Record<string, string>) {
 
 export function figure(name: string, value: number, unit: string, target = '') {
   console.log(`${name.padEnd(52)} ${`${Number.isInteger(value) ? value : value.toFixed(2)} ${unit}`.padEnd(18)} ${target ? `(target ${target})` : ''}`);
+  record(name, value, unit, target);
 }

@@ -4,6 +4,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { record } from './report.mjs';
+
+export { SMOKE } from './report.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -48,6 +51,7 @@ export async function startShop({ port, dataDir, env = {} }) {
 export function printFigure(name, value, unit, target) {
   const shown = typeof value === 'number' ? (Number.isInteger(value) ? String(value) : value.toFixed(2)) : value;
   console.log(`${name.padEnd(52)} ${`${shown} ${unit}`.padEnd(18)} ${target ? `(target ${target})` : ''}`);
+  record(name, value, unit, target);
 }
 
 /** Resident memory of a process (Linux), in MB. */
