@@ -384,6 +384,32 @@ test('a company orders five seats, two members send their photos, the buyer down
   await shoot(page, 'team-page-desktop', DESKTOP);
   await shoot(page, 'team-page-phone', PHONE);
 
+  // The company wants the free seat's money back: staff refund it from the team order; the seat is gone at once.
+  await app.auth.createStaff({ email: 'backoffice@example.de', password: 'e2e-staff-password-123', name: 'Backoffice' });
+  const staffContext = await browser.newContext({ viewport: DESKTOP });
+  const staffProblems = await watch(staffContext);
+  const staff = await staffContext.newPage();
+  await staff.goto(`${base}/admin`);
+  await hydrated(staff);
+  await staff.getByTestId('login-email').fill('backoffice@example.de');
+  await staff.getByTestId('login-password').fill('e2e-staff-password-123');
+  await staff.getByTestId('login-submit').click();
+  await staff.getByRole('link', { name: 'Dashboard' }).waitFor();
+  await staff.goto(`${base}/admin/orders/${teamId}`);
+  await expect(staff.getByTestId('team-card')).toContainText('4 von 5 Plätzen');
+  await staff.getByTestId('refund-seats').fill('1');
+  await expect(staff.getByTestId('refund-seats-form')).toContainText('Anteil am Preis: 34,90 €');
+  await staff.getByTestId('refund-seats-submit').click();
+  await expect(staff.getByTestId('refund').first()).toContainText('1 Platz');
+  await staff.getByTestId('sandbox-refund-succeeded').click();
+  await expect(staff.getByTestId('refunded-total')).toHaveText('34,90 €');
+  await expect(staff.getByTestId('refund-seats-form')).toHaveCount(0);
+  await staff.screenshot({ path: 'test-results/admin-team-seat-refund.png', fullPage: true });
+  await page.getByTestId('team-refresh').click();
+  await expect(page.getByTestId('team-seats-used')).toHaveText('4 von 4 Plätzen vergeben');
+  expect(staffProblems).toEqual([]);
+  await staffContext.close();
+
   for (const context of [...memberContexts, sixthContext]) await context.close();
   // The sandbox's payment page (the provider's, in production) has no icon: the browser asks for /favicon.ico.
   expect(problems.filter((p) => !/^\/sandbox\/checkout\/[^:]+: 404 \/favicon\.ico$/.test(p))).toEqual([]);

@@ -521,6 +521,8 @@ export const refunds = pgTable(
       .notNull()
       .references(() => orders.id, { onDelete: 'restrict' }),
     amountCents: integer('amount_cents').notNull(),
+    /** A team order's unused seats this refund gives back (taken from the team while it stands). */
+    seats: integer('seats'),
     reason: text('reason'),
     status: text('status').notNull().default('requested'),
     providerRefundId: text('provider_refund_id'),

@@ -2,13 +2,13 @@
 // transaction: the refund succeeded, the order's refunded amount (refunded status once it is all), a history
 // entry and a cancellation invoice with its own number; afterwards the customer's mail.
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Language } from '../../../domain/catalog.js';
 import { canChangePayment, type PaymentStatus } from '../../../domain/order-state.js';
 import type { SiteInfo } from '../../../domain/site.js';
 import type { Database, Executor } from '../../db/client.js';
-import { auditLog, invoices, refunds } from '../../db/schema.js';
+import { auditLog, invoices, orders, refunds } from '../../db/schema.js';
 import { AppError, conflict, notFound, unprocessable } from '../../http/errors.js';
 import { deferMail, type DeferredMail, type DeferredMailSender } from '../../mail/deferred-mail.js';
 import type { Mailer, SendResult } from '../../mail/mailer.js';
@@ -49,6 +49,12 @@ export function createRefundService(deps: RefundDeps) {
     return deps.mailer.sendEmail({ ...mail, to: order.email, template: 'refund-confirmed', language, orderId: order.id, dedupeKey });
   }
 
+  /** A refund of seats that did not happen gives its seats back to the team. */
+  async function releaseSeats(executor: Executor, refund: RefundRow): Promise<void> {
+    if (!refund.seats) return;
+    await executor.update(orders).set({ seats: sql`${orders.seats} + ${refund.seats}`, updatedAt: deps.now() }).where(eq(orders.id, refund.orderId));
+  }
+
   /**
    * Sends a stored request to the provider. A refusal marks it failed (nothing was paid back, the amount is
    * free again). Any other error (timeout, outage) leaves it requested: the provider may have acted, so the
@@ -63,10 +69,14 @@ export function createRefundService(deps: RefundDeps) {
     } catch (error) {
       if (error instanceof ProviderRefusedError) {
         deps.log.warn({ orderId: refund.orderId, refundId: refund.id, err: error }, 'refund refused by the payment provider');
-        await db
-          .update(refunds)
-          .set({ status: 'failed', failureReason: error.message.slice(0, 500) })
-          .where(and(eq(refunds.id, refund.id), eq(refunds.status, 'requested')));
+        await db.transaction(async (tx) => {
+          const [marked] = await tx
+            .update(refunds)
+            .set({ status: 'failed', failureReason: error.message.slice(0, 500) })
+            .where(and(eq(refunds.id, refund.id), eq(refunds.status, 'requested')))
+            .returning();
+          if (marked) await releaseSeats(tx, marked);
+        });
         throw new AppError(502, 'refundFailed');
       }
       deps.log.error({ orderId: refund.orderId, refundId: refund.id, err: error }, 'refund request: no answer from the payment provider; it stays requested');
@@ -79,8 +89,12 @@ export function createRefundService(deps: RefundDeps) {
       return db.select().from(refunds).where(eq(refunds.orderId, orderId)).orderBy(desc(refunds.requestedAt));
     },
 
-    /** Staff: asks the provider to pay back `amountCents`; nothing about the order changes until its event. */
-    async request(orderId: string, input: { amountCents: number; reason: string | null }, staffId: string): Promise<RefundRow> {
+    /**
+     * Staff: asks the provider to pay back `amountCents`, or a team order's unused `seats` (their share of the
+     * price, the seats taken from the team at once so nobody joins on them); nothing else about the order
+     * changes until the provider's event.
+     */
+    async request(orderId: string, input: { amountCents: number; seats?: undefined; reason: string | null } | { seats: number; amountCents?: undefined; reason: string | null }, staffId: string): Promise<RefundRow> {
       const refund = await db.transaction(async (tx) => {
         const repo = createOrderRepository(tx);
         const order = await repo.lock(orderId);
@@ -91,13 +105,29 @@ export function createRefundService(deps: RefundDeps) {
           .from(refunds)
           .where(and(eq(refunds.orderId, orderId), eq(refunds.status, 'requested')));
         const refundable = order.totalCents - order.refundedCents - (open?.cents ?? 0);
-        if (input.amountCents > refundable) throw unprocessable('refundTooLarge', { refundableCents: refundable });
+        let amountCents = input.amountCents ?? 0;
+        if (input.seats !== undefined) {
+          if (order.seats === null || order.teamOrderId !== null) throw unprocessable('notATeamOrder');
+          const [used] = await tx.select({ n: count() }).from(orders).where(and(eq(orders.teamOrderId, orderId), ne(orders.status, 'cancelled')));
+          // A team keeps at least one seat: a team given back entirely is refunded as a whole (its link then ends).
+          const free = order.seats - Math.max(Number(used?.n ?? 0), 1);
+          if (input.seats > free) throw unprocessable('seatsInUse', { freeSeats: Math.max(0, free) });
+          const [given] = await tx
+            .select({ seats: sql<number>`coalesce(sum(${refunds.seats}), 0)::int` })
+            .from(refunds)
+            .where(and(eq(refunds.orderId, orderId), ne(refunds.status, 'failed')));
+          // The share of the price paid: the seats bought at the order, each at the same price.
+          const bought = order.seats + Number(given?.seats ?? 0);
+          amountCents = Math.round((order.totalCents * input.seats) / bought);
+          await repo.update(orderId, { seats: order.seats - input.seats });
+        }
+        if (amountCents > refundable) throw unprocessable('refundTooLarge', { refundableCents: refundable });
         const [row] = await tx
           .insert(refunds)
-          .values({ id: randomUUID(), orderId, amountCents: input.amountCents, reason: input.reason, status: 'requested', requestedBy: staffId, requestedAt: deps.now() })
+          .values({ id: randomUUID(), orderId, amountCents, seats: input.seats ?? null, reason: input.reason, status: 'requested', requestedBy: staffId, requestedAt: deps.now() })
           .returning();
-        await repo.addHistory(orderId, { event: 'refund_requested', actorType: 'staff', actorId: staffId, note: `${input.amountCents}` });
-        await tx.insert(auditLog).values({ actorType: 'staff', staffUserId: staffId, action: 'refund.request', orderId, details: { refundId: row!.id, amountCents: input.amountCents, reason: input.reason }, createdAt: deps.now() });
+        await repo.addHistory(orderId, { event: 'refund_requested', actorType: 'staff', actorId: staffId, note: input.seats ? `${amountCents} (${input.seats} seats)` : `${amountCents}` });
+        await tx.insert(auditLog).values({ actorType: 'staff', staffUserId: staffId, action: 'refund.request', orderId, details: { refundId: row!.id, amountCents, seats: input.seats ?? null, reason: input.reason }, createdAt: deps.now() });
         return { row: row!, paymentIntentId: order.providerPaymentId };
       });
       return send(refund.row, refund.paymentIntentId);
@@ -147,6 +177,7 @@ export function createRefundService(deps: RefundDeps) {
         const refundedCents = Math.max(0, order.refundedCents - refund.amountCents);
         await tx.update(refunds).set({ status: 'failed', failureReason: info.failureReason ?? info.status }).where(eq(refunds.id, refund.id));
         await repo.update(order.id, { refundedCents, ...(order.paymentStatus === 'refunded' ? { paymentStatus: 'paid' } : {}) });
+        await releaseSeats(tx, refund);
         await repo.addHistory(order.id, { event: 'refund_failed', actorType: 'system', actorId: `${deps.payments.name}:${event.id}`, note: info.failureReason ?? info.status });
         const reversal = await deps.invoices.issueReversal(tx, order, refund.id);
         await tx.insert(auditLog).values({ actorType: 'system', action: 'refund.reversed', orderId: order.id, details: { refundId: refund.id, amountCents: refund.amountCents, reason: info.failureReason ?? info.status, invoice: reversal?.number ?? null }, createdAt: deps.now() });
@@ -163,6 +194,7 @@ export function createRefundService(deps: RefundDeps) {
       if (refund.status === 'failed') return { outcome: 'alreadyFailed' };
       if (failed) {
         await tx.update(refunds).set({ status: 'failed', failureReason: info.failureReason ?? info.status, providerRefundId: info.id }).where(eq(refunds.id, refund.id));
+        await releaseSeats(tx, refund);
         await repo.addHistory(order.id, { event: 'refund_failed', actorType: 'system', actorId: `${deps.payments.name}:${event.id}`, note: info.failureReason ?? info.status });
         return { outcome: 'refundFailed' };
       }

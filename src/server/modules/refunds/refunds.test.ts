@@ -77,6 +77,9 @@ describe.each(testDatabases())('refunds on $name', (testDb) => {
     const hostile = await admin('POST', `/api/admin/orders/${order.orderId}/refunds`, { amountCents: 100, reason: 'Kulanz\u0000' });
     expect(hostile.statusCode).toBe(400);
     expect(hostile.json().error.fields).toEqual({ reason: 'invalidText' });
+    // Seats are a team order's: a customer's order has none to give back.
+    const seats = await admin('POST', `/api/admin/orders/${order.orderId}/refunds`, { seats: 1 });
+    expect([seats.statusCode, seats.json().error.code]).toEqual([422, 'notATeamOrder']);
 
     const failing = (await admin('POST', `/api/admin/orders/${order.orderId}/refunds`, { amountCents: total })).json();
     // While one is open, nothing more can be asked for.

@@ -18,6 +18,7 @@ function refundView(refund: RefundRow) {
   return {
     id: refund.id,
     amountCents: refund.amountCents,
+    seats: refund.seats,
     reason: refund.reason,
     status: refund.status,
     providerRefundId: refund.providerRefundId,
@@ -60,11 +61,17 @@ export const refundRoutes: FastifyPluginAsync<{ refunds: RefundService }> = asyn
     {
       schema: {
         params: orderParams,
-        body: z.object({ amountCents: z.number().int().min(1).max(10_000_000), reason: multilineText().trim().max(500).optional() }).strict(),
+        // An amount, or a team order's unused seats (the server works out their share of the price).
+        body: z
+          .object({ amountCents: z.number().int().min(1).max(10_000_000).optional(), seats: z.number().int().min(1).max(500).optional(), reason: multilineText().trim().max(500).optional() })
+          .strict()
+          .refine((body) => (body.amountCents === undefined) !== (body.seats === undefined), { error: 'amountOrSeats', path: ['amountCents'] }),
       },
     },
     async (request, reply) => {
-      const refund = await refunds.request(request.params.id, { amountCents: request.body.amountCents, reason: request.body.reason || null }, staffOf(request).id);
+      const { body } = request;
+      const reason = body.reason || null;
+      const refund = await refunds.request(request.params.id, body.seats !== undefined ? { seats: body.seats, reason } : { amountCents: body.amountCents!, reason }, staffOf(request).id);
       return reply.status(201).send(refundView(refund));
     },
   );

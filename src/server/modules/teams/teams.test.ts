@@ -143,6 +143,35 @@ describe.each(testDatabases())('team orders on $name', (testDb) => {
     expect([twice.statusCode, twice.json().error.code]).toEqual([409, 'alreadyPaid']);
   });
 
+  test('staff pay back unused seats: their share of the price, taken from the team at once, given back if the refund fails; seats in use stay', async () => {
+    const team = await paidTeam({ seats: 5 });
+    await join(team.token, 'eins@muster.example');
+    await join(team.token, 'zwei@muster.example');
+    const staff = await signInStaff(t.app, '10.70.9.2');
+    const refund = (payload: object) => staff.request('POST', `/api/admin/orders/${team.orderId}/refunds`, payload);
+    const seatsOf = async () => (await t.app.inject({ method: 'GET', url: `/api/teams/${team.orderId}`, headers: buyer(team.orderId) })).json().seats;
+
+    // Two joined: three seats are free, not four.
+    const tooMany = await refund({ seats: 4 });
+    expect([tooMany.statusCode, tooMany.json().error.code]).toEqual([422, 'seatsInUse']);
+    const failing = (await refund({ seats: 1, reason: 'eine Person weniger' })).json();
+    // 174,50 € for five seats: one is 34,90 €, and nobody can join on it while the refund stands.
+    expect(failing).toMatchObject({ amountCents: 3490, seats: 1, status: 'requested' });
+    expect(await seatsOf()).toBe(4);
+    await staff.request('POST', `/api/admin/orders/${team.orderId}/refunds/${failing.id}/sandbox/failed`);
+    expect(await seatsOf()).toBe(5);
+
+    const two = (await refund({ seats: 2 })).json();
+    expect(two).toMatchObject({ amountCents: 6980, seats: 2 });
+    await staff.request('POST', `/api/admin/orders/${team.orderId}/refunds/${two.id}/sandbox/succeeded`);
+    const view = (await t.app.inject({ method: 'GET', url: `/api/teams/${team.orderId}`, headers: buyer(team.orderId) })).json();
+    expect(view).toMatchObject({ seats: 3, seatsUsed: 2, paymentStatus: 'paid' });
+    expect(view.invoices.map((i: { kind: string; grossCents: number }) => [i.kind, i.grossCents])).toEqual(expect.arrayContaining([['cancellation', -6980]]));
+    // A third person joins on the last seat; a fourth is refused: the seats given back are gone.
+    expect((await join(team.token, 'drei@muster.example')).statusCode).toBe(201);
+    expect((await join(team.token, 'vier@muster.example')).json().error.code).toBe('teamFull');
+  });
+
   test('parallel acceptances never take more seats than were bought; a sixth is refused, so is a revoked link', async () => {
     const team = await paidTeam();
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) => join(team.token, `person${i}@muster.example`, `10.70.2.${i}`)));

@@ -9,7 +9,7 @@ import { toApiError, useStaff } from './staff-session.js';
 import { useAdminQuery } from './use-admin-query.js';
 
 interface RefundState {
-  refunds: { id: string; amountCents: number; reason: string | null; status: 'requested' | 'succeeded' | 'failed'; providerRefundId: string | null; requestedAt: string; confirmedAt: string | null; failureReason: string | null }[];
+  refunds: { id: string; amountCents: number; seats: number | null; reason: string | null; status: 'requested' | 'succeeded' | 'failed'; providerRefundId: string | null; requestedAt: string; confirmedAt: string | null; failureReason: string | null }[];
   invoices: { id: string; number: string; kind: 'invoice' | 'cancellation'; issuedAt: string; grossCents: number }[];
   sandbox: boolean;
 }
@@ -22,6 +22,8 @@ const REFUND_ERRORS: Record<string, string> = {
   refundUncertain: 'Der Zahlungsanbieter hat nicht geantwortet. Die Erstattung bleibt angefordert; bitte mit „Erneut senden“ wiederholen – es wird nie doppelt erstattet.',
   refundAlreadySent: 'Diese Erstattung liegt dem Zahlungsanbieter bereits vor.',
   notRefundable: 'Diese Bestellung kann nicht erstattet werden (nicht bezahlt oder keine Zahlung beim Anbieter bekannt).',
+  seatsInUse: 'So viele Plätze sind nicht frei: Beigetretene Teammitglieder behalten ihren Platz, und ein Platz bleibt immer (das ganze Team erstatten Sie über den Betrag).',
+  notATeamOrder: 'Plätze gibt es nur bei Teambestellungen.',
 };
 
 function parseEuro(value: string): number | null {
@@ -34,6 +36,7 @@ export function RefundCard({ detail, onChange }: { detail: AdminOrderDetail; onC
   const { request } = useStaff();
   const query = useAdminQuery<RefundState>(`/api/admin/orders/${detail.order.id}/refunds`);
   const [amount, setAmount] = useState('');
+  const [seats, setSeats] = useState('');
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -43,6 +46,12 @@ export function RefundCard({ detail, onChange }: { detail: AdminOrderDetail; onC
   const open = state?.refunds.filter((r) => r.status === 'requested').reduce((sum, r) => sum + r.amountCents, 0) ?? 0;
   const refundable = Math.max(0, total - refunded - open);
   const canRefund = detail.order.paymentStatus === 'paid' && refundable > 0;
+  // A team order's unused seats: the server takes them from the team and works out their share of the price.
+  const team = detail.team?.kind === 'team' ? detail.team : null;
+  const freeSeats = team ? Math.max(0, team.seats - Math.max(team.members.filter((m) => m.status !== 'cancelled').length, 1)) : 0;
+  const seatsBought = team ? team.seats + (state?.refunds.filter((r) => r.status !== 'failed').reduce((sum, r) => sum + (r.seats ?? 0), 0) ?? 0) : 0;
+  const seatCount = Number(seats);
+  const seatShare = team && Number.isInteger(seatCount) && seatCount > 0 ? Math.round((total * seatCount) / seatsBought) : null;
 
   const act = async (path: string, body: object, failure: string) => {
     setBusy(true);
@@ -71,6 +80,18 @@ export function RefundCard({ detail, onChange }: { detail: AdminOrderDetail; onC
     }
     if (await act(`/api/admin/orders/${detail.order.id}/refunds`, { amountCents: cents, ...(reason.trim() ? { reason: reason.trim() } : {}) }, 'Fehler beim Anfordern der Erstattung')) {
       setAmount('');
+      setReason('');
+    }
+  };
+
+  const submitSeats = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!Number.isInteger(seatCount) || seatCount < 1 || seatCount > freeSeats) {
+      setError(`Bitte eine Zahl von 1 bis ${freeSeats} angeben.`);
+      return;
+    }
+    if (await act(`/api/admin/orders/${detail.order.id}/refunds`, { seats: seatCount, ...(reason.trim() ? { reason: reason.trim() } : {}) }, 'Fehler beim Anfordern der Erstattung')) {
+      setSeats('');
       setReason('');
     }
   };
@@ -105,6 +126,7 @@ export function RefundCard({ detail, onChange }: { detail: AdminOrderDetail; onC
                 <li key={refund.id} className="admin-job" data-testid="refund" data-status={refund.status}>
                   <span className="admin-job__main">
                     <strong>{formatMoney(refund.amountCents)}</strong>
+                    {refund.seats && <span>{refund.seats === 1 ? '1 Platz' : `${refund.seats} Plätze`}</span>}
                     <Badge tone={STATUS[refund.status].tone}>{STATUS[refund.status].label}</Badge>
                     <span className="admin-muted">
                       {formatDateTime(refund.requestedAt)}
@@ -134,6 +156,18 @@ export function RefundCard({ detail, onChange }: { detail: AdminOrderDetail; onC
                 </li>
               ))}
             </ol>
+          )}
+          {canRefund && team && freeSeats > 0 && (
+            <form className="admin-refund-form" onSubmit={(event) => void submitSeats(event)} data-testid="refund-seats-form">
+              <div className="field">
+                <label htmlFor="refund-seats">{`Freie Plätze erstatten (bis ${freeSeats}; die Plätze fallen sofort weg)`}</label>
+                <input id="refund-seats" type="number" min={1} max={freeSeats} inputMode="numeric" value={seats} onChange={(e) => setSeats(e.target.value)} data-testid="refund-seats" />
+                {seatShare !== null && <p className="field__hint">{`Anteil am Preis: ${formatMoney(seatShare)}`}</p>}
+              </div>
+              <button type="submit" className="button button--secondary button--small" disabled={busy} data-testid="refund-seats-submit">
+                Plätze erstatten
+              </button>
+            </form>
           )}
           {canRefund && (
             <form className="admin-refund-form" onSubmit={(event) => void submit(event)}>
