@@ -407,7 +407,8 @@ test('a company orders five seats, two members send their photos, the buyer down
   await staff.screenshot({ path: 'test-results/admin-team-seat-refund.png', fullPage: true });
   await page.getByTestId('team-refresh').click();
   await expect(page.getByTestId('team-seats-used')).toHaveText('4 von 4 Plätzen vergeben');
-  expect(staffProblems).toEqual([]);
+  // Before signing in, the back office asks whether a session exists: 401 is its answer, not a fault.
+  expect(staffProblems.filter((p) => p !== '/admin: 401 /api/auth/session')).toEqual([]);
   await staffContext.close();
 
   for (const context of [...memberContexts, sixthContext]) await context.close();
