@@ -397,6 +397,9 @@ test('a company orders five seats, two members send their photos, the buyer down
   await staff.getByRole('link', { name: 'Dashboard' }).waitFor();
   await staff.goto(`${base}/admin/orders/${teamId}`);
   await expect(staff.getByTestId('team-card')).toContainText('4 von 5 Plätzen');
+  // The team order makes no pictures of its own: no photo, studio or upload sections; no withdrawal right.
+  await expect(staff.getByText('Generierte Bilder hochladen')).toHaveCount(0);
+  await expect(staff.getByText('Entfällt (Unternehmer, kein Widerrufsrecht)')).toBeVisible();
   await staff.getByTestId('refund-seats').fill('1');
   await expect(staff.getByTestId('refund-seats-form')).toContainText('Anteil am Preis: 34,90 €');
   await staff.getByTestId('refund-seats-submit').click();

@@ -74,6 +74,7 @@ function OrderDetail(props: { detail: AdminOrderDetail; onChange: (detail: Admin
   const { detail } = props;
   const { order } = detail;
   const number = displayOrderNumber(order);
+  const teamOrder = detail.team?.kind === 'team';
   return (
     <>
       <div className="admin-page__head">
@@ -97,17 +98,22 @@ function OrderDetail(props: { detail: AdminOrderDetail; onChange: (detail: Admin
         <OrderCard detail={detail} onChange={props.onChange} />
         <div>
           <PricesCard order={order} />
-          <DatesCard order={order} />
+          <DatesCard order={order} business={teamOrder} />
         </div>
       </div>
 
       <TeamCard detail={detail} />
-      <Revisions detail={detail} onChange={props.onChange} />
+      {/* A team order makes no pictures of its own: its members' orders do (each linked in the team card). */}
+      {!teamOrder && <Revisions detail={detail} onChange={props.onChange} />}
       <RefundCard detail={detail} onChange={props.onReload} />
-      <OriginalsSection uploads={detail.uploads} />
-      <StudioPanel detail={detail} onFinished={props.onReload} />
-      <ResultUpload detail={detail} onUploaded={props.onReload} />
-      <ResultsSection detail={detail} onChange={props.onChange} onReload={props.onReload} reloading={props.reloading} />
+      {!teamOrder && (
+        <>
+          <OriginalsSection uploads={detail.uploads} />
+          <StudioPanel detail={detail} onFinished={props.onReload} />
+          <ResultUpload detail={detail} onUploaded={props.onReload} />
+          <ResultsSection detail={detail} onChange={props.onChange} onReload={props.onReload} reloading={props.reloading} />
+        </>
+      )}
 
       <div className="admin-columns">
         <History history={detail.history} />
@@ -157,7 +163,7 @@ function OrderCard({ detail, onChange }: { detail: AdminOrderDetail; onChange: (
         <Row label="Bestelldatum">
           <time dateTime={order.orderedAt ?? order.createdAt}>{formatDateTime(order.orderedAt ?? order.createdAt)}</time>
         </Row>
-        <Row label="Geschlecht">{genderLabel(order.gender)}</Row>
+        {detail.team?.kind !== 'team' && <Row label="Geschlecht">{genderLabel(order.gender)}</Row>}
         {order.styleBase && <Row label="Basis-Stil">{styleName(order.styleBase)}</Row>}
         <Row label="Paket">{packageName(order.package)}</Row>
         {order.refineOutfit && <Row label="Outfit-Stil">{outfitName(order.refineOutfit)}</Row>}
@@ -292,7 +298,7 @@ function PricesCard({ order }: { order: AdminOrder }) {
   );
 }
 
-function DatesCard({ order }: { order: AdminOrder }) {
+function DatesCard({ order, business }: { order: AdminOrder; business: boolean }) {
   const rows: [string, string | null][] = [
     ['Angelegt', order.createdAt],
     ['Bestellt', order.orderedAt],
@@ -312,7 +318,7 @@ function DatesCard({ order }: { order: AdminOrder }) {
             </Row>
           ))}
         <Row label="Widerrufsverzicht">
-          {order.waiverAcceptedAt ? `${formatDateTime(order.waiverAcceptedAt)}${order.waiverTextVersion ? ` (Text ${order.waiverTextVersion})` : ''}` : 'Nicht erteilt'}
+          {business ? 'Entfällt (Unternehmer, kein Widerrufsrecht)' : order.waiverAcceptedAt ? `${formatDateTime(order.waiverAcceptedAt)}${order.waiverTextVersion ? ` (Text ${order.waiverTextVersion})` : ''}` : 'Nicht erteilt'}
         </Row>
       </dl>
     </section>
