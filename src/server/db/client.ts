@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -67,7 +68,8 @@ async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<D
     await mkdir(dataDir, { recursive: true });
     if (!loadDataDir) await initializeDataDir(dataDir);
   }
-  const client = await PGlite.create(dataDir ?? undefined, { startParams: PGLITE_START_PARAMS, ...(loadDataDir ? { loadDataDir } : {}) });
+  // pg_trgm serves the back office's "contains" search (migration 0014); PGlite ships it in its package.
+  const client = await PGlite.create(dataDir ?? undefined, { startParams: PGLITE_START_PARAMS, extensions: { pg_trgm }, ...(loadDataDir ? { loadDataDir } : {}) });
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   const conn: MigrationConnection = {
     query: async (text, params) => ({ rows: (await client.query<Record<string, unknown>>(text, params)).rows }),
