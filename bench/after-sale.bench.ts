@@ -1,15 +1,19 @@
 // Issue 4 figures: tracking lookups per second and p99 (distinct valid orders, real HTTP), and the time
 // to stream a ZIP of 20 images of 3 MB. Runs the app in-process to store results the way staff uploads will.
+// Smoke (BENCH_SMOKE=1): 3 orders, 1 s of lookups, a ZIP of 2 images.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import autocannon from 'autocannon';
 import sharp from 'sharp';
-import { benchApp, figure } from './in-process.js';
+import { SMOKE, benchApp, figure } from './in-process.js';
 import { generatedImages } from '../src/server/db/schema.js';
 import { downloadPath } from '../src/server/modules/customer-orders/download-links.js';
 import { payOrder, placeOrder, setOrder, type SeededOrder } from '../src/server/test/seed.js';
 
 const port = Number(process.env.BENCH_PORT ?? 3904);
+const orderCount = SMOKE ? 3 : 30;
+const lookupSeconds = SMOKE ? 1 : 10;
+const zipImages = SMOKE ? 2 : 20;
 const { app, config, dataDir } = await benchApp('after', {
   PORT: String(port),
   HOST: '127.0.0.1',
@@ -19,9 +23,9 @@ const { app, config, dataDir } = await benchApp('after', {
 await app.db.migrate();
 
 try {
-  // 30 distinct paid orders, placed through the app's routes.
+  // 30 distinct paid orders (smoke: 3), placed through the app's routes.
   const orders: SeededOrder[] = [];
-  for (let i = 0; i < 30; i++) {
+  for (let i = 0; i < orderCount; i++) {
     const order = await placeOrder(app, { photos: 3 });
     await payOrder(app, order);
     orders.push(order);
@@ -33,7 +37,7 @@ try {
   const result = await autocannon({
     url: `${base}/api/tracking`,
     connections: 10,
-    duration: 10,
+    duration: lookupSeconds,
     requests: [
       {
         method: 'POST',
@@ -53,9 +57,9 @@ try {
   figure('tracking lookup p99 latency', result.latency.p99, 'ms');
   if (result.non2xx) figure('tracking lookups not answered 200', result.non2xx, '');
 
-  // 20 published images of about 3 MB each for one order.
+  // 20 published images (smoke: 2) of about 3 MB each for one order.
   const order = orders[0]!;
-  for (let i = 0; i < 20; i++) {
+  for (let i = 0; i < zipImages; i++) {
     const noise = randomBytes(1800 * 1500 * 3);
     const buffer = await sharp(noise, { raw: { width: 1800, height: 1500, channels: 3 } }).jpeg({ quality: 85 }).toBuffer();
     const key = `results/${order.orderId}/${randomBytes(16).toString('hex')}.jpg`;
@@ -82,7 +86,7 @@ try {
     bytes += chunk.length;
   }
   const seconds = (performance.now() - started) / 1000;
-  figure(`ZIP of 20 images (${(bytes / 1024 / 1024).toFixed(0)} MB) streamed`, seconds, 's');
+  figure(`ZIP of ${zipImages} images (${(bytes / 1024 / 1024).toFixed(0)} MB) streamed`, seconds, 's');
   figure('ZIP time to first byte', firstByte, 'ms');
 } finally {
   await app.close();

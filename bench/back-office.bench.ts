@@ -1,9 +1,10 @@
 // Issue 5 figure: p99 latency of the staff order list with 10 000 orders in PostgreSQL.
 // Uses DATABASE_URL's server, or the local one, and a database of its own that it drops afterwards.
+// Smoke (BENCH_SMOKE=1): 200 orders and 1 s per autocannon run.
 import { rm } from 'node:fs/promises';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { benchApp, figure } from './in-process.js';
+import { SMOKE, benchApp, figure } from './in-process.js';
 
 const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const database = `shop_bench_${process.pid}`;
@@ -13,10 +14,13 @@ await admin.query(`create database ${database}`);
 const url = new URL(serverUrl);
 url.pathname = `/${database}`;
 const port = Number(process.env.BENCH_PORT ?? 3906);
+const orderCount = SMOKE ? 200 : 10_000;
+const orderCountShown = SMOKE ? String(orderCount) : '10 000';
+const seconds = SMOKE ? 1 : 4;
 const { app, dataDir } = await benchApp('office', { DATABASE_URL: url.toString() });
 try {
   await app.db.migrate();
-  // 10 000 placed orders over the last year, mixed packages and statuses.
+  // 10 000 placed orders (smoke: 200) over the last year, mixed packages and statuses.
   await app.db.db.execute(
     `insert into orders (id, order_number, status, payment_status, email, package, total_cents, package_cents, ordered_at, created_at, paid_at)
      select gen_random_uuid(), 'BF-' || upper(substr(md5(i::text), 1, 8)),
@@ -24,7 +28,7 @@ try {
             case when i % 5 in (1,2,3) then 'paid' else 'pending' end,
             'kunde' || i || '@example.de', (array['basic','pro','premium'])[1 + i % 3], 1490, 1490,
             now() - (i || ' minutes')::interval, now() - (i || ' minutes')::interval, now() - (i || ' minutes')::interval
-     from generate_series(1, 10000) as i` as never,
+     from generate_series(1, ${orderCount}) as i` as never,
   );
   await app.auth.createStaff({ email: 'bench@example.de', password: 'bench-password-123' });
   await app.listen({ port, host: '127.0.0.1' });
@@ -39,9 +43,9 @@ try {
       ['status filter', 'status=paid&page=3'],
       ['search by e-mail', 'q=kunde4711'],
     ] as const) {
-      const result = await autocannon({ url: `${base}/api/admin/orders?${query}`, connections, duration: 4, headers: { cookie } });
+      const result = await autocannon({ url: `${base}/api/admin/orders?${query}`, connections, duration: seconds, headers: { cookie } });
       if (result.non2xx) throw new Error(`${result.non2xx} failed requests for ${name}`);
-      figure(`order list, 10 000 orders (PG), ${name}, ${connections} conn.: p99`, result.latency.p99, 'ms');
+      figure(`order list, ${orderCountShown} orders (PG), ${name}, ${connections} conn.: p99`, result.latency.p99, 'ms');
     }
   }
 } finally {

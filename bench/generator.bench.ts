@@ -3,6 +3,7 @@
 // order through the Cog stand-in (10 pictures, one prediction each, every picture checked and framed in three
 // formats), target <= 60 s plus the stand-in's own delay; the app in this process, the stand-in's webhooks
 // over HTTP as a container's would come.
+// Smoke (BENCH_SMOKE=1): 2 identity checks, and a basic order (3 pictures) with a 50 ms stand-in delay.
 import path from 'node:path';
 import sharp from 'sharp';
 import { startCogStandIn } from '../src/server/generator/cog-stand-in.js';
@@ -13,7 +14,7 @@ import { freePort } from '../src/server/test/shop-process.js';
 import { createInference } from '../src/studio/inference/client.js';
 import { checkGeneratedPicture } from '../src/studio/output-gate.js';
 import { assessPhoto } from '../src/studio/quality-gate.js';
-import { benchApp, figure } from './in-process.js';
+import { SMOKE, benchApp, figure } from './in-process.js';
 
 // (1)
 const inference = createInference({ workerFile: STUDIO_INFERENCE_WORKER, modelDir: STUDIO_MODELS_DIR });
@@ -22,7 +23,7 @@ for (let i = 0; i < 3; i++) references.push((await assessPhoto(await franckJpeg(
 const output = await sharp(path.join(PROJECT_ROOT, 'test/fixtures/faces/franck_01829.jpg')).resize(1024, 1280, { fit: 'cover' }).jpeg({ quality: 92 }).toBuffer();
 await checkGeneratedPicture(output, references, inference);
 const times: number[] = [];
-for (let i = 0; i < 20; i++) {
+for (let i = 0; i < (SMOKE ? 2 : 20); i++) {
   const started = performance.now();
   const verdict = await checkGeneratedPicture(output, references, inference);
   times.push(performance.now() - started);
@@ -34,7 +35,8 @@ figure('identity check per generated picture, p95', times[Math.floor(times.lengt
 await inference.close();
 
 // (2)
-const delayMs = 500;
+const delayMs = SMOKE ? 50 : 500;
+const pictures = SMOKE ? 3 : 10;
 const stand = await startCogStandIn({ required: ['image', 'prompt'], behaviour: { shape: 'single', output: 'same-person', delayMs } });
 const port = await freePort();
 const { app } = await benchApp('generator', {
@@ -50,7 +52,9 @@ const { app } = await benchApp('generator', {
 });
 await app.db.migrate();
 await app.listen({ port, host: '127.0.0.1' });
-const selection = { gender: 'male', style: 'professional', package: 'pro', location: 'office', outfit: 'business', extras: [] };
+const selection = SMOKE
+  ? { gender: 'male', style: 'professional', package: 'basic', location: null, outfit: null, extras: [] }
+  : { gender: 'male', style: 'professional', package: 'pro', location: 'office', outfit: 'business', extras: [] };
 const order = await placeOrder(app, { selection, photo: franckJpeg });
 const started = performance.now();
 await payOrder(app, order);
@@ -62,9 +66,9 @@ while (job && job.status !== 'done' && job.status !== 'dead' && performance.now(
 }
 const seconds = (performance.now() - started) / 1000;
 const progress = job!.progress as { done?: number; total?: number; discarded?: unknown[] };
-if (job!.status !== 'done' || progress.done !== 10) throw new Error(`the run did not finish: ${job!.status} ${JSON.stringify(progress)}`);
-figure('pro order, payment to all drafts (10 pictures, 30 drafts)', seconds, 's', `<= 60 s + ${(10 * delayMs) / 1000} s stand-in`);
-figure('  of which the stand-in\u2019s own delay', (10 * delayMs) / 1000, 's');
+if (job!.status !== 'done' || progress.done !== pictures) throw new Error(`the run did not finish: ${job!.status} ${JSON.stringify(progress)}`);
+figure(`${selection.package} order, payment to all drafts (${pictures} pictures, ${pictures * 3} drafts)`, seconds, 's', `<= 60 s + ${(pictures * delayMs) / 1000} s stand-in`);
+figure('  of which the stand-in\u2019s own delay', (pictures * delayMs) / 1000, 's');
 figure('  pictures discarded by the gate and asked again', progress.discarded?.length ?? 0, '');
 await app.close();
 await stand.stop();

@@ -1,12 +1,13 @@
 // Issue 6 figures: Lighthouse (mobile settings: simulated slow 4G and a 4x slower CPU) on the home page and
 // one guide, driving Debian's Chromium. Each page is measured three times; the median run is printed.
+// Smoke (BENCH_SMOKE=1): the home page only, measured once (LIGHTHOUSE_RUNS still wins when set).
 import { rmSync } from 'node:fs';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { printFigure, startShop, tempDataDir } from './lib.mjs';
+import { SMOKE, printFigure, startShop, tempDataDir } from './lib.mjs';
 
 const port = Number(process.env.BENCH_PORT ?? 3906);
-const runs = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+const runs = Number(process.env.LIGHTHOUSE_RUNS ?? (SMOKE ? 1 : 3));
 const dataDir = tempDataDir('lighthouse');
 // The shop as `npm start` runs it (production bundle, compression, service worker); the canonical address
 // matches the one Lighthouse opens.
@@ -23,10 +24,11 @@ function median(values) {
 }
 
 try {
-  for (const [name, path] of [
+  const pages = [
     ['home', '/'],
     ['guide', '/bewerbungsfotos-erstellen'],
-  ]) {
+  ];
+  for (const [name, path] of SMOKE ? pages.slice(0, 1) : pages) {
     const results = [];
     for (let i = 0; i < runs; i++) {
       // localhost, not 127.0.0.1: Lighthouse counts localhost as a secure origin, as a real https host is.

@@ -2,6 +2,7 @@
 // (3) Seconds from payment to all drafts of a pro order and (4) the worker's peak memory, measured on the
 // production layout: a web process (RUN_JOBS=false) and a separate `worker` process sharing PostgreSQL.
 // Without a reachable PostgreSQL, (3) and (4) run embedded, where PGlite's own ~750 MB count too.
+// Smoke (BENCH_SMOKE=1): 2 gate checks, 1 render per format, and a basic order (3 photos, 3 pictures).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -14,7 +15,7 @@ import { createInference } from '../src/studio/inference/client.js';
 import { assessPhoto } from '../src/studio/quality-gate.js';
 import { renderDraft } from '../src/studio/render.js';
 import { PORTRAIT } from '../src/testing/images.js';
-import { figure } from './in-process.js';
+import { SMOKE, figure } from './in-process.js';
 import { PROJECT_ROOT as ROOT, STUDIO_INFERENCE_WORKER, STUDIO_MODELS_DIR } from '../src/server/paths.js';
 
 function stats(samples: number[]) {
@@ -29,7 +30,7 @@ let started = performance.now();
 await assessPhoto(photo, inference);
 figure('models loaded + first gate check', (performance.now() - started) / 1000, 's');
 const gate: number[] = [];
-for (let i = 0; i < 30; i++) {
+for (let i = 0; i < (SMOKE ? 2 : 30); i++) {
   started = performance.now();
   await assessPhoto(photo, inference);
   gate.push(performance.now() - started);
@@ -40,7 +41,7 @@ const big = await sharp(PORTRAIT).resize(3000, 3750, { fit: 'cover' }).jpeg({ qu
 const bigFace = (await assessPhoto(big, inference)).face!;
 for (const format of OUTPUT_FORMAT_KEYS) {
   const times: number[] = [];
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < (SMOKE ? 1 : 5); i++) {
     started = performance.now();
     await renderDraft({ photo: big, face: bigFace, spec: { format, backdrop: { kind: 'studio', variant: i }, style: 'professional' }, inference });
     times.push(performance.now() - started);
@@ -89,10 +90,11 @@ try {
   const worker = databaseUrl ? run(path.join('dist', 'server', 'worker.js'), { DATABASE_URL: databaseUrl }) : web;
 
   // No outfit: without a generator the shop offers none (outfitNotOffered).
-  const selection = { gender: 'female', style: 'professional', package: 'pro', location: 'studio', outfit: null, extras: [] };
+  const selection = { gender: 'female', style: 'professional', package: SMOKE ? 'basic' : 'pro', location: SMOKE ? null : 'studio', outfit: null, extras: [] };
+  const pictures = SMOKE ? 3 : 10;
   const json = (response: Response) => response.json() as Promise<Record<string, string>>;
   const draft = await json(await fetch(`${base}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ language: 'de', selection, photoConsent: true, photoConsentVersion: PHOTO_CONSENT_VERSION }) }));
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < (SMOKE ? 3 : 5); i++) {
     const form = new FormData();
     const selfie = await sharp(PORTRAIT).resize(1600 + i * 16, 2000, { fit: 'cover' }).jpeg({ quality: 88 }).toBuffer();
     form.append('file', new Blob([selfie], { type: 'image/jpeg' }), `selfie-${i}.jpg`);
@@ -115,12 +117,12 @@ try {
   for (;;) {
     const studio = await (await fetch(`${base}/api/admin/orders/${draft.orderId}/studio`, { headers: { cookie } })).json();
     const job = studio.jobs?.[0];
-    if (job?.status === 'done' && job.progress?.done === 10) break;
+    if (job?.status === 'done' && job.progress?.done === pictures) break;
     if (job?.status === 'dead') throw new Error(`the drafts job failed: ${job.lastError}`);
     if (performance.now() - started > 300_000) throw new Error('drafts not ready after 5 minutes');
     await new Promise((r) => setTimeout(r, 100));
   }
-  figure(`payment to all 10 drafts of a pro order${databaseUrl ? '' : ' (embedded)'}`, (performance.now() - started) / 1000, 's', '<= 60 s');
+  figure(`payment to all ${pictures} drafts of a ${selection.package} order${databaseUrl ? '' : ' (embedded)'}`, (performance.now() - started) / 1000, 's', '<= 60 s');
   figure(`peak memory of the ${databaseUrl ? 'worker process' : 'embedded shop (with PGlite)'}`, peakMb(worker.pid!), 'MB', '<= 1024 MB');
 } finally {
   for (const child of children) child.kill('SIGINT');
