@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
 import { UPLOAD_LIMITS } from '../../../domain/catalog.js';
 import type { UploadView } from '../../../domain/order-views.js';
+import { CheckboxField, type CheckboxError } from '../../components/form-fields.js';
 import { ApiError, api, uploadFile } from '../../lib/api.js';
 import { useI18n } from '../../i18n/i18n.js';
 import { PhotoCrop, cropOffer, type CropOffer } from './photo-crop.js';
@@ -330,21 +331,13 @@ export function PhotoUploader({ photos }: { photos: PhotoUploads }) {
 }
 
 /** The customer's own consent to the processing of their face photos (Art. 9 GDPR), before any upload. */
-/** The consent to process face photos; a team member's page gives its own text (whose order, who sees what). */
-export function PhotoConsent(props: { checked: boolean; onChange: (checked: boolean) => void; invalid?: boolean; describedBy?: string; text?: string }) {
+/** The consent to process face photos; a team member's page gives its own text (whose order, who sees what) and its error. */
+export function PhotoConsent(props: { checked: boolean; onChange: (checked: boolean) => void; error?: CheckboxError | null; text?: string }) {
   const { t } = useI18n();
   return (
-    <label className={`consent${props.invalid ? ' consent--error' : ''}`}>
-      <input
-        type="checkbox"
-        checked={props.checked}
-        onChange={(e) => props.onChange(e.target.checked)}
-        aria-invalid={props.invalid ? true : undefined}
-        aria-describedby={props.describedBy}
-        data-testid="photo-consent"
-      />
-      <span>{props.text ?? t('order.upload.consent')}</span>
-    </label>
+    <CheckboxField checked={props.checked} onChange={props.onChange} error={props.error} testId="photo-consent">
+      {props.text ?? t('order.upload.consent')}
+    </CheckboxField>
   );
 }
 

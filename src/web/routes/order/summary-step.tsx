@@ -8,6 +8,7 @@ import { emailSchema } from '../../../domain/validation.js';
 import { BILLING_LIMITS, billingFields } from '../../../domain/order-selection.js';
 import { useAppData } from '../../app-data.js';
 import { DetailRows, packageFeatures } from '../../components/details.js';
+import { CheckboxField, FormField, SubmitButton } from '../../components/form-fields.js';
 import { PageLink } from '../../components/page-link.js';
 import { linkTarget } from '../../routes.js';
 import { ApiError, api } from '../../lib/api.js';
@@ -172,33 +173,24 @@ export function SummaryStep() {
       )}
       <form className="summary" onSubmit={submit} noValidate>
         <div className="summary__main">
-          <div className="field">
-            <label htmlFor="email">{t('order.summary.emailLabel')}</label>
-            <input
-              ref={emailInput}
-              id="email"
-              type="email"
-              autoComplete="email"
-              inputMode="email"
-              value={state.email}
-              aria-invalid={emailError ? true : undefined}
-              aria-describedby={emailError ? 'email-error' : 'email-hint'}
-              onChange={(e) => {
-                update({ email: e.target.value });
-                setEmailError(null);
-              }}
-              data-testid="email"
-            />
-            {emailError ? (
-              <p id="email-error" className="field__error" role="alert">
-                {emailError}
-              </p>
-            ) : (
-              <p id="email-hint" className="field__hint">
-                {t('order.summary.emailHint')}
-              </p>
+          <FormField id="email" label={t('order.summary.emailLabel')} error={emailError} hint={t('order.summary.emailHint')}>
+            {(aria) => (
+              <input
+                ref={emailInput}
+                id="email"
+                type="email"
+                autoComplete="email"
+                inputMode="email"
+                value={state.email}
+                {...aria}
+                onChange={(e) => {
+                  update({ email: e.target.value });
+                  setEmailError(null);
+                }}
+                data-testid="email"
+              />
             )}
-          </div>
+          </FormField>
 
           <details ref={billingBox} className="billing" open={Boolean(state.billingName || state.billingAddress)}>
             <summary className="billing__summary">{t('order.summary.billing.title')}</summary>
@@ -340,34 +332,21 @@ export function SummaryStep() {
               {privacyLink ? <PageLink to="datenschutz">{t('order.summary.privacy')}</PageLink> : t('order.summary.privacy')}
               {t('order.summary.termsAfter')}
             </p>
-            <label className={`consent${waiverError && !waiver ? ' consent--error' : ''}`}>
-              <input
-                ref={waiverInput}
-                type="checkbox"
-                checked={waiver}
-                onChange={(e) => {
-                  setWaiver(e.target.checked);
-                  setWaiverError(false);
-                }}
-                aria-invalid={waiverError && !waiver ? true : undefined}
-                aria-describedby={waiverError && !waiver ? 'waiver-error' : undefined}
-                data-testid="waiver"
-              />
-              <span>{t('order.summary.waiver')}</span>
-            </label>
-            {waiverError && !waiver && (
-              <p id="waiver-error" className="field__error" role="alert">
-                {t('order.summary.waiverRequired')}
-              </p>
-            )}
-            {error && (
-              <p className="alert alert--error" role="alert" data-testid="checkout-error">
-                {error}
-              </p>
-            )}
-            <button type="submit" className="button button--primary button--large button--block" disabled={submitting} data-testid="order-button">
+            <CheckboxField
+              ref={waiverInput}
+              checked={waiver}
+              onChange={(checked) => {
+                setWaiver(checked);
+                setWaiverError(false);
+              }}
+              error={waiverError && !waiver ? { id: 'waiver-error', text: t('order.summary.waiverRequired') } : null}
+              testId="waiver"
+            >
+              {t('order.summary.waiver')}
+            </CheckboxField>
+            <SubmitButton error={error} errorTestId="checkout-error" submitting={submitting} testId="order-button">
               {submitting ? t('order.summary.submitting') : t('order.summary.submit')}
-            </button>
+            </SubmitButton>
           </div>
           <button type="button" className="button button--link" onClick={() => navigate(-1)}>
             {t('order.back')}

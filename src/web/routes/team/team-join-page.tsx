@@ -7,6 +7,7 @@ import { RETENTION, UPLOAD_LIMITS, type PackageKey } from '../../../domain/catal
 import { TEAM_PHOTO_CONSENT_VERSION } from '../../../domain/team.js';
 import { emailSchema } from '../../../domain/validation.js';
 import { useAppData } from '../../app-data.js';
+import { FormField, SubmitButton } from '../../components/form-fields.js';
 import { useI18n, useNamespace } from '../../i18n/i18n.js';
 import { ApiError, api } from '../../lib/api.js';
 import { PhotoConsent } from '../order/photo-uploader.js';
@@ -143,55 +144,35 @@ export function TeamJoinPage() {
                 {t('team.join.full')}
               </p>
             )}
-            <div className="field">
-              <label htmlFor="join-email">{t('team.join.email')}</label>
-              <input
-                id="join-email"
-                type="email"
-                autoComplete="email"
-                inputMode="email"
-                value={email}
-                onChange={(e) => {
-                  setEmail(e.target.value);
-                  setEmailError(null);
-                }}
-                aria-invalid={emailError ? true : undefined}
-                aria-describedby={emailError ? 'join-email-error' : 'join-email-hint'}
-                data-testid="join-email"
-              />
-              {emailError ? (
-                <p id="join-email-error" className="field__error" role="alert">
-                  {emailError}
-                </p>
-              ) : (
-                <p id="join-email-hint" className="field__hint">
-                  {t('team.join.emailHint')}
-                </p>
+            <FormField id="join-email" label={t('team.join.email')} error={emailError} hint={t('team.join.emailHint')}>
+              {(aria) => (
+                <input
+                  id="join-email"
+                  type="email"
+                  autoComplete="email"
+                  inputMode="email"
+                  value={email}
+                  onChange={(e) => {
+                    setEmail(e.target.value);
+                    setEmailError(null);
+                  }}
+                  {...aria}
+                  data-testid="join-email"
+                />
               )}
-            </div>
+            </FormField>
             <PhotoConsent
               checked={consent}
               onChange={(checked) => {
                 setConsent(checked);
                 setConsentError(false);
               }}
-              invalid={consentError && !consent}
-              describedBy={consentError && !consent ? 'join-consent-error' : undefined}
+              error={consentError && !consent ? { id: 'join-consent-error', text: t('team.join.consentRequired') } : null}
               text={t('team.join.consent', { company, days: RETENTION.daysAfterCompletion })}
             />
-            {consentError && !consent && (
-              <p id="join-consent-error" className="field__error" role="alert">
-                {t('team.join.consentRequired')}
-              </p>
-            )}
-            {error && (
-              <p className="alert alert--error" role="alert" data-testid="join-error">
-                {error}
-              </p>
-            )}
-            <button type="submit" className="button button--primary button--large button--block" disabled={submitting} data-testid="join-submit">
+            <SubmitButton error={error} errorTestId="join-error" submitting={submitting} testId="join-submit">
               {submitting ? t('team.join.submitting') : t('team.join.submit')}
-            </button>
+            </SubmitButton>
           </form>
         </aside>
       </div>

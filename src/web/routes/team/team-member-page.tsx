@@ -12,7 +12,7 @@ import { ChoiceButton } from '../order/choice-steps.js';
 import { PhotoExamples, PhotoUploader, usePhotoUploads, type DraftResponse } from '../order/photo-uploader.js';
 import { rememberOrderAccess } from '../tracking/order-access.js';
 import { memberAccess, rememberMember, type MemberAccess } from './member-access.js';
-import { LookRows, useTeamErrorText } from './team-parts.js';
+import { LookRows, NumberedHeading, useTeamErrorText } from './team-parts.js';
 
 export function TeamMemberPage() {
   useNamespace('team');
@@ -118,12 +118,7 @@ export function TeamMemberPage() {
       </section>
 
       <section className="team-member-page__section" aria-labelledby="member-gender-title">
-        <h2 id="member-gender-title" className="team-form__heading">
-          <span className="team-form__number" aria-hidden="true">
-            1
-          </span>
-          {t('team.member.genderTitle')}
-        </h2>
+        <NumberedHeading id="member-gender-title" number={1}>{t('team.member.genderTitle')}</NumberedHeading>
         <div className="choices team-genders" role="group" aria-labelledby="member-gender-title">
           {GENDERS.map((key) => (
             <ChoiceButton
@@ -141,24 +136,14 @@ export function TeamMemberPage() {
       </section>
 
       <section className="team-member-page__section" aria-labelledby="member-upload-title">
-        <h2 id="member-upload-title" className="team-form__heading">
-          <span className="team-form__number" aria-hidden="true">
-            2
-          </span>
-          {t('team.member.uploadTitle')}
-        </h2>
+        <NumberedHeading id="member-upload-title" number={2}>{t('team.member.uploadTitle')}</NumberedHeading>
         <p className="field__hint">{t('order.upload.subtitle', { min: UPLOAD_LIMITS.minPhotos, max: UPLOAD_LIMITS.maxPhotos })}</p>
         <PhotoExamples />
         <PhotoUploader photos={photos} />
       </section>
 
       <section className="team-member-page__section team-member-page__submit" aria-labelledby="member-submit-title">
-        <h2 id="member-submit-title" className="team-form__heading">
-          <span className="team-form__number" aria-hidden="true">
-            3
-          </span>
-          {t('team.member.submitTitle')}
-        </h2>
+        <NumberedHeading id="member-submit-title" number={3}>{t('team.member.submitTitle')}</NumberedHeading>
         <p className="field__hint">{t('team.member.submitText')}</p>
         {error && (
           <p className="alert alert--error" role="alert" data-testid="member-error">

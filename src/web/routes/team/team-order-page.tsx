@@ -1,7 +1,7 @@
 // The company's order (issue 17): seats of one package, the team's look, the billing data and the VAT ID, and a
 // price that follows every change. The checks here are for comfort; the server validates with the same schema,
 // prices from its catalogue and decides the VAT treatment.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { offeredLocations } from '../../../domain/capabilities.js';
 import { BASE_STYLES, OUTFITS, PACKAGES, PACKAGE_KEYS, type BaseStyle, type Location, type Outfit, type PackageKey } from '../../../domain/catalog.js';
@@ -12,13 +12,14 @@ import { TEAM_LIMITS, teamCheckoutSchema } from '../../../domain/team.js';
 import { fieldErrors } from '../../../domain/validation.js';
 import { checkVatId, vatTreatmentFor } from '../../../domain/vat-id.js';
 import { useAppData } from '../../app-data.js';
+import { CheckboxField, FormField, SubmitButton } from '../../components/form-fields.js';
 import { PageLink } from '../../components/page-link.js';
 import { useI18n, useNamespace } from '../../i18n/i18n.js';
 import { ApiError, api } from '../../lib/api.js';
 import { trackEvent } from '../../lib/metrics.js';
 import { linkTarget } from '../../routes.js';
 import { ChoiceButton } from '../order/choice-steps.js';
-import { useTeamErrorText } from './team-parts.js';
+import { NumberedHeading, useTeamErrorText } from './team-parts.js';
 
 const FORM_STORAGE_KEY = 'team-order';
 
@@ -64,6 +65,44 @@ function countryName(prefix: string, language: 'de' | 'en' | 'es'): string {
   } catch {
     return prefix;
   }
+}
+
+/** The parts of the team's look, each a choice from its catalogue list. */
+type LookField = 'style' | 'location' | 'outfit';
+const LOOK_CATALOG: Record<LookField, string> = { style: 'styles', location: 'locations', outfit: 'outfits' };
+
+/** One part of the look: its heading, a button per option, and its error (the group takes the focus for it). */
+function LookChoices<K extends string>(props: {
+  field: LookField;
+  options: readonly K[];
+  columns?: 'two' | 'three';
+  selected: K | null;
+  onSelect: (key: K) => void;
+  error: ReactNode;
+}) {
+  const { t } = useI18n();
+  const { field } = props;
+  const list = LOOK_CATALOG[field];
+  return (
+    <>
+      <h3 className="team-form__subheading" id={`team-${field}-title`}>
+        {t(`team.look.${field}`)}
+      </h3>
+      <div id={FIELD_IDS[field]} className={`choices choices--${props.columns ?? 'three'}`} role="group" aria-labelledby={`team-${field}-title`} tabIndex={-1}>
+        {props.options.map((key) => (
+          <ChoiceButton
+            key={key}
+            testId={`team-${field}-${key}`}
+            selected={props.selected === key}
+            title={t(`catalog.${list}.${key}.name`)}
+            description={t(`catalog.${list}.${key}.description`)}
+            onClick={() => props.onSelect(key)}
+          />
+        ))}
+      </div>
+      {props.error}
+    </>
+  );
 }
 
 export function TeamOrderPage() {
@@ -175,13 +214,13 @@ export function TeamOrderPage() {
     }
   };
 
+  const errorOf = (field: Field) => (errors[field] ? errorText(errors[field]) : null);
   const fieldError = (field: Field) =>
     errors[field] ? (
       <p id={`${FIELD_IDS[field]}-error`} className="field__error" role="alert">
-        {errorText(errors[field])}
+        {errorOf(field)}
       </p>
     ) : null;
-  const invalid = (field: Field) => (errors[field] ? { 'aria-invalid': true as const, 'aria-describedby': `${FIELD_IDS[field]}-error` } : {});
   const packageView = (key: PackageKey) => catalog.packages.find((p) => p.key === key)!;
   const termsLink = linkTarget('agb');
 
@@ -201,12 +240,7 @@ export function TeamOrderPage() {
       <form className="summary team-form" onSubmit={submit} noValidate>
         <div className="summary__main">
           <section className="team-form__section" aria-labelledby="team-package-title">
-            <h2 id="team-package-title" className="team-form__heading">
-              <span className="team-form__number" aria-hidden="true">
-                1
-              </span>
-              {t('team.order.packageTitle')}
-            </h2>
+            <NumberedHeading id="team-package-title" number={1}>{t('team.order.packageTitle')}</NumberedHeading>
             <div id={FIELD_IDS.package} className="choices choices--three" role="group" aria-labelledby="team-package-title" tabIndex={-1}>
               {PACKAGE_KEYS.map((key) => {
                 const view = packageView(key);
@@ -237,205 +271,140 @@ export function TeamOrderPage() {
           </section>
 
           <section className="team-form__section" aria-labelledby="team-seats-title">
-            <h2 id="team-seats-title" className="team-form__heading">
-              <span className="team-form__number" aria-hidden="true">
-                2
-              </span>
-              {t('team.order.seatsTitle')}
-            </h2>
-            <div className="field">
-              <label htmlFor={FIELD_IDS.seats}>{t('team.order.seatsLabel')}</label>
-              <div className="stepper">
-                <button
-                  type="button"
-                  className="button button--secondary stepper__button"
-                  aria-label={t('team.order.fewer')}
-                  disabled={seatsValid && seats <= TEAM_LIMITS.minSeats}
-                  onClick={() => change({ seats: String(Math.max(TEAM_LIMITS.minSeats, (seatsValid ? seats : TEAM_LIMITS.minSeats + 1) - 1)) }, 'seats')}
-                >
-                  −
-                </button>
-                <input
-                  id={FIELD_IDS.seats}
-                  className="stepper__input"
-                  type="number"
-                  inputMode="numeric"
-                  min={TEAM_LIMITS.minSeats}
-                  max={TEAM_LIMITS.maxSeats}
-                  step={1}
-                  value={form.seats}
-                  onChange={(e) => change({ seats: e.target.value }, 'seats')}
-                  {...(errors.seats ? invalid('seats') : { 'aria-describedby': 'team-seats-hint' })}
-                  data-testid="team-seats"
-                />
-                <button
-                  type="button"
-                  className="button button--secondary stepper__button"
-                  aria-label={t('team.order.more')}
-                  disabled={seatsValid && seats >= TEAM_LIMITS.maxSeats}
-                  onClick={() => change({ seats: String(Math.min(TEAM_LIMITS.maxSeats, (seatsValid ? seats : TEAM_LIMITS.minSeats - 1) + 1)) }, 'seats')}
-                >
-                  +
-                </button>
-              </div>
-              {fieldError('seats') ?? (
-                <p id="team-seats-hint" className="field__hint">
-                  {t('team.order.seatsHint', { min: TEAM_LIMITS.minSeats, max: TEAM_LIMITS.maxSeats })}
-                </p>
+            <NumberedHeading id="team-seats-title" number={2}>{t('team.order.seatsTitle')}</NumberedHeading>
+            <FormField
+              id={FIELD_IDS.seats}
+              label={t('team.order.seatsLabel')}
+              error={errorOf('seats')}
+              hint={t('team.order.seatsHint', { min: TEAM_LIMITS.minSeats, max: TEAM_LIMITS.maxSeats })}
+            >
+              {(aria) => (
+                <div className="stepper">
+                  <button
+                    type="button"
+                    className="button button--secondary stepper__button"
+                    aria-label={t('team.order.fewer')}
+                    disabled={seatsValid && seats <= TEAM_LIMITS.minSeats}
+                    onClick={() => change({ seats: String(Math.max(TEAM_LIMITS.minSeats, (seatsValid ? seats : TEAM_LIMITS.minSeats + 1) - 1)) }, 'seats')}
+                  >
+                    −
+                  </button>
+                  <input
+                    id={FIELD_IDS.seats}
+                    className="stepper__input"
+                    type="number"
+                    inputMode="numeric"
+                    min={TEAM_LIMITS.minSeats}
+                    max={TEAM_LIMITS.maxSeats}
+                    step={1}
+                    value={form.seats}
+                    onChange={(e) => change({ seats: e.target.value }, 'seats')}
+                    {...aria}
+                    data-testid="team-seats"
+                  />
+                  <button
+                    type="button"
+                    className="button button--secondary stepper__button"
+                    aria-label={t('team.order.more')}
+                    disabled={seatsValid && seats >= TEAM_LIMITS.maxSeats}
+                    onClick={() => change({ seats: String(Math.min(TEAM_LIMITS.maxSeats, (seatsValid ? seats : TEAM_LIMITS.minSeats - 1) + 1)) }, 'seats')}
+                  >
+                    +
+                  </button>
+                </div>
               )}
-            </div>
+            </FormField>
           </section>
 
           <section className="team-form__section" aria-labelledby="team-look-title">
-            <h2 id="team-look-title" className="team-form__heading">
-              <span className="team-form__number" aria-hidden="true">
-                3
-              </span>
-              {t('team.order.lookTitle')}
-            </h2>
+            <NumberedHeading id="team-look-title" number={3}>{t('team.order.lookTitle')}</NumberedHeading>
             <p className="field__hint">{t('team.order.lookHint')}</p>
-            <h3 className="team-form__subheading" id="team-style-title">
-              {t('team.look.style')}
-            </h3>
-            <div id={FIELD_IDS.style} className="choices choices--three" role="group" aria-labelledby="team-style-title" tabIndex={-1}>
-              {BASE_STYLES.map((style) => (
-                <ChoiceButton
-                  key={style}
-                  testId={`team-style-${style}`}
-                  selected={form.style === style}
-                  title={t(`catalog.styles.${style}.name`)}
-                  description={t(`catalog.styles.${style}.description`)}
-                  onClick={() => change({ style }, 'style')}
-                />
-              ))}
-            </div>
-            {fieldError('style')}
+            <LookChoices field="style" options={BASE_STYLES} selected={form.style} onSelect={(style) => change({ style }, 'style')} error={fieldError('style')} />
             {pkg.hasRefinement && (
-              <>
-                <h3 className="team-form__subheading" id="team-location-title">
-                  {t('team.look.location')}
-                </h3>
-                <div id={FIELD_IDS.location} className={`choices choices--${locations.length === 3 ? 'three' : 'two'}`} role="group" aria-labelledby="team-location-title" tabIndex={-1}>
-                  {locations.map((key) => (
-                    <ChoiceButton
-                      key={key}
-                      testId={`team-location-${key}`}
-                      selected={location === key}
-                      title={t(`catalog.locations.${key}.name`)}
-                      description={t(`catalog.locations.${key}.description`)}
-                      onClick={() => change({ location: key }, 'location')}
-                    />
-                  ))}
-                </div>
-                {fieldError('location')}
-              </>
+              <LookChoices
+                field="location"
+                options={locations}
+                columns={locations.length === 3 ? 'three' : 'two'}
+                selected={location}
+                onSelect={(key) => change({ location: key }, 'location')}
+                error={fieldError('location')}
+              />
             )}
             {pkg.hasRefinement && capabilities.newOutfits && (
-              <>
-                <h3 className="team-form__subheading" id="team-outfit-title">
-                  {t('team.look.outfit')}
-                </h3>
-                <div id={FIELD_IDS.outfit} className="choices choices--three" role="group" aria-labelledby="team-outfit-title" tabIndex={-1}>
-                  {OUTFITS.map((key) => (
-                    <ChoiceButton
-                      key={key}
-                      testId={`team-outfit-${key}`}
-                      selected={outfit === key}
-                      title={t(`catalog.outfits.${key}.name`)}
-                      description={t(`catalog.outfits.${key}.description`)}
-                      onClick={() => change({ outfit: key }, 'outfit')}
-                    />
-                  ))}
-                </div>
-                {fieldError('outfit')}
-              </>
+              <LookChoices field="outfit" options={OUTFITS} selected={outfit} onSelect={(key) => change({ outfit: key }, 'outfit')} error={fieldError('outfit')} />
             )}
           </section>
 
           <section className="team-form__section" aria-labelledby="team-billing-title">
-            <h2 id="team-billing-title" className="team-form__heading">
-              <span className="team-form__number" aria-hidden="true">
-                4
-              </span>
-              {t('team.order.billingTitle')}
-            </h2>
-            <div className="field">
-              <label htmlFor={FIELD_IDS.companyName}>{t('team.order.companyName')}</label>
-              <input
-                id={FIELD_IDS.companyName}
-                autoComplete="organization"
-                maxLength={BILLING_LIMITS.name}
-                value={form.companyName}
-                onChange={(e) => change({ companyName: e.target.value }, 'companyName')}
-                {...invalid('companyName')}
-                data-testid="team-company"
-              />
-              {fieldError('companyName')}
-            </div>
-            <div className="field">
-              <label htmlFor={FIELD_IDS.companyAddress}>{t('team.order.companyAddress')}</label>
-              <textarea
-                id={FIELD_IDS.companyAddress}
-                autoComplete="street-address"
-                rows={3}
-                maxLength={BILLING_LIMITS.address}
-                value={form.companyAddress}
-                onChange={(e) => change({ companyAddress: e.target.value }, 'companyAddress')}
-                {...(errors.companyAddress ? invalid('companyAddress') : { 'aria-describedby': 'team-address-hint' })}
-                data-testid="team-address"
-              />
-              {fieldError('companyAddress') ?? (
-                <p id="team-address-hint" className="field__hint">
-                  {t('team.order.companyAddressHint')}
-                </p>
+            <NumberedHeading id="team-billing-title" number={4}>{t('team.order.billingTitle')}</NumberedHeading>
+            <FormField id={FIELD_IDS.companyName} label={t('team.order.companyName')} error={errorOf('companyName')}>
+              {(aria) => (
+                <input
+                  id={FIELD_IDS.companyName}
+                  autoComplete="organization"
+                  maxLength={BILLING_LIMITS.name}
+                  value={form.companyName}
+                  onChange={(e) => change({ companyName: e.target.value }, 'companyName')}
+                  {...aria}
+                  data-testid="team-company"
+                />
               )}
-            </div>
-            <div className="field">
-              <label htmlFor={FIELD_IDS.vatId}>{t('team.order.vatId')}</label>
-              <input
-                id={FIELD_IDS.vatId}
-                autoComplete="off"
-                autoCapitalize="characters"
-                spellCheck={false}
-                maxLength={20}
-                value={form.vatId}
-                onChange={(e) => change({ vatId: e.target.value }, 'vatId')}
-                aria-invalid={vatError ? true : undefined}
-                aria-describedby={vatError ? 'team-vat-id-error' : 'team-vat-id-hint'}
-                data-testid="team-vat-id"
-              />
-              {vatError ? (
-                <p id="team-vat-id-error" className="field__error" role="alert">
-                  {errorText(vatError)}
-                </p>
-              ) : (
-                <p id="team-vat-id-hint" className="field__hint" data-testid="team-vat-hint">
-                  {!vatCheck?.ok
-                    ? t('team.order.vatIdHint')
-                    : reverseUnavailable
-                      ? errorText('reverseChargeUnavailable')
-                      : t(treatment === 'reverse_charge' ? 'team.order.vatIdReverse' : 'team.order.vatIdDomestic', { country: countryName(vatCheck.country, language) })}
-                </p>
+            </FormField>
+            <FormField id={FIELD_IDS.companyAddress} label={t('team.order.companyAddress')} error={errorOf('companyAddress')} hint={t('team.order.companyAddressHint')}>
+              {(aria) => (
+                <textarea
+                  id={FIELD_IDS.companyAddress}
+                  autoComplete="street-address"
+                  rows={3}
+                  maxLength={BILLING_LIMITS.address}
+                  value={form.companyAddress}
+                  onChange={(e) => change({ companyAddress: e.target.value }, 'companyAddress')}
+                  {...aria}
+                  data-testid="team-address"
+                />
               )}
-            </div>
-            <div className="field">
-              <label htmlFor={FIELD_IDS.email}>{t('team.order.email')}</label>
-              <input
-                id={FIELD_IDS.email}
-                type="email"
-                autoComplete="email"
-                inputMode="email"
-                value={form.email}
-                onChange={(e) => change({ email: e.target.value }, 'email')}
-                {...(errors.email ? invalid('email') : { 'aria-describedby': 'team-email-hint' })}
-                data-testid="team-email"
-              />
-              {fieldError('email') ?? (
-                <p id="team-email-hint" className="field__hint">
-                  {t('team.order.emailHint')}
-                </p>
+            </FormField>
+            <FormField
+              id={FIELD_IDS.vatId}
+              label={t('team.order.vatId')}
+              error={vatError && errorText(vatError)}
+              hint={
+                !vatCheck?.ok
+                  ? t('team.order.vatIdHint')
+                  : reverseUnavailable
+                    ? errorText('reverseChargeUnavailable')
+                    : t(treatment === 'reverse_charge' ? 'team.order.vatIdReverse' : 'team.order.vatIdDomestic', { country: countryName(vatCheck.country, language) })
+              }
+              hintTestId="team-vat-hint"
+            >
+              {(aria) => (
+                <input
+                  id={FIELD_IDS.vatId}
+                  autoComplete="off"
+                  autoCapitalize="characters"
+                  spellCheck={false}
+                  maxLength={20}
+                  value={form.vatId}
+                  onChange={(e) => change({ vatId: e.target.value }, 'vatId')}
+                  {...aria}
+                  data-testid="team-vat-id"
+                />
               )}
-            </div>
+            </FormField>
+            <FormField id={FIELD_IDS.email} label={t('team.order.email')} error={errorOf('email')} hint={t('team.order.emailHint')}>
+              {(aria) => (
+                <input
+                  id={FIELD_IDS.email}
+                  type="email"
+                  autoComplete="email"
+                  inputMode="email"
+                  value={form.email}
+                  onChange={(e) => change({ email: e.target.value }, 'email')}
+                  {...aria}
+                  data-testid="team-email"
+                />
+              )}
+            </FormField>
           </section>
         </div>
 
@@ -480,38 +449,30 @@ export function TeamOrderPage() {
               {t('team.order.termsBefore')} {termsLink ? <Link to={`${termsLink}#terms-s14`}>{t('team.order.terms')}</Link> : t('team.order.terms')}
               {t('team.order.termsAfter')}
             </p>
-            <label className={`consent${errors.businessConfirmed ? ' consent--error' : ''}`}>
-              <input
-                id={FIELD_IDS.businessConfirmed}
-                type="checkbox"
-                checked={business}
-                onChange={(e) => {
-                  setBusiness(e.target.checked);
-                  setErrors((e) => {
-                    const next = { ...e };
-                    delete next.businessConfirmed;
-                    return next;
-                  });
-                }}
-                {...invalid('businessConfirmed')}
-                data-testid="team-business"
-              />
-              <span>{t('team.order.business')}</span>
-            </label>
-            {fieldError('businessConfirmed')}
+            <CheckboxField
+              id={FIELD_IDS.businessConfirmed}
+              checked={business}
+              onChange={(checked) => {
+                setBusiness(checked);
+                setErrors((e) => {
+                  const next = { ...e };
+                  delete next.businessConfirmed;
+                  return next;
+                });
+              }}
+              error={errors.businessConfirmed ? { id: `${FIELD_IDS.businessConfirmed}-error`, text: errorOf('businessConfirmed') } : null}
+              testId="team-business"
+            >
+              {t('team.order.business')}
+            </CheckboxField>
             {Object.keys(errors).length > 0 && (
               <p className="alert alert--error" data-testid="team-fix-fields">
                 {t('team.order.fixFields')}
               </p>
             )}
-            {formError && (
-              <p className="alert alert--error" role="alert" data-testid="team-checkout-error">
-                {formError}
-              </p>
-            )}
-            <button type="submit" className="button button--primary button--large button--block" disabled={submitting} data-testid="team-order-button">
+            <SubmitButton error={formError} errorTestId="team-checkout-error" submitting={submitting} testId="team-order-button">
               {submitting ? t('team.order.submitting') : t('team.order.submit')}
-            </button>
+            </SubmitButton>
           </div>
           <p className="team-form__consumer">
             {t('team.order.consumer')} <PageLink to="orderStart">{t('team.order.consumerLink')}</PageLink>

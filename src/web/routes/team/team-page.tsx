@@ -9,6 +9,7 @@ import { TEAM_LIMITS } from '../../../domain/team.js';
 import { ORDER_ID_SHAPE, emailSchema } from '../../../domain/validation.js';
 import { useAppData } from '../../app-data.js';
 import { DetailRows } from '../../components/details.js';
+import { FormField } from '../../components/form-fields.js';
 import { useI18n, useNamespace } from '../../i18n/i18n.js';
 import { ApiError, api } from '../../lib/api.js';
 import { orderAccessToken, rememberOrderAccess } from '../tracking/order-access.js';
@@ -409,30 +410,21 @@ function MembersCard({ view, token, onChange }: { view: TeamView; token: string;
       )}
       <form className="team-invite" onSubmit={invite} noValidate>
         <h3 className="team-invite__title">{t('team.status.inviteTitle')}</h3>
-        <div className="field">
-          <label htmlFor="team-invite-emails">{t('team.status.inviteLabel')}</label>
-          <textarea
-            id="team-invite-emails"
-            rows={3}
-            value={addresses}
-            onChange={(e) => {
-              setAddresses(e.target.value);
-              setInviteError(null);
-            }}
-            aria-invalid={inviteError ? true : undefined}
-            aria-describedby={inviteError ? 'team-invite-error' : 'team-invite-hint'}
-            data-testid="team-invite-emails"
-          />
-          {inviteError ? (
-            <p id="team-invite-error" className="field__error" role="alert">
-              {inviteError}
-            </p>
-          ) : (
-            <p id="team-invite-hint" className="field__hint">
-              {t('team.status.inviteHint')}
-            </p>
+        <FormField id="team-invite-emails" noteId="team-invite" label={t('team.status.inviteLabel')} error={inviteError} hint={t('team.status.inviteHint')}>
+          {(aria) => (
+            <textarea
+              id="team-invite-emails"
+              rows={3}
+              value={addresses}
+              onChange={(e) => {
+                setAddresses(e.target.value);
+                setInviteError(null);
+              }}
+              {...aria}
+              data-testid="team-invite-emails"
+            />
           )}
-        </div>
+        </FormField>
         <button type="submit" className="button button--secondary" disabled={busy !== null} data-testid="team-invite-submit">
           {t('team.status.inviteSubmit')}
         </button>

@@ -1,4 +1,6 @@
-// What the team pages share: the team's look as rows, and field errors in the team's words.
+// What the team pages share: the team's look as rows, the numbered headings of their steps, and field errors in the
+// team's words.
+import type { ReactNode } from 'react';
 import { DetailRows } from '../../components/details.js';
 import { useI18n } from '../../i18n/i18n.js';
 
@@ -18,6 +20,18 @@ export function LookRows({ look, packageKey }: { look: TeamLook; packageKey?: st
     ...(look.outfit ? ([[t('team.look.outfit'), t(`catalog.outfits.${look.outfit}.name`)]] as [string, string][]) : []),
   ];
   return <DetailRows rows={rows} />;
+}
+
+/** The heading of a numbered step of the order or member page. */
+export function NumberedHeading({ id, number, children }: { id: string; number: number; children: ReactNode }) {
+  return (
+    <h2 id={id} className="team-form__heading">
+      <span className="team-form__number" aria-hidden="true">
+        {number}
+      </span>
+      {children}
+    </h2>
+  );
 }
 
 /** Codes the shared error catalogue has no words for (e-mail checks, the team's look), in the team's own texts. */
