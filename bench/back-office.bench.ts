@@ -5,6 +5,7 @@ import { rm } from 'node:fs/promises';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { SMOKE, benchApp, figure } from './in-process.js';
+import { once, stopOnExit } from './support/processes.mjs';
 
 const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const database = `shop_bench_${process.pid}`;
@@ -17,8 +18,18 @@ const port = Number(process.env.BENCH_PORT ?? 3906);
 const orderCount = SMOKE ? 200 : 10_000;
 const orderCountShown = SMOKE ? String(orderCount) : '10 000';
 const seconds = SMOKE ? 1 : 4;
-const { app, dataDir } = await benchApp('office', { DATABASE_URL: url.toString() });
+let bench: Awaited<ReturnType<typeof benchApp>> | null = null;
+// Also on Ctrl-C: the database of its own goes with the app.
+const cleanup = once(async () => {
+  await bench?.app.close();
+  await admin.query(`drop database if exists ${database} with (force)`);
+  await admin.end();
+  if (bench) await rm(bench.dataDir, { recursive: true, force: true });
+});
+stopOnExit(cleanup);
 try {
+  bench = await benchApp('office', { DATABASE_URL: url.toString() });
+  const { app } = bench;
   await app.db.migrate();
   // 10 000 placed orders (smoke: 200) over the last year, mixed packages and statuses.
   await app.db.db.execute(
@@ -49,8 +60,5 @@ try {
     }
   }
 } finally {
-  await app.close();
-  await admin.query(`drop database if exists ${database} with (force)`);
-  await admin.end();
-  await rm(dataDir, { recursive: true, force: true });
+  await cleanup();
 }

@@ -7,26 +7,36 @@ import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { ROOT, SMOKE, idleResidentMb, printFigure, startShop, tempDataDir } from './lib.mjs';
+import { once, stopChild, stopOnExit } from './support/processes.mjs';
 
 const port = Number(process.env.BENCH_PORT ?? 3901);
 const dataDir = tempDataDir('foundation');
 const idleSeconds = SMOKE ? 1 : 10;
 const loadSeconds = SMOKE ? 1 : 10;
 
-// First run: no build, no database yet (what a fresh clone meets after npm install).
-if (SMOKE) console.log('smoke: dist/ kept, the first start builds only if the sources changed');
-else rmSync(path.join(ROOT, 'dist'), { recursive: true, force: true });
-const first = await startShop({ port, dataDir });
-const firstIdle = await idleResidentMb(first.child.pid, idleSeconds);
-await first.stop();
-printFigure(`cold start to healthy, first run (${SMOKE ? 'new DB' : 'build + new DB'})`, first.seconds, 's', '<= 30 s');
-printFigure('memory of the idle embedded shop, first run', firstIdle, 'MB', '<= 450 MB');
-
-const later = await startShop({ port, dataDir });
-printFigure('cold start to healthy, later run', later.seconds, 's', '<= 5 s');
-printFigure('memory of the idle embedded shop, later run', await idleResidentMb(later.child.pid, idleSeconds), 'MB', '<= 350 MB');
+let first = null;
+let later = null;
+const cleanup = once(async () => {
+  await stopChild(first?.child);
+  await stopChild(later?.child);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+stopOnExit(cleanup);
 
 try {
+  // First run: no build, no database yet (what a fresh clone meets after npm install).
+  if (SMOKE) console.log('smoke: dist/ kept, the first start builds only if the sources changed');
+  else rmSync(path.join(ROOT, 'dist'), { recursive: true, force: true });
+  first = await startShop({ port, dataDir });
+  const firstIdle = await idleResidentMb(first.child.pid, idleSeconds);
+  await stopChild(first.child);
+  printFigure(`cold start to healthy, first run (${SMOKE ? 'new DB' : 'build + new DB'})`, first.seconds, 's', '<= 30 s');
+  printFigure('memory of the idle embedded shop, first run', firstIdle, 'MB', '<= 450 MB');
+
+  later = await startShop({ port, dataDir });
+  printFigure('cold start to healthy, later run', later.seconds, 's', '<= 5 s');
+  printFigure('memory of the idle embedded shop, later run', await idleResidentMb(later.child.pid, idleSeconds), 'MB', '<= 350 MB');
+
   const result = await autocannon({ url: `${later.url}/api/catalog`, connections: 20, duration: loadSeconds });
   printFigure(`GET /api/catalog requests per second (${loadSeconds} s, 20 conn.)`, Math.round(result.requests.average), 'req/s');
   printFigure('GET /api/catalog p99 latency', result.latency.p99, 'ms');
@@ -52,6 +62,5 @@ try {
   for (const src of new Set(entries)) await visit(src, true);
   printFigure(`home page JavaScript, gzipped (${seen.size} files)`, Math.round(gzipped / 102.4) / 10, 'KB', '<= 100 KB');
 } finally {
-  await later.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await cleanup();
 }

@@ -1,22 +1,26 @@
 // Issue 6 figures: Lighthouse (mobile settings: simulated slow 4G and a 4x slower CPU) on the home page and
 // one guide, driving Debian's Chromium. Each page is measured three times; the median run is printed.
 // Smoke (BENCH_SMOKE=1): the home page only, measured once (LIGHTHOUSE_RUNS still wins when set).
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { SMOKE, printFigure, startShop, tempDataDir } from './lib.mjs';
+import { once, stopChild, stopOnExit } from './support/processes.mjs';
 
 const port = Number(process.env.BENCH_PORT ?? 3906);
 const runs = Number(process.env.LIGHTHOUSE_RUNS ?? (SMOKE ? 1 : 3));
+const chromePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const missingChromium = `Chromium not found at ${chromePath}: install it with \`apt-get update && apt-get install -y chromium\` (or set CHROMIUM_PATH)`;
 const dataDir = tempDataDir('lighthouse');
-// The shop as `npm start` runs it (production bundle, compression, service worker); the canonical address
-// matches the one Lighthouse opens.
-const shop = await startShop({ port, dataDir, env: { PUBLIC_URL: `http://localhost:${port}` } });
-
-const chrome = await chromeLauncher.launch({
-  chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+let shop = null;
+let chrome = null;
+// Chrome runs in a process group of its own (chrome-launcher detaches it): a Ctrl-C reaches it only through this.
+const cleanup = once(async () => {
+  await chrome?.kill();
+  await stopChild(shop?.child);
+  rmSync(dataDir, { recursive: true, force: true });
 });
+stopOnExit(cleanup);
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -24,6 +28,20 @@ function median(values) {
 }
 
 try {
+  if (!existsSync(chromePath)) throw new Error(missingChromium);
+  // The shop as `npm start` runs it (production bundle, compression, service worker); the canonical address
+  // matches the one Lighthouse opens.
+  shop = await startShop({ port, dataDir, env: { PUBLIC_URL: `http://localhost:${port}` } });
+  chrome = await chromeLauncher
+    .launch({
+      chromePath,
+      // Interrupts are this script's to handle (the shop stops too), not chrome-launcher's.
+      handleSIGINT: false,
+      chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    })
+    .catch((error) => {
+      throw existsSync(chromePath) ? error : new Error(missingChromium);
+    });
   const pages = [
     ['home', '/'],
     ['guide', '/bewerbungsfotos-erstellen'],
@@ -54,8 +72,9 @@ try {
     );
     if (failing.size) console.log(`  audits not passed: ${[...failing].join(', ')}`);
   }
+} catch (error) {
+  console.error(error.message === missingChromium ? missingChromium : error);
+  process.exitCode = 1;
 } finally {
-  await chrome.kill();
-  await shop.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await cleanup();
 }

@@ -4,7 +4,7 @@
 // Without a reachable PostgreSQL, (3) and (4) run embedded, where PGlite's own ~750 MB count too.
 // Smoke (BENCH_SMOKE=1): 2 gate checks, 1 render per format, and a basic order (3 photos, 3 pictures).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -16,6 +16,7 @@ import { assessPhoto } from '../src/studio/quality-gate.js';
 import { renderDraft } from '../src/studio/render.js';
 import { PORTRAIT } from '../src/testing/images.js';
 import { SMOKE, figure } from './in-process.js';
+import { once, stopChild, stopOnExit } from './support/processes.mjs';
 import { PROJECT_ROOT as ROOT, STUDIO_INFERENCE_WORKER, STUDIO_MODELS_DIR } from '../src/server/paths.js';
 
 function stats(samples: number[]) {
@@ -25,35 +26,52 @@ function stats(samples: number[]) {
 
 // (1) and (2)
 const inference = createInference({ workerFile: STUDIO_INFERENCE_WORKER, modelDir: STUDIO_MODELS_DIR });
-const photo = await sharp(PORTRAIT).resize(1024, 1280, { fit: 'cover' }).jpeg({ quality: 90 }).toBuffer();
-let started = performance.now();
-await assessPhoto(photo, inference);
-figure('models loaded + first gate check', (performance.now() - started) / 1000, 's');
-const gate: number[] = [];
-for (let i = 0; i < (SMOKE ? 2 : 30); i++) {
+let started: number;
+try {
+  const photo = await sharp(PORTRAIT).resize(1024, 1280, { fit: 'cover' }).jpeg({ quality: 90 }).toBuffer();
   started = performance.now();
   await assessPhoto(photo, inference);
-  gate.push(performance.now() - started);
-}
-figure('quality gate per 1024 px photo, mean', stats(gate).mean, 'ms', '<= 100 ms');
-figure('quality gate per 1024 px photo, p95', stats(gate).p95, 'ms');
-const big = await sharp(PORTRAIT).resize(3000, 3750, { fit: 'cover' }).jpeg({ quality: 90 }).toBuffer();
-const bigFace = (await assessPhoto(big, inference)).face!;
-for (const format of OUTPUT_FORMAT_KEYS) {
-  const times: number[] = [];
-  for (let i = 0; i < (SMOKE ? 1 : 5); i++) {
+  figure('models loaded + first gate check', (performance.now() - started) / 1000, 's');
+  const gate: number[] = [];
+  for (let i = 0; i < (SMOKE ? 2 : 30); i++) {
     started = performance.now();
-    await renderDraft({ photo: big, face: bigFace, spec: { format, backdrop: { kind: 'studio', variant: i }, style: 'professional' }, inference });
-    times.push(performance.now() - started);
+    await assessPhoto(photo, inference);
+    gate.push(performance.now() - started);
   }
-  figure(`render a ${format} draft (11 MP photo), mean`, stats(times).mean, 'ms', '<= 1000 ms');
+  figure('quality gate per 1024 px photo, mean', stats(gate).mean, 'ms', '<= 100 ms');
+  figure('quality gate per 1024 px photo, p95', stats(gate).p95, 'ms');
+  const big = await sharp(PORTRAIT).resize(3000, 3750, { fit: 'cover' }).jpeg({ quality: 90 }).toBuffer();
+  const bigFace = (await assessPhoto(big, inference)).face!;
+  for (const format of OUTPUT_FORMAT_KEYS) {
+    const times: number[] = [];
+    for (let i = 0; i < (SMOKE ? 1 : 5); i++) {
+      started = performance.now();
+      await renderDraft({ photo: big, face: bigFace, spec: { format, backdrop: { kind: 'studio', variant: i }, style: 'professional' }, inference });
+      times.push(performance.now() - started);
+    }
+    figure(`render a ${format} draft (11 MP photo), mean`, stats(times).mean, 'ms', '<= 1000 ms');
+  }
+} finally {
+  await inference.close();
 }
-await inference.close();
 
 // (3) and (4)
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 let databaseUrl: string | null = null;
 const dbName = `shop_bench_studio_${process.pid}`;
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'shop-bench-studio-'));
+const children: ChildProcess[] = [];
+const cleanup = once(async () => {
+  await Promise.all(children.map((child) => stopChild(child)));
+  if (databaseUrl) {
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`drop database if exists ${dbName} with (force)`);
+    await admin.end();
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+});
+stopOnExit(cleanup);
 try {
   const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 2000 });
   await admin.connect();
@@ -68,14 +86,16 @@ try {
 
 const port = Number(process.env.BENCH_PORT ?? 3907);
 const base = `http://127.0.0.1:${port}`;
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'shop-bench-studio-'));
 const STAFF = { email: 'bench@example.de', password: 'bench-staff-password-1' };
 const env = { ...process.env, NODE_ENV: 'development', ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', RETENTION_INTERVAL_MINUTES: '0' };
-const children: ChildProcess[] = [];
 const run = (script: string, extra: Record<string, string>) => {
   const child = spawn(process.execPath, [script], { cwd: ROOT, env: { ...env, ...extra }, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(child);
   return child;
+};
+/** Throws when a process the benchmark waits for has ended: waiting on would only run into the timeout. */
+const ensureRunning = (child: ChildProcess, what: string) => {
+  if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the ${what} exited (${child.signalCode ?? `exit code ${child.exitCode}`})`);
 };
 const peakMb = (pid: number) => Math.round(Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024);
 
@@ -84,6 +104,7 @@ try {
   const web = run('scripts/start.mjs', databaseUrl ? { DATABASE_URL: databaseUrl, RUN_JOBS: 'false' } : {});
   for (let i = 0; ; i++) {
     if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) break;
+    ensureRunning(web, 'shop');
     if (i > 1200) throw new Error('the shop did not start');
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -119,18 +140,13 @@ try {
     const job = studio.jobs?.[0];
     if (job?.status === 'done' && job.progress?.done === pictures) break;
     if (job?.status === 'dead') throw new Error(`the drafts job failed: ${job.lastError}`);
+    ensureRunning(web, 'shop');
+    ensureRunning(worker, 'worker');
     if (performance.now() - started > 300_000) throw new Error('drafts not ready after 5 minutes');
     await new Promise((r) => setTimeout(r, 100));
   }
   figure(`payment to all ${pictures} drafts of a ${selection.package} order${databaseUrl ? '' : ' (embedded)'}`, (performance.now() - started) / 1000, 's', '<= 60 s');
   figure(`peak memory of the ${databaseUrl ? 'worker process' : 'embedded shop (with PGlite)'}`, peakMb(worker.pid!), 'MB', '<= 1024 MB');
 } finally {
-  for (const child of children) child.kill('SIGINT');
-  await Promise.all(children.map((child) => new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)))));
-  if (databaseUrl) {
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`drop database if exists ${dbName} with (force)`);
-    await admin.end();
-  }
+  await cleanup();
 }
