@@ -43,7 +43,8 @@ const shopProcess = { command: 'node dist/server/main.js', reuseExistingServer: 
 
 export default defineConfig({
   testDir: 'e2e',
-  timeout: 30_000,
+  // A journey takes about 20 s alone here; two at once on a busy 2-core machine take longer.
+  timeout: 60_000,
   expect: { timeout: 5_000 },
   fullyParallel: false,
   workers: 2,
