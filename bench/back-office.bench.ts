@@ -19,9 +19,28 @@ const orderCount = SMOKE ? 200 : 10_000;
 const orderCountShown = SMOKE ? String(orderCount) : '10 000';
 const seconds = SMOKE ? 1 : 4;
 let bench: Awaited<ReturnType<typeof benchApp>> | null = null;
+// autocannon ends a run by destroying its connections, not by waiting for their answers: up to `connections`
+// requests are still at work in the app when it returns. Fastify's close waits for open connections only, so
+// closing at once ended the pg pool under them ("Cannot use a pool after calling end on the pool"). Requests
+// are counted from arrival until their answer is sent (whether or not anyone is still there to read it), and
+// the app closes once none is left.
+let inFlight = 0;
+async function requestsAnswered(timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (inFlight > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  if (inFlight > 0) console.log(`  (${inFlight} requests still unanswered after ${timeoutMs / 1000} s; closing anyway)`);
+}
 // Also on Ctrl-C: the database of its own goes with the app.
 const cleanup = once(async () => {
+  if (bench) await requestsAnswered();
   await bench?.app.close();
+  // The pool's end resolves once its clients are told to close, not once the server has seen them go: a forced
+  // drop right away cut the last ones ("terminating connection due to administrator command" on their sockets).
+  for (let i = 0; i < 250; i++) {
+    const { rows } = await admin.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1', [database]);
+    if (rows[0]?.n === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
   await admin.query(`drop database if exists ${database} with (force)`);
   await admin.end();
   if (bench) await rm(bench.dataDir, { recursive: true, force: true });
@@ -30,6 +49,10 @@ stopOnExit(cleanup);
 try {
   bench = await benchApp('office', { DATABASE_URL: url.toString() });
   const { app } = bench;
+  app.server.on('request', () => inFlight++);
+  app.addHook('onSend', async () => {
+    inFlight--;
+  });
   await app.db.migrate();
   // 10 000 placed orders (smoke: 200) over the last year, mixed packages and statuses.
   await app.db.db.execute(
