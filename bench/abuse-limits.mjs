@@ -4,24 +4,14 @@
 // Smoke (BENCH_SMOKE=1): the draft limit as it is (30 drafts are cheap), refusals for 1 s instead of 3, and the
 // upload limit lowered to 20 MB an hour, so the refusal still comes, after 3 bodies instead of about 56.
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { SMOKE, printFigure, startShop, tempDataDir } from './lib.mjs';
-import { once, stopChild, stopOnExit } from './support/processes.mjs';
+import { SMOKE, printFigure, startBenchShop } from './lib.mjs';
 
 const port = Number(process.env.BENCH_PORT ?? 3905);
 const SMOKE_UPLOAD_MB_PER_HOUR = 20;
 const refusalSeconds = SMOKE ? 1 : 3;
 if (SMOKE) console.log(`smoke: refusals measured for ${refusalSeconds} s; upload limit lowered to ${SMOKE_UPLOAD_MB_PER_HOUR} MB an hour (default 500)`);
-const dataDir = tempDataDir('abuse');
-let shop = null;
-const cleanup = once(async () => {
-  await stopChild(shop?.child);
-  rmSync(dataDir, { recursive: true, force: true });
-});
-stopOnExit(cleanup);
-shop = await startShop({
+const { shop, cleanup } = await startBenchShop('abuse', {
   port,
-  dataDir,
   env: { LOG_LEVEL: 'error', TRUST_PROXY: 'true', ...(SMOKE ? { LIMIT_UPLOAD_MB_PER_HOUR: String(SMOKE_UPLOAD_MB_PER_HOUR) } : {}) },
 });
 const base = shop.url;

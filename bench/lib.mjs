@@ -1,10 +1,11 @@
 // Small helpers shared by the benchmarks: start the built shop, wait for health, stop it.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { record } from './report.mjs';
+import { once, stopChild, stopOnExit } from './support/processes.mjs';
 
 export { SMOKE } from './report.mjs';
 
@@ -46,6 +47,22 @@ export async function startShop({ port, dataDir, env = {} }) {
       await exited;
     },
   };
+}
+
+/**
+ * startShop on a data folder of its own, with the cleanup (the shop stopped, the folder removed) registered for
+ * Ctrl-C and kills at once; the benchmark calls `cleanup` itself when it ends, also after a failure.
+ */
+export async function startBenchShop(name, { port, env = {} }) {
+  const dataDir = tempDataDir(name);
+  let shop = null;
+  const cleanup = once(async () => {
+    await stopChild(shop?.child);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  stopOnExit(cleanup);
+  shop = await startShop({ port, dataDir, env });
+  return { shop, cleanup };
 }
 
 export function printFigure(name, value, unit, target) {

@@ -1,27 +1,18 @@
 // Issue 3 figures: 10 photos of 8 MB uploaded to one order over HTTP (time and server memory),
 // and payment webhook events handled per second.
 // Smoke (BENCH_SMOKE=1): 2 photos of 8 MB, and the webhook events of 3 customers' orders instead of 40.
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createHmac, randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import Stripe from 'stripe';
-import { SMOKE, printFigure, startShop, tempDataDir } from './lib.mjs';
-import { once, stopChild, stopOnExit } from './support/processes.mjs';
+import { SMOKE, printFigure, startBenchShop } from './lib.mjs';
 
 const port = Number(process.env.BENCH_PORT ?? 3902);
 const photoCount = SMOKE ? 2 : 10;
 const customerCount = SMOKE ? 3 : 40;
 const appSecret = randomBytes(32).toString('hex');
-const dataDir = tempDataDir('orders');
-let shop = null;
-const cleanup = once(async () => {
-  await stopChild(shop?.child);
-  rmSync(dataDir, { recursive: true, force: true });
-});
-stopOnExit(cleanup);
-shop = await startShop({
+const { shop, cleanup } = await startBenchShop('orders', {
   port,
-  dataDir,
   env: {
     APP_SECRET: appSecret,
     LOG_LEVEL: 'error',
