@@ -6,6 +6,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PHOTO_CONSENT_VERSION, WAIVER_TEXT_VERSION } from '../domain/order-selection.js';
+import { TEAM_PHOTO_CONSENT_VERSION } from '../domain/team.js';
 import { isPlainText } from '../domain/validation.js';
 import { queryRows, type DatabaseHandle } from './db/client.js';
 import { generatedImages, revisionRequests, teamInvites, teamLinks } from './db/schema.js';
@@ -243,6 +244,8 @@ function templates(seed: Seed, app: FastifyInstance): Record<string, RouteTempla
         before: async () => void (await app.db.db.update(teamInvites).set({ remindedAt: null }).where(eq(teamInvites.id, team.inviteId))),
       },
     ],
+    // Paid already: the valid request is refused (alreadyPaid); the hostile ones must be refused as cleanly.
+    'POST /api/teams/:id/pay': [{ params: { id: team.orderId }, headers: teamHeaders, resetLimits: 'team-pay:%' }],
     'POST /api/teams/:id/link': [{ params: { id: team.orderId }, headers: teamHeaders, before: restoreLink }],
     'POST /api/teams/:id/members/:memberId/remove': [
       {
@@ -254,7 +257,7 @@ function templates(seed: Seed, app: FastifyInstance): Record<string, RouteTempla
     'GET /api/teams/:id/results.zip': [{ params: { id: team.orderId }, query: Object.fromEntries(team.zip) }],
     'GET /api/team-join/:token': [{ params: { token: team.joinToken }, before: restoreLink }],
     'POST /api/team-join/:token': [
-      { params: { token: team.joinToken }, body: { email: 'neu@example.de', language: 'de', photoConsent: true, photoConsentVersion: PHOTO_CONSENT_VERSION }, before: restoreLink, resetLimits: 'drafts:%' },
+      { params: { token: team.joinToken }, body: { email: 'neu@example.de', language: 'de', photoConsent: true, photoConsentVersion: TEAM_PHOTO_CONSENT_VERSION }, before: restoreLink, resetLimits: 'drafts:%' },
     ],
     'POST /api/team-members/:id/submit': [{ params: { id: team.memberId }, headers: { 'x-draft-token': team.memberDraftToken }, body: { gender: 'female' } }],
     'POST /api/contact': [{ body: { name: 'Max Muster', email: 'max@example.de', message: 'Eine Frage zu meiner Bestellung.', language: 'de' } }],
@@ -446,7 +449,7 @@ async function seedShop(app: FastifyInstance, secret: string): Promise<Seed> {
   const teamView = (await app.inject({ method: 'POST', url: `/api/teams/${placedTeam.orderId}/invites`, headers: { 'x-status-token': teamToken }, payload: { emails: ['eingeladen@example.de'] } })).json();
   const joinToken = new URL(teamView.joinUrl).pathname.split('/').pop()!;
   const joinAs = async (email: string) =>
-    (await app.inject({ method: 'POST', url: `/api/team-join/${joinToken}`, payload: { email, language: 'de', photoConsent: true, photoConsentVersion: PHOTO_CONSENT_VERSION } })).json();
+    (await app.inject({ method: 'POST', url: `/api/team-join/${joinToken}`, payload: { email, language: 'de', photoConsent: true, photoConsentVersion: TEAM_PHOTO_CONSENT_VERSION } })).json();
   const [member, removable, delivered] = [await joinAs('mitglied@example.de'), await joinAs('entfernen@example.de'), await joinAs('fertig@example.de')];
   const [picture] = await addResults(app, delivered.orderId, ['active']);
   await app.db.db.update(generatedImages).set({ variant: { format: 'portrait' } }).where(eq(generatedImages.id, picture!));
