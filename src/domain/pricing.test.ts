@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import type { Campaign } from './campaign.js';
-import { PricingError, packagePrice, priceOrder, priceTeamOrder, vatFromGross } from './pricing.js';
+import { PricingError, packagePrice, priceOrder, priceTeamOrder, seatRefundCents, vatFromGross } from './pricing.js';
 
 const campaign: Campaign = {
   id: 'test',
@@ -115,4 +115,14 @@ test('a team order needs a whole number of seats', () => {
   for (const seats of [0, -1, 2.5, Number.NaN]) {
     expect(() => priceTeamOrder({ package: 'pro', seats, campaign: null, now: during, treatment: 'standard' }), String(seats)).toThrow(PricingError);
   }
+});
+
+test('seats given back repay their share of what all seats cost; the shares of every seat add up to the total', () => {
+  expect(seatRefundCents({ totalCents: 17450, seatsBought: 5, seats: 1 })).toBe(3490);
+  expect(seatRefundCents({ totalCents: 17450, seatsBought: 5, seats: 2 })).toBe(6980);
+  // Reverse charge: 14 664 cents for five seats does not divide evenly; one seat is rounded, all five are the total.
+  expect(seatRefundCents({ totalCents: 14664, seatsBought: 5, seats: 1 })).toBe(2933);
+  expect(seatRefundCents({ totalCents: 14664, seatsBought: 5, seats: 5 })).toBe(14664);
+  expect(() => seatRefundCents({ totalCents: 17450, seatsBought: 5, seats: 6 })).toThrow(PricingError);
+  expect(() => seatRefundCents({ totalCents: 17450, seatsBought: 5, seats: 0 })).toThrow(PricingError);
 });

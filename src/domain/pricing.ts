@@ -147,3 +147,15 @@ export function priceTeamOrder(input: {
     vatRatePercent: reverseCharge ? 0 : VAT_RATE_PERCENT,
   };
 }
+
+/**
+ * What giving back `seats` of a team order repays: their share of the amount paid for all seats bought at the
+ * order (every seat cost the same). The back office shows it; the refund service charges it back.
+ */
+export function seatRefundCents(input: { totalCents: number; seatsBought: number; seats: number }): number {
+  const { totalCents, seatsBought, seats } = input;
+  if (!Number.isSafeInteger(seats) || seats < 1 || !Number.isSafeInteger(seatsBought) || seats > seatsBought) {
+    throw new PricingError('seatsInvalid', `cannot give back ${seats} of ${seatsBought} seats`);
+  }
+  return Math.round((totalCents * seats) / seatsBought);
+}

@@ -6,6 +6,7 @@ import { and, count, desc, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Language } from '../../../domain/catalog.js';
 import { canChangePayment, type PaymentStatus } from '../../../domain/order-state.js';
+import { seatRefundCents } from '../../../domain/pricing.js';
 import type { SiteInfo } from '../../../domain/site.js';
 import type { Database, Executor } from '../../db/client.js';
 import { auditLog, invoices, orders, refunds } from '../../db/schema.js';
@@ -116,9 +117,8 @@ export function createRefundService(deps: RefundDeps) {
             .select({ seats: sql<number>`coalesce(sum(${refunds.seats}), 0)::int` })
             .from(refunds)
             .where(and(eq(refunds.orderId, orderId), ne(refunds.status, 'failed')));
-          // The share of the price paid: the seats bought at the order, each at the same price.
-          const bought = order.seats + Number(given?.seats ?? 0);
-          amountCents = Math.round((order.totalCents * input.seats) / bought);
+          // The seats bought at the order: those the team has now and those given back by refunds that stand.
+          amountCents = seatRefundCents({ totalCents: order.totalCents, seatsBought: order.seats + Number(given?.seats ?? 0), seats: input.seats });
           await repo.update(orderId, { seats: order.seats - input.seats });
         }
         if (amountCents > refundable) throw unprocessable('refundTooLarge', { refundableCents: refundable });

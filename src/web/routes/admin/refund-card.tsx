@@ -2,6 +2,7 @@
 // A refund counts only when the payment provider confirms it; in the sandbox, staff play that answer.
 import { useState, type FormEvent } from 'react';
 import { formatMoney } from '../../../domain/money.js';
+import { seatRefundCents } from '../../../domain/pricing.js';
 import type { AdminOrderDetail } from './admin-types.js';
 import { Badge } from './admin-ui.js';
 import { formatDateTime } from './admin-format.js';
@@ -51,7 +52,7 @@ export function RefundCard({ detail, onChange }: { detail: AdminOrderDetail; onC
   const freeSeats = team ? Math.max(0, team.seats - Math.max(team.members.filter((m) => m.status !== 'cancelled').length, 1)) : 0;
   const seatsBought = team ? team.seats + (state?.refunds.filter((r) => r.status !== 'failed').reduce((sum, r) => sum + (r.seats ?? 0), 0) ?? 0) : 0;
   const seatCount = Number(seats);
-  const seatShare = team && Number.isInteger(seatCount) && seatCount > 0 ? Math.round((total * seatCount) / seatsBought) : null;
+  const seatShare = team && Number.isInteger(seatCount) && seatCount > 0 && seatCount <= freeSeats ? seatRefundCents({ totalCents: total, seatsBought, seats: seatCount }) : null;
 
   const act = async (path: string, body: object, failure: string) => {
     setBusy(true);
