@@ -51,7 +51,7 @@ const HOME_STATE = 'DE';
 
 /** Upper case, without the spaces, dots and dashes people write numbers with ("de 123.456.789" → "DE123456789"). */
 export function normalizeVatId(raw: string): string {
-  return raw.toUpperCase().replace(/[\s.\-]/g, '');
+  return raw.toUpperCase().replace(/[\s.-]/g, '');
 }
 
 /**
