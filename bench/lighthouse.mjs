@@ -1,10 +1,14 @@
-// Issue 6 figures: Lighthouse (mobile settings: simulated slow 4G and a 4x slower CPU) on the home page and
-// one guide, driving Debian's Chromium. Each page is measured three times; the median run is printed.
+// Issue 22 figures: Lighthouse 12 with its default mobile settings (simulated slow 4G, a 4x slower CPU) on
+// every public page (the sitemap's, which is PUBLIC_PAGES) and every step of the order wizard, as a new visitor
+// gets them (Lighthouse clears the origin's storage before each run, so the wizard is empty), driving Debian's
+// Chromium. Each page is measured LIGHTHOUSE_RUNS times (3); the median of each figure is recorded.
 // Smoke (BENCH_SMOKE=1): the home page only, measured once (LIGHTHOUSE_RUNS still wins when set).
-import { existsSync, rmSync } from 'node:fs';
+// Pages behind a secret link (an order's or a team's status, a join link) are left out: a new visitor has none.
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { SMOKE, printFigure, startShop, tempDataDir } from './lib.mjs';
+import { ROOT, SMOKE, printFigure, startShop, tempDataDir } from './lib.mjs';
 import { once, stopChild, stopOnExit } from './support/processes.mjs';
 
 const port = Number(process.env.BENCH_PORT ?? 3906);
@@ -22,11 +26,46 @@ const cleanup = once(async () => {
 });
 stopOnExit(cleanup);
 
+/** Issue 22's budgets for JavaScript on first load: home, guides and legal pages, and the wizard; others have none. */
+const LIGHT_PAGES = ['/', '/bewerbungsfotos-erstellen', '/linkedin-profilbild-erstellen', '/ki-bewerbungsfotos-test', '/impressum', '/datenschutz', '/agb', '/barrierefreiheit', '/ueber-uns', '/widerruf'];
+function jsBudget(pagePath) {
+  if (LIGHT_PAGES.includes(pagePath)) return '<= 60 KiB';
+  if (pagePath.startsWith('/order/')) return '<= 90 KiB';
+  return '';
+}
+
+/** The wizard's steps, read from the route table the app uses (this file runs without TypeScript). */
+function wizardPaths() {
+  const source = readFileSync(path.join(ROOT, 'src/web/routes.ts'), 'utf8');
+  const list = /ORDER_STEP_PATHS = \[([^\]]+)\]/.exec(source)?.[1];
+  if (!list) throw new Error('ORDER_STEP_PATHS not found in src/web/routes.ts');
+  return [...list.matchAll(/'([a-z-]+)'/g)].map((m) => `/order/${m[1]}`);
+}
+
+/** The public pages as the sitemap lists them (German addresses; the ?lang= variants render the same page). */
+async function publicPaths(base) {
+  const xml = await fetch(`${base}/sitemap.xml`).then((r) => r.text());
+  const paths = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1].replace(/&amp;/g, '&'))).filter((url) => !url.search);
+  if (paths.length === 0) throw new Error('the sitemap lists no page');
+  return paths.map((url) => url.pathname);
+}
+
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
 }
 
+/** Console errors and browser issues (a CSP violation is both) of one run, as short lines. */
+function problems(lhr) {
+  const lines = [];
+  for (const item of lhr.audits['errors-in-console']?.details?.items ?? []) lines.push(`console ${item.source ?? ''}: ${String(item.description).slice(0, 160)}`);
+  for (const group of lhr.audits['inspector-issues']?.details?.items ?? []) {
+    for (const sub of group.subItems?.items ?? []) lines.push(`issue ${group.issueType}: ${String(sub.url ?? sub.directive ?? JSON.stringify(sub)).slice(0, 160)}`);
+  }
+  return lines;
+}
+
+const rows = [];
 try {
   if (!existsSync(chromePath)) throw new Error(missingChromium);
   // The shop as `npm start` runs it (production bundle, compression, service worker); the canonical address
@@ -42,35 +81,64 @@ try {
     .catch((error) => {
       throw existsSync(chromePath) ? error : new Error(missingChromium);
     });
-  const pages = [
-    ['home', '/'],
-    ['guide', '/bewerbungsfotos-erstellen'],
-  ];
-  for (const [name, path] of SMOKE ? pages.slice(0, 1) : pages) {
+  // localhost, not 127.0.0.1: Lighthouse counts localhost as a secure origin, as a real https host is.
+  const base = `http://localhost:${port}`;
+  const publicPages = await publicPaths(base);
+  const pages = SMOKE ? ['/'] : [...publicPages, ...wizardPaths()];
+  console.log(`Lighthouse 12, mobile, median of ${runs} run${runs === 1 ? '' : 's'}, ${pages.length} page${pages.length === 1 ? '' : 's'}`);
+  for (const pagePath of pages) {
+    const html = await fetch(`${base}${pagePath}`).then((r) => r.text());
+    const indexable = !/<meta name="robots" content="[^"]*noindex/.test(html);
     const results = [];
     for (let i = 0; i < runs; i++) {
-      // localhost, not 127.0.0.1: Lighthouse counts localhost as a secure origin, as a real https host is.
-      const { lhr } = await lighthouse(`http://localhost:${port}${path}`, { port: chrome.port, output: 'json', logLevel: 'error' });
+      const { lhr } = await lighthouse(`${base}${pagePath}`, { port: chrome.port, output: 'json', logLevel: 'error' });
+      if (lhr.runtimeError) throw new Error(`${pagePath}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
       results.push(lhr);
     }
-    console.log(`Lighthouse, mobile, ${name} page ${path} (median of ${runs} runs):`);
     const pick = (read) => median(results.map(read));
     const score = (category) => pick((lhr) => Math.round(lhr.categories[category].score * 100));
-    printFigure(`  ${name}: performance`, score('performance'), '', '>= 95');
-    printFigure(`  ${name}: accessibility`, score('accessibility'), '', '100');
-    printFigure(`  ${name}: best practices`, score('best-practices'), '', '100');
-    printFigure(`  ${name}: SEO`, score('seo'), '', '100');
-    printFigure(`  ${name}: largest contentful paint`, pick((lhr) => lhr.audits['largest-contentful-paint'].numericValue / 1000), 's', '< 1.5 s');
-    printFigure(`  ${name}: cumulative layout shift`, pick((lhr) => lhr.audits['cumulative-layout-shift'].numericValue), '', '0');
-    printFigure(`  ${name}: total blocking time`, Math.round(pick((lhr) => lhr.audits['total-blocking-time'].numericValue)), 'ms');
-    const failing = new Set(
-      results.flatMap((lhr) =>
-        Object.values(lhr.categories).flatMap((category) =>
-          category.id === 'performance' ? [] : category.auditRefs.filter((ref) => ref.weight > 0 && lhr.audits[ref.id].score !== null && lhr.audits[ref.id].score < 1).map((ref) => ref.id),
+    const jsBytes = (lhr) => (lhr.audits['resource-summary'].details.items.find((item) => item.resourceType === 'script')?.transferSize ?? 0);
+    const row = {
+      page: pagePath,
+      perf: score('performance'),
+      lcp: pick((lhr) => lhr.audits['largest-contentful-paint'].numericValue / 1000),
+      tbt: Math.round(pick((lhr) => lhr.audits['total-blocking-time'].numericValue)),
+      cls: Math.round(pick((lhr) => lhr.audits['cumulative-layout-shift'].numericValue) * 1000) / 1000,
+      js: Math.round(pick(jsBytes) / 1024),
+      a11y: score('accessibility'),
+      bp: score('best-practices'),
+      seo: indexable ? score('seo') : null,
+      problems: [...new Set(results.flatMap(problems))],
+      failing: new Set(
+        results.flatMap((lhr) =>
+          Object.values(lhr.categories).flatMap((category) =>
+            category.id === 'performance' || (category.id === 'seo' && !indexable)
+              ? []
+              : category.auditRefs.filter((ref) => ref.weight > 0 && lhr.audits[ref.id].score !== null && lhr.audits[ref.id].score < 1).map((ref) => ref.id),
+          ),
         ),
       ),
+    };
+    rows.push(row);
+    const name = pagePath === '/' ? 'home' : pagePath;
+    printFigure(`${name} perf`, row.perf, '', '>= 99');
+    printFigure(`${name} LCP`, row.lcp, 's', '< 1.0 s');
+    printFigure(`${name} TBT`, row.tbt, 'ms', '< 50 ms');
+    printFigure(`${name} CLS`, row.cls, '', '0');
+    printFigure(`${name} JS`, row.js, 'KiB', jsBudget(pagePath));
+    printFigure(`${name} a11y`, row.a11y, '', '100');
+    printFigure(`${name} BP`, row.bp, '', '100');
+    if (row.seo !== null) printFigure(`${name} SEO`, row.seo, '', '100');
+    printFigure(`${name} errors (console, CSP)`, row.problems.length, '', '0');
+    if (row.failing.size) console.log(`  audits not passed: ${[...row.failing].join(', ')}`);
+    for (const line of row.problems) console.log(`  ${line}`);
+  }
+  // One line per page, for the README and for comparing runs.
+  console.log('\npage                              perf  LCP s  TBT ms  CLS    JS KiB  a11y  BP   SEO  errors');
+  for (const r of rows) {
+    console.log(
+      `${r.page.padEnd(34)}${String(r.perf).padEnd(6)}${r.lcp.toFixed(2).padEnd(7)}${String(r.tbt).padEnd(8)}${String(r.cls).padEnd(7)}${String(r.js).padEnd(8)}${String(r.a11y).padEnd(6)}${String(r.bp).padEnd(5)}${String(r.seo ?? '–').padEnd(5)}${r.problems.length}`,
     );
-    if (failing.size) console.log(`  audits not passed: ${[...failing].join(', ')}`);
   }
 } catch (error) {
   console.error(error.message === missingChromium ? missingChromium : error);
