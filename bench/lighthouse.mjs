@@ -65,6 +65,16 @@ function problems(lhr) {
   return lines;
 }
 
+/** One Lighthouse run; a run whose trace went wrong (NO_NAVSTART and the like, on a busy machine) is repeated. */
+async function measure(url, attempts = 3) {
+  for (let attempt = 1; ; attempt++) {
+    const { lhr } = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error' });
+    if (!lhr.runtimeError) return lhr;
+    if (attempt >= attempts) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    console.log(`  ${url}: ${lhr.runtimeError.code}, measuring again`);
+  }
+}
+
 const rows = [];
 try {
   if (!existsSync(chromePath)) throw new Error(missingChromium);
@@ -90,11 +100,7 @@ try {
     const html = await fetch(`${base}${pagePath}`).then((r) => r.text());
     const indexable = !/<meta name="robots" content="[^"]*noindex/.test(html);
     const results = [];
-    for (let i = 0; i < runs; i++) {
-      const { lhr } = await lighthouse(`${base}${pagePath}`, { port: chrome.port, output: 'json', logLevel: 'error' });
-      if (lhr.runtimeError) throw new Error(`${pagePath}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
-      results.push(lhr);
-    }
+    for (let i = 0; i < runs; i++) results.push(await measure(`${base}${pagePath}`));
     const pick = (read) => median(results.map(read));
     const score = (category) => pick((lhr) => Math.round(lhr.categories[category].score * 100));
     const jsBytes = (lhr) => (lhr.audits['resource-summary'].details.items.find((item) => item.resourceType === 'script')?.transferSize ?? 0);
