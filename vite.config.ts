@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { inlineCss } from './scripts/vite/inline-css.js';
 import { precompress } from './scripts/vite/precompress.js';
 import { serviceWorker } from './scripts/vite/service-worker.js';
 
@@ -10,6 +11,7 @@ export default defineConfig({
   plugins: [
     react(),
     serviceWorker({ source: 'src/web/sw/service-worker.js', publicDir: 'public', extraShell: ['/manifest.webmanifest'] }),
+    inlineCss(),
     precompress(),
     {
       // Without server rendering (dev server) the template's placeholders get neutral values.

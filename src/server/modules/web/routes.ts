@@ -28,6 +28,9 @@ export function requestLanguage(request: FastifyRequest): { language: Language; 
   return { language: cookieLanguage(request) ?? DEFAULT_LANGUAGE, fromUrl: false };
 }
 
+/** The inlined stylesheet's nonce attribute in the built template (scripts/vite/inline-css.ts). */
+const STYLE_NONCE = '<!--app-style-nonce-->';
+
 /** The template without its module script and preloads (for the offline page, which runs nothing). */
 function withoutScripts(template: string): string {
   return template.replace(/<script type="module"[^>]*><\/script>\s*/g, '').replace(/<link rel="modulepreload"[^>]*>\s*/g, '');
@@ -59,7 +62,8 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, optio
   }
 
   app.get('/*', async (request, reply) => {
-    // (the nonce is created by @fastify/helmet for every answer)
+    // (the nonces are created by @fastify/helmet for every answer; the style's is for the inlined stylesheet)
+    const nonces = (reply as unknown as { cspNonce?: { script: string; style: string } }).cspNonce;
     const url = request.url;
     if (url.startsWith('/api/') || url === '/api') {
       return reply.status(404).send({ error: { code: 'notFound', requestId: request.id } });
@@ -78,7 +82,7 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, optio
         capabilities: shopCapabilities(app.config),
         publicUrl: app.config.publicUrl,
         now: app.now(),
-        nonce: (reply as unknown as { cspNonce?: { script: string } }).cspNonce?.script,
+        nonce: nonces?.script,
       });
     } catch (error) {
       // A page that cannot be rendered still answers as a page, in the visitor's language.
@@ -86,6 +90,7 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, optio
       request.log.error({ err: error, path: url.split('?', 1)[0] }, 'page rendering failed');
       const page = errorPage(language);
       const body = withoutScripts(template)
+        .replace(STYLE_NONCE, nonces?.style ?? '')
         .replace('<!--app-lang-->', language)
         .replace('<!--app-head-->', page.head)
         .replace('<!--app-html-->', page.html)
@@ -96,6 +101,7 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, optio
     // A missing file (a path with an extension): the shop's error shape, like every other 404.
     if (result.kind === 'notFound') return reply.callNotFound();
     const page = (result.scripts ? template : withoutScripts(template))
+      .replace(STYLE_NONCE, nonces?.style ?? '')
       .replace('<!--app-lang-->', result.language)
       .replace('<!--app-head-->', result.head)
       .replace('<!--app-html-->', result.html)
