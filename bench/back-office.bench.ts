@@ -1,11 +1,17 @@
-// Issue 5 figure: p99 latency of the staff order list with 10 000 orders in PostgreSQL.
+// A year of orders on PostgreSQL (issue 22): the staff order list (first page, a deep page, a status filter,
+// search by part of an e-mail) and customers' tracking lookups at 100 000 orders, with 1 and 10 connections at
+// once, against the built shop in a process of its own (as `npm start` runs it), so the load generator does not
+// share its event loop. Also the web process's memory at rest and under this load.
 // Uses DATABASE_URL's server, or the local one, and a database of its own that it drops afterwards.
-// Smoke (BENCH_SMOKE=1): 200 orders and 1 s per autocannon run.
-import { rm } from 'node:fs/promises';
+// Smoke (BENCH_SMOKE=1): 500 orders and 1 s per autocannon run.
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { SMOKE, benchApp, figure } from './in-process.js';
-import { once, stopOnExit } from './support/processes.mjs';
+import { ORDER_NUMBER_ALPHABET, ORDER_NUMBER_LENGTH } from '../src/domain/order-number.js';
+import { SMOKE, idleResidentMb, printFigure, residentMb, startShop, tempDataDir } from './lib.mjs';
+import { benchApp } from './in-process.js';
+import { once, stopChild, stopOnExit } from './support/processes.mjs';
 
 const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const database = `shop_bench_${process.pid}`;
@@ -15,73 +21,125 @@ await admin.query(`create database ${database}`);
 const url = new URL(serverUrl);
 url.pathname = `/${database}`;
 const port = Number(process.env.BENCH_PORT ?? 3906);
-const orderCount = SMOKE ? 200 : 10_000;
-const orderCountShown = SMOKE ? String(orderCount) : '10 000';
-const seconds = SMOKE ? 1 : 4;
-let bench: Awaited<ReturnType<typeof benchApp>> | null = null;
-// autocannon ends a run by destroying its connections, not by waiting for their answers: up to `connections`
-// requests are still at work in the app when it returns. Fastify's close waits for open connections only, so
-// closing at once ended the pg pool under them ("Cannot use a pool after calling end on the pool"). Requests
-// are counted from arrival until their answer is sent (whether or not anyone is still there to read it), and
-// the app closes once none is left.
-let inFlight = 0;
-async function requestsAnswered(timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (inFlight > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-  if (inFlight > 0) console.log(`  (${inFlight} requests still unanswered after ${timeoutMs / 1000} s; closing anyway)`);
-}
-// Also on Ctrl-C: the database of its own goes with the app.
+const orderCount = SMOKE ? 500 : 100_000;
+const shownCount = SMOKE ? String(orderCount) : '100 000';
+const seconds = SMOKE ? 1 : 5;
+const dataDir = tempDataDir('office');
+let shop: Awaited<ReturnType<typeof startShop>> | null = null;
 const cleanup = once(async () => {
-  if (bench) await requestsAnswered();
-  await bench?.app.close();
-  // The pool's end resolves once its clients are told to close, not once the server has seen them go: a forced
-  // drop right away cut the last ones ("terminating connection due to administrator command" on their sockets).
-  for (let i = 0; i < 250; i++) {
-    const { rows } = await admin.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1', [database]);
-    if (rows[0]?.n === 0) break;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await stopChild(shop?.child);
   await admin.query(`drop database if exists ${database} with (force)`);
   await admin.end();
-  if (bench) await rm(bench.dataDir, { recursive: true, force: true });
+  rmSync(dataDir, { recursive: true, force: true });
 });
 stopOnExit(cleanup);
+
+/** The i-th seeded order's number, as the insert below writes it (base 30 in the order-number alphabet). */
+function orderNumber(i: number) {
+  let digits = '';
+  for (let k = 0; k < ORDER_NUMBER_LENGTH; k++) digits += ORDER_NUMBER_ALPHABET[Math.floor(i / 30 ** k) % 30];
+  return `BF-${digits}`;
+}
+
 try {
-  bench = await benchApp('office', { DATABASE_URL: url.toString() });
-  const { app } = bench;
-  app.server.on('request', () => inFlight++);
-  app.addHook('onSend', async () => {
-    inFlight--;
-  });
-  await app.db.migrate();
-  // 10 000 placed orders (smoke: 200) over the last year, mixed packages and statuses.
-  await app.db.db.execute(
+  const env = {
+    NODE_ENV: 'production',
+    ALLOW_SANDBOX_IN_PRODUCTION: 'true',
+    SITE_LEGAL_NAME: 'Benchmark GmbH',
+    SITE_ADDRESS: 'Teststraße 1, 10115 Berlin',
+    SITE_VAT_ID: 'DE123456789',
+    APP_SECRET: randomBytes(32).toString('hex'),
+    DATABASE_URL: url.toString(),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'error',
+    RETENTION_INTERVAL_MINUTES: '0',
+    // Jobs run in worker processes (bench/load); this process only answers requests.
+    RUN_JOBS: 'false',
+    // Customers behind a proxy, each from an address of its own: the per-address limits are not the subject.
+    TRUST_PROXY: 'true',
+  };
+  // Schema and a staff login through the app's own code, then the orders in one statement: a year of placed
+  // orders, mixed packages and statuses, one every five minutes.
+  const seeding = await benchApp('office-seed', env);
+  try {
+    await seeding.app.db.migrate();
+    await seeding.app.auth.createStaff({ email: 'bench@example.de', password: 'bench-password-123' });
+  } finally {
+    await seeding.app.close();
+    rmSync(seeding.dataDir, { recursive: true, force: true });
+  }
+  const seedStart = performance.now();
+  const seeder = new pg.Client({ connectionString: url.toString() });
+  await seeder.connect();
+  await seeder.query(
     `insert into orders (id, order_number, status, payment_status, email, package, total_cents, package_cents, ordered_at, created_at, paid_at)
-     select gen_random_uuid(), 'BF-' || upper(substr(md5(i::text), 1, 8)),
+     select gen_random_uuid(),
+            'BF-' || (select string_agg(substr($1, 1 + ((i / power(30, k)::bigint) % 30)::int, 1), '' order by k) from generate_series(0, $2 - 1) as k),
             (array['created','paid','in_progress','completed','cancelled'])[1 + i % 5],
             case when i % 5 in (1,2,3) then 'paid' else 'pending' end,
             'kunde' || i || '@example.de', (array['basic','pro','premium'])[1 + i % 3], 1490, 1490,
-            now() - (i || ' minutes')::interval, now() - (i || ' minutes')::interval, now() - (i || ' minutes')::interval
-     from generate_series(1, ${orderCount}) as i` as never,
+            now() - (i * 5 || ' minutes')::interval, now() - (i * 5 || ' minutes')::interval, now() - (i * 5 || ' minutes')::interval
+     from generate_series(1, ${orderCount}) as i`,
+    [ORDER_NUMBER_ALPHABET, ORDER_NUMBER_LENGTH],
   );
-  await app.auth.createStaff({ email: 'bench@example.de', password: 'bench-password-123' });
-  await app.listen({ port, host: '127.0.0.1' });
-  const base = `http://127.0.0.1:${port}`;
-  const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.de', password: 'bench-password-123' }) });
+  await seeder.query('analyze orders');
+  await seeder.end();
+  console.log(`  ${shownCount} orders seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
+
+  shop = await startShop({ port, dataDir, env });
+  const pid = shop.child.pid!;
+  printFigure('web process (PostgreSQL) at rest: RSS', await idleResidentMb(pid, SMOKE ? 1 : 10), 'MB', '<= 120 MB');
+  let peak = residentMb(pid);
+  const sampler = setInterval(() => (peak = Math.max(peak, residentMb(pid))), 100);
+
+  const base = shop.url;
+  const login = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.255.0.1' },
+    body: JSON.stringify({ email: 'bench@example.de', password: 'bench-password-123' }),
+  });
+  if (login.status !== 200) throw new Error(`staff login: ${login.status}`);
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const deepPage = Math.min(200, Math.ceil(orderCount / 25));
   // One staff member clicking through, and ten at once.
   for (const connections of [1, 10]) {
     for (const [name, query] of [
       ['first page', 'page=1'],
-      ['page 200', 'page=200'],
+      [`page ${deepPage}`, `page=${deepPage}`],
       ['status filter', 'status=paid&page=3'],
-      ['search by e-mail', 'q=kunde4711'],
+      ['e-mail search', 'q=kunde4711'],
     ] as const) {
       const result = await autocannon({ url: `${base}/api/admin/orders?${query}`, connections, duration: seconds, headers: { cookie } });
-      if (result.non2xx) throw new Error(`${result.non2xx} failed requests for ${name}`);
-      figure(`order list, ${orderCountShown} orders (PG), ${name}, ${connections} conn.: p99`, result.latency.p99, 'ms');
+      if (result.non2xx || result.errors) throw new Error(`${result.non2xx} failed requests and ${result.errors} errors for ${name}`);
+      printFigure(`order list, ${shownCount} orders, ${name}, ${connections} conn.: p99`, result.latency.p99, 'ms', connections === 10 ? '< 50 ms' : '');
     }
   }
+
+  // Customers looking up their orders: each lookup a different order from a different address.
+  let n = 0;
+  const lookups = await autocannon({
+    url: `${base}/api/tracking`,
+    connections: 10,
+    duration: seconds * 2,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (request) => {
+          const i = 1 + (n++ % orderCount);
+          return {
+            ...request,
+            headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` },
+            body: JSON.stringify({ orderId: orderNumber(i), email: `kunde${i}@example.de` }),
+          };
+        },
+      },
+    ],
+  });
+  if (lookups.non2xx || lookups.errors) throw new Error(`${lookups.non2xx} tracking lookups not answered 200, ${lookups.errors} errors`);
+  printFigure(`tracking lookups, ${shownCount} orders, 10 conn.: p99`, lookups.latency.p99, 'ms', '< 50 ms');
+  printFigure('tracking lookups per second, 10 conn.', Math.round(lookups.requests.average), 'req/s');
+  clearInterval(sampler);
+  printFigure('web process (PostgreSQL) under this load: peak RSS', peak, 'MB', '<= 250 MB');
 } finally {
   await cleanup();
 }

@@ -18,7 +18,9 @@ export function tempDataDir(name) {
 /** Starts `node scripts/start.mjs` (what `npm start` runs) and resolves once /api/health answers 200. */
 export async function startShop({ port, dataDir, env = {} }) {
   const started = performance.now();
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+  // BENCH_SHOP_NODE_ARGS: flags for the shop's Node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where a figure goes).
+  const nodeArgs = (process.env.BENCH_SHOP_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, 'scripts/start.mjs'], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'development', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],

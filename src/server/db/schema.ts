@@ -111,6 +111,9 @@ export const orders = pgTable(
     check('orders_vat_treatment_check', sql`${t.vatTreatment} in ('standard','reverse_charge')`),
     check('orders_seats_check', sql`${t.seats} is null or ${t.seats} between 1 and 500`),
     index('orders_team_order_idx').on(t.teamOrderId).where(sql`${t.teamOrderId} is not null`),
+    // The back office's order list: placed orders newest first, all or by status (migration 0015).
+    index('orders_placed_idx').on(t.createdAt.desc(), t.id.desc()).where(sql`${t.orderedAt} is not null`),
+    index('orders_placed_status_idx').on(t.status, t.createdAt.desc(), t.id.desc()).where(sql`${t.orderedAt} is not null`),
   ],
 );
 
@@ -310,7 +313,7 @@ export const staffSessions = pgTable(
   (t) => [index('staff_sessions_user_idx').on(t.staffUserId), index('staff_sessions_expires_idx').on(t.expiresAt)],
 );
 
-/** Counters for rate limits and login throttling, shared by every app process. */
+/** Counters for rate limits and login throttling, shared by every app process; unlogged (migration 0016). */
 export const rateLimits = pgTable(
   'rate_limits',
   {

@@ -36,6 +36,13 @@ export function createRateLimiter(db: Database, now: () => Date) {
     async reset(...keys: string[]): Promise<void> {
       if (keys.length) await db.delete(rateLimits).where(inArray(rateLimits.key, keys));
     },
+    /** A legitimate attempt settled in one statement: one key's counter cleared, another's hit taken back. */
+    async settle({ reset, undo }: { reset: string; undo: string }): Promise<void> {
+      await db.execute(
+        sql`with cleared as (delete from ${rateLimits} where key = ${reset})
+            update ${rateLimits} set hits = greatest(hits - 1, 0) where key = ${undo}`,
+      );
+    },
     /** Old windows are only clutter; the retention job calls this. */
     async prune(): Promise<void> {
       await db.delete(rateLimits).where(sql`${rateLimits.resetAt} < ${now().toISOString()}`);

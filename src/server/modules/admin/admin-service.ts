@@ -23,6 +23,8 @@ import { photoQualityView } from '../studio/photo-quality.js';
 import { processResultImage } from '../uploads/image-processing.js';
 
 export const PAGE_SIZE = 25;
+/** The order list counts matching orders up to this many, then says "more than". */
+export const COUNT_LIMIT = 1_000;
 export const RESULT_STATUSES = ['draft', 'active', 'archived', 'deleted'] as const;
 export type ResultStatus = (typeof RESULT_STATUSES)[number];
 
@@ -245,8 +247,22 @@ export function createAdminService(deps: AdminDeps) {
         filters.push(or(ilike(orders.orderNumber, pattern), ilike(orders.email, pattern))!);
       }
       const where = and(...filters);
-      const [totalRow] = await db.select({ n: count() }).from(orders).where(where);
+      // Counted up to a limit: an exact count would read every matching order (a year of them) on each page.
+      const [countRow] = await db
+        .select({ n: count() })
+        .from(db.select({ one: sql`1` }).from(orders).where(where).limit(COUNT_LIMIT + 1).as('matching'));
+      const counted = Number(countRow?.n ?? 0);
       const page = Math.max(1, input.page);
+      // The page's ids first (read from an index alone, offset included), then those 25 orders and the count of
+      // their published results: nothing is fetched or counted for the rows the offset skips.
+      const pageRows = db
+        .select({ id: orders.id, createdAt: orders.createdAt })
+        .from(orders)
+        .where(where)
+        .orderBy(desc(orders.createdAt), desc(orders.id))
+        .limit(PAGE_SIZE)
+        .offset((page - 1) * PAGE_SIZE)
+        .as('page_rows');
       const rows = await db
         .select({
           id: orders.id,
@@ -258,14 +274,12 @@ export function createAdminService(deps: AdminDeps) {
           paymentStatus: orders.paymentStatus,
           totalCents: orders.totalCents,
           featureExtraVariants: orders.featureExtraVariants,
-          // Written out with aliases: inside the subquery an unqualified "id" would mean the image's id.
-          activeResults: sql<number>`(select count(*) from generated_images gi where gi.order_id = "orders"."id" and gi.status = 'active')`,
+          // Written out with the alias: inside the subquery an unqualified "id" would mean the image's id.
+          activeResults: sql<number>`(select count(*) from generated_images gi where gi.order_id = "page_rows"."id" and gi.status = 'active')`,
         })
-        .from(orders)
-        .where(where)
-        .orderBy(desc(orders.createdAt), desc(orders.id))
-        .limit(PAGE_SIZE)
-        .offset((page - 1) * PAGE_SIZE);
+        .from(pageRows)
+        .innerJoin(orders, eq(orders.id, pageRows.id))
+        .orderBy(desc(pageRows.createdAt), desc(pageRows.id));
       return {
         orders: rows.map((r) => ({
           id: r.id,
@@ -279,7 +293,9 @@ export function createAdminService(deps: AdminDeps) {
           activeResults: Number(r.activeResults),
           requiredResults: r.package ? requiredResultCount(r.package as PackageKey, r.featureExtraVariants ? ['extra_variants'] : []) : 0,
         })),
-        total: Number(totalRow?.n ?? 0),
+        total: Math.min(counted, COUNT_LIMIT),
+        /** False when more orders match than were counted: "more than `total`". */
+        totalExact: counted <= COUNT_LIMIT,
         page,
         pageSize: PAGE_SIZE,
       };

@@ -1,8 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.js';
 import { outgoingMail, staffSessions } from '../../db/schema.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
+import { COUNT_LIMIT } from './admin-service.js';
 import { testDatabases } from '../../test/databases.js';
 import { multipart, portraitJpeg } from '../../../testing/images.js';
 import { payOrder, placeOrder, type SeededOrder } from '../../test/seed.js';
@@ -203,5 +204,36 @@ describe.each(testDatabases())('back office on $name', (testDb) => {
     const due = dashboard.waiting.map((w: { dueAt: string }) => w.dueAt);
     expect(due).toEqual([...due].sort());
     expect(dashboard.waiting.some((w: { id: string }) => w.id === a.orderId)).toBe(true);
+  });
+
+  test('a year of orders: the list counts up to its limit, then says "more than", and still pages on', async () => {
+    const many = COUNT_LIMIT + 5;
+    await t.app.db.db.execute(
+      sql.raw(`insert into orders (id, order_number, status, payment_status, email, package, total_cents, package_cents, ordered_at, created_at)
+       select gen_random_uuid(),
+              'BF-Z' || (select string_agg(substr('23456789ABCDEFGHJKMNPQRSTVWXYZ', 1 + ((i / power(30, k)::bigint) % 30)::int, 1), '' order by k) from generate_series(0, 6) as k),
+              'cancelled', 'pending', 'jahr' || i || '@example.de', 'basic', 1490, 1490,
+              now() - interval '400 days' + (i || ' seconds')::interval, now() - interval '400 days' + (i || ' seconds')::interval
+       from generate_series(1, ${many}) as i`),
+    );
+    try {
+      const all = (await admin('GET', '/api/admin/orders')).json();
+      expect(all).toMatchObject({ total: COUNT_LIMIT, totalExact: false });
+      // A page deep in the uncounted part is still served, oldest orders last.
+      const last = (await admin('GET', `/api/admin/orders?page=${Math.ceil((many + 10) / 25) + 40}`)).json();
+      expect(last.orders).toEqual([]);
+      const deep = (await admin('GET', `/api/admin/orders?page=${COUNT_LIMIT / 25 + 1}`)).json();
+      expect(deep.orders.length).toBeGreaterThanOrEqual(5);
+      // Fewer matches are counted exactly, and the published-result count is per order of the page.
+      const paid = (await admin('GET', '/api/admin/orders?status=completed')).json();
+      expect(paid.totalExact).toBe(true);
+      expect(paid.total).toBe(paid.orders.length);
+      expect(paid.orders[0]).toMatchObject({ activeResults: 3 });
+      const one = (await admin('GET', '/api/admin/orders?q=jahr471%40')).json();
+      expect(one).toMatchObject({ total: 1, totalExact: true });
+      expect(one.orders[0].email).toBe('jahr471@example.de');
+    } finally {
+      await t.app.db.db.execute(sql.raw(`delete from orders where email like 'jahr%@example.de'`));
+    }
   });
 });

@@ -55,13 +55,14 @@ export const customerOrderRoutes: FastifyPluginAsync<{ service: CustomerOrderSer
       reply.header('retry-after', String(retryAfterSeconds));
       throw new AppError(429, 'rateLimited', 'rateLimited', { retryAfterSeconds });
     }
-    // Every lookup of an order counts against it first, in one atomic step, under the order's id whichever
-    // reference was typed: concurrent guesses cannot slip past the count, and number and id share it.
-    const target = await service.resolveReference(reference);
-    const orderKey = `tracking:order:${target ?? reference}`;
+    // Every lookup of an order counts against it before its answer is decided, in one atomic step, under the
+    // order's id whichever reference was typed: concurrent guesses cannot slip past the count, and number and id
+    // share it. The order is read once; both halves must match.
+    const found = await service.findByReference(reference);
+    const orderKey = `tracking:order:${found?.id ?? reference}`;
     const count = await limiter.hit(orderKey, attempts, windowMs);
     const guarded = count.hits > attempts;
-    const order = await service.lookup(reference, email);
+    const order = found && found.email === email && found.orderedAt ? found : null;
     if (guarded) {
       // The same answer, at the same speed, whether the pair matched or not: the address keeps this attempt
       // either way, and the mail goes out after the answer. Only the order's own address can get in, by mail.
@@ -82,8 +83,7 @@ export const customerOrderRoutes: FastifyPluginAsync<{ service: CustomerOrderSer
     if (!order) throw notFound('notFound');
     // A found order clears its own counter; the address gets only this attempt back (its earlier misses
     // stay), so tracking one's own order now and then does not buy unlimited guesses at others.
-    await limiter.reset(orderKey);
-    await limiter.undo(addressKey);
+    await limiter.settle({ reset: orderKey, undo: addressKey });
     return { order: await service.view(order), statusToken: statusToken(secret, order.id, app.now()) };
   });
 

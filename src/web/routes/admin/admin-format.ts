@@ -127,7 +127,22 @@ export function fileFacts(file: { fileSize: number | null; width: number | null;
     .join(' · ');
 }
 
-export function pluralOrders(n: number): string {
+/**
+ * The order list's pager: "Seite 3 von 12", or, where the server stopped counting (more orders match than its
+ * limit), "Seite 50 von mehr als 40" with "next" as long as the page is full.
+ */
+export function orderPager(list: { total: number; totalExact: boolean; pageSize: number; orders: readonly unknown[] }, page: number) {
+  const pageCount = Math.max(1, Math.ceil(list.total / Math.max(1, list.pageSize)));
+  const hasNext = page < pageCount || (!list.totalExact && list.orders.length === list.pageSize);
+  return {
+    shown: pageCount > 1 || page > 1,
+    label: `Seite ${page.toLocaleString('de-DE')} von ${list.totalExact ? pageCount.toLocaleString('de-DE') : `mehr als ${pageCount.toLocaleString('de-DE')}`}`,
+    hasNext,
+  };
+}
+
+export function pluralOrders(n: number, exact = true): string {
+  if (!exact) return `Mehr als ${n.toLocaleString('de-DE')} Bestellungen`;
   return `${n.toLocaleString('de-DE')} ${n === 1 ? 'Bestellung' : 'Bestellungen'}`;
 }
 

@@ -28,6 +28,8 @@ export interface OrderListItem {
 export interface OrderListResponse {
   orders: OrderListItem[];
   total: number;
+  /** False when more orders match than the server counted (COUNT_LIMIT): "more than `total`". */
+  totalExact: boolean;
   page: number;
   pageSize: number;
 }

@@ -8,6 +8,7 @@ import {
   ORDER_STATUS_LABELS,
   displayOrderNumber,
   formatDateTime,
+  orderPager,
   orderStatusLabel,
   orderStatusTone,
   packageName,
@@ -44,7 +45,7 @@ export function OrderListPage() {
     setParams(search);
   };
 
-  const pageCount = data ? Math.max(1, Math.ceil(data.total / Math.max(1, data.pageSize))) : 1;
+  const pager = data ? orderPager(data, page) : null;
 
   return (
     <div className="admin-page">
@@ -71,7 +72,7 @@ export function OrderListPage() {
       {data && (
         <>
           <p className="admin-muted" role="status" aria-live="polite" data-testid="order-total">
-            {pluralOrders(data.total)}
+            {pluralOrders(data.total, data.totalExact)}
             {loading ? ' · wird aktualisiert...' : ''}
           </p>
           {data.orders.length === 0 ? (
@@ -79,15 +80,15 @@ export function OrderListPage() {
           ) : (
             <OrderTable orders={data.orders} busy={loading} />
           )}
-          {pageCount > 1 && (
+          {pager?.shown && (
             <nav className="admin-pager" aria-label="Seiten">
               <button type="button" className="button button--secondary button--small" disabled={page <= 1} onClick={() => update({ page: page - 1 })} data-testid="page-prev">
                 ‹ Zurück
               </button>
               <span aria-current="page">
-                Seite {page} von {pageCount}
+                {pager.label}
               </span>
-              <button type="button" className="button button--secondary button--small" disabled={page >= pageCount} onClick={() => update({ page: page + 1 })} data-testid="page-next">
+              <button type="button" className="button button--secondary button--small" disabled={!pager.hasNext} onClick={() => update({ page: page + 1 })} data-testid="page-next">
                 Weiter ›
               </button>
             </nav>
