@@ -4,6 +4,7 @@ import type { Language } from '../domain/catalog.js';
 import type { CatalogView } from '../domain/catalog-view.js';
 import type { ConsentServices, ExamplePair, SiteInfo } from '../domain/site.js';
 import type { LoadedMessages } from '../i18n/messages.js';
+import { jsonForScript } from './static-page-data.js';
 
 /** What the server hands the page: rendered into the HTML, read again when hydrating. */
 export interface AppData {
@@ -28,7 +29,7 @@ export const APP_DATA_ELEMENT_ID = 'app-data';
 
 /** JSON for a <script type="application/json"> element: nothing in it can close the element. */
 export function serializeAppData(data: AppData): string {
-  return JSON.stringify(data).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return jsonForScript(data);
 }
 
 const AppDataContext = createContext<Omit<AppData, 'messages'> | null>(null);

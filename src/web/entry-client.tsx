@@ -5,8 +5,12 @@ import './styles/global.css';
 import './styles/admin.css';
 import './styles/legal.css';
 
+import { STATIC_PAGE_ELEMENT_ID } from './static-page-data.js';
+
 function load() {
-  void import('./client-start.js').then((app) => app.start());
+  // A page served without the client application (static-page-data.ts) gets its small script instead.
+  if (document.getElementById(STATIC_PAGE_ELEMENT_ID)) void import('./static-page.js').then((page) => page.start());
+  else void import('./client-start.js').then((app) => app.start());
 }
 
 if (document.getElementById('root')?.hasChildNodes()) {

@@ -13,7 +13,8 @@ export { preloadAllPages } from './lazy-page.js';
 import { ALL_MESSAGES } from '../i18n/all-messages.js';
 import { messagesFor, translate } from '../i18n/messages.js';
 import { pageMeta } from './meta.js';
-import { resolvePath, PAGE_MESSAGES, PAGES } from './routes.js';
+import { resolvePath, PAGE_MESSAGES, PAGES, type PageKey } from './routes.js';
+import { STATIC_PAGE_ELEMENT_ID, jsonForScript, type StaticPageData } from './static-page-data.js';
 
 // The server's one door into the web app (architecture.test.ts): rendering, and the page table it needs
 // for the sitemap and the page-view counter.
@@ -39,6 +40,12 @@ export type RenderResult =
   | { kind: 'redirect'; to: string }
   | { kind: 'notFound' }
   | { kind: 'page'; language: Language; head: string; html: string; dataScript: string; scripts: boolean };
+
+/**
+ * Pages with nothing a visitor fills in or chooses: served without the client application (static-page-data.ts).
+ * Not while a service needing consent is configured: its banner and settings are the app's.
+ */
+const STATIC_PAGES: ReadonlySet<PageKey> = new Set(['home', 'guideApplicationPhotos', 'guideLinkedin', 'guideAiTest', 'impressum', 'datenschutz', 'agb', 'barrierefreiheit', 'ueberUns']);
 
 const OG_LOCALE: Record<Language, string> = { de: 'de_DE', en: 'en_GB', es: 'es_ES' };
 
@@ -131,7 +138,15 @@ export async function render(input: RenderInput): Promise<RenderResult> {
     `<meta property="og:site_name" content="${escapeHtml(input.site.name)}">`,
     `<script type="application/ld+json">${organisationData(input.site, input.publicUrl)}</script>`,
   ].join('\n    ');
-  const dataScript = `<script id="${APP_DATA_ELEMENT_ID}" type="application/json">${serializeAppData(data)}</script>`;
+  const withoutApp = STATIC_PAGES.has(resolution.page) && !input.consent.analytics && !input.consent.chat;
+  const staticData: StaticPageData = {
+    language: input.language,
+    languageFromUrl: input.languageFromUrl,
+    update: { text: translate(input.language, messages, 'common.update.text'), later: translate(input.language, messages, 'common.update.later'), reload: translate(input.language, messages, 'common.update.reload') },
+  };
+  const dataScript = withoutApp
+    ? `<script id="${STATIC_PAGE_ELEMENT_ID}" type="application/json">${jsonForScript(staticData)}</script>`
+    : `<script id="${APP_DATA_ELEMENT_ID}" type="application/json">${serializeAppData(data)}</script>`;
   // The offline page is what the service worker shows without a network: complete HTML, nothing to run.
   const scripts = resolution.page !== 'offline';
   return { kind: 'page', language: input.language, head, html, dataScript: scripts ? dataScript : '', scripts };

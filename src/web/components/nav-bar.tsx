@@ -4,9 +4,7 @@ import { LANGUAGES, type Language } from '../../domain/catalog.js';
 import { useAppData } from '../app-data.js';
 import { useI18n } from '../i18n/i18n.js';
 import { linkTarget, type LinkKey } from '../routes.js';
-
-/** Spec: the bar changes its look after more than 20 px of scroll. */
-export const SCROLLED_AFTER_PX = 20;
+import { SCROLLED_AFTER_PX } from '../static-page-data.js';
 
 const ITEMS: { key: LinkKey; label: string }[] = [
   { key: 'home', label: 'common.nav.home' },
@@ -74,6 +72,8 @@ export function NavBar() {
           aria-expanded={menuOpen}
           aria-controls="main-menu"
           aria-label={menuOpen ? t('common.nav.closeMenu') : t('common.nav.openMenu')}
+          data-label-open={t('common.nav.openMenu')}
+          data-label-close={t('common.nav.closeMenu')}
           onClick={() => setMenuOpen((open) => !open)}
         >
           <span aria-hidden="true" className="nav__toggle-bars" />
@@ -111,24 +111,23 @@ export function NavBar() {
               {language.toUpperCase()}
               <span aria-hidden="true" className="lang__caret" />
             </button>
-            {languageOpen && (
-              <ul className="lang__menu">
-                {LANGUAGES.map((code) => (
-                  <li key={code}>
-                    <button
-                      type="button"
-                      className={`lang__option${code === language ? ' lang__option--active' : ''}`}
-                      lang={code}
-                      aria-current={code === language ? 'true' : undefined}
-                      disabled={switching}
-                      onClick={() => void choose(code)}
-                    >
-                      <span className="lang__code">{code.toUpperCase()}</span> {t(`common.languages.${code}`)}
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            )}
+            {/* Always in the page, hidden while closed: a page served without React (static-page.ts) opens it too. */}
+            <ul className="lang__menu" hidden={!languageOpen} data-testid="language-menu">
+              {LANGUAGES.map((code) => (
+                <li key={code}>
+                  <button
+                    type="button"
+                    className={`lang__option${code === language ? ' lang__option--active' : ''}`}
+                    lang={code}
+                    aria-current={code === language ? 'true' : undefined}
+                    disabled={switching}
+                    onClick={() => void choose(code)}
+                  >
+                    <span className="lang__code">{code.toUpperCase()}</span> {t(`common.languages.${code}`)}
+                  </button>
+                </li>
+              ))}
+            </ul>
           </div>
         </nav>
       </div>

@@ -4,7 +4,6 @@ import type { CatalogPackageView, CatalogView } from '../../domain/catalog-view.
 import { formatMoney } from '../../domain/money.js';
 import { useAppData } from '../app-data.js';
 import { useI18n } from '../i18n/i18n.js';
-import { trackEvent } from '../lib/metrics.js';
 import { packageFeatures } from './details.js';
 import { PageLink } from './page-link.js';
 
@@ -43,7 +42,7 @@ function PricingCard({ pkg, headingLevel }: { pkg: CatalogPackageView; headingLe
       <PageLink
         to="orderStart"
         className={`button ${pkg.popular ? 'button--primary' : 'button--secondary'} price-card__cta`}
-        onClick={() => trackEvent(`pricing_${pkg.key}_cta`)}
+        event={`pricing_${pkg.key}_cta`}
       >
         {t('home.pricing.cta', { name })}
       </PageLink>

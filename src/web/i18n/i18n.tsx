@@ -1,11 +1,12 @@
 import { createContext, use, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { STUDIO_CAPABILITIES, type Capabilities } from '../../domain/capabilities.js';
 import { claimKey, isClaimVariant } from '../claims.js';
-import { isLanguage, LANGUAGES, type Language } from '../../domain/catalog.js';
+import { LANGUAGES, type Language } from '../../domain/catalog.js';
+import { rememberLanguage } from './language-memory.js';
 import { PAGE_NAMESPACES, keysOf, loadMessages, loadPageMessages, translate, type LoadedMessages, type Messages, type PageNamespace } from '../../i18n/messages.js';
 
-export const LANGUAGE_STORAGE_KEY = 'language';
-export const LANGUAGE_COOKIE = 'lang';
+export { LANGUAGE_COOKIE, LANGUAGE_STORAGE_KEY, rememberLanguage, storedLanguage } from './language-memory.js';
+
 /** Spec: during a language switch (200 ms) the menu is disabled and the page dims. */
 export const LANGUAGE_SWITCH_MS = 200;
 
@@ -20,25 +21,6 @@ interface I18nValue {
 }
 
 const I18nContext = createContext<I18nValue | null>(null);
-
-/** Remembers the choice in browser storage, and in a cookie so the server renders that language next time. */
-export function rememberLanguage(language: Language) {
-  try {
-    localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
-  } catch {
-    // Storage can be disabled; the cookie still carries the choice.
-  }
-  document.cookie = `${LANGUAGE_COOKIE}=${language}; path=/; max-age=31536000; samesite=lax`;
-}
-
-export function storedLanguage(): Language | null {
-  try {
-    const value = localStorage.getItem(LANGUAGE_STORAGE_KEY);
-    return isLanguage(value) ? value : null;
-  } catch {
-    return null;
-  }
-}
 
 // Page namespaces loaded in this browser, per language (static texts: shared by every render).
 const loadedPages = Object.fromEntries(LANGUAGES.map((l) => [l, {}])) as Record<Language, Partial<Pick<Messages, PageNamespace>>>;

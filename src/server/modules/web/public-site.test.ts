@@ -17,9 +17,9 @@ const GUIDES = [
   ['/ki-bewerbungsfotos-test', 'KI-Bewerbungsfotos im Test', 'AI application photos', 'IA'],
 ] as const;
 
-/** The rendered page without the embedded page data (which holds the raw texts of the catalogues). */
+/** The rendered page without the inlined stylesheet and the embedded page data (which holds the raw texts of the catalogues). */
 function rendered(html: string): string {
-  return html.split('<script id="app-data"')[0]!;
+  return html.replace(/<style[^>]*>[\s\S]*?<\/style>/g, '').split(/<script id="(?:app-data|static-page-data)"/)[0]!;
 }
 
 function metaContent(html: string, name: string): string | null {
@@ -100,13 +100,21 @@ describe('the public pages, server rendered', () => {
     }
   });
 
-  test('a page embeds only the texts it needs', async () => {
-    const data = async (url: string) => JSON.parse(/<script id="app-data" type="application\/json">([\s\S]*?)<\/script>/.exec((await t.app.inject({ method: 'GET', url })).body)![1]!);
-    expect(Object.keys((await data('/')).messages)).not.toContain('legal');
-    expect(Object.keys((await data('/')).messages)).not.toContain('guides');
-    expect(Object.keys((await data('/impressum')).messages)).toContain('legal');
-    expect(Object.keys((await data('/linkedin-profilbild-erstellen')).messages)).toContain('guides');
-    expect(Object.keys((await data('/linkedin-profilbild-erstellen')).messages)).not.toContain('legal');
+  test('a page embeds only the texts it needs; home, guides and legal texts come without the client application', async () => {
+    const body = async (url: string) => (await t.app.inject({ method: 'GET', url })).body;
+    const data = async (url: string) => JSON.parse(/<script id="app-data" type="application\/json">([\s\S]*?)<\/script>/.exec(await body(url))![1]!);
+    expect(Object.keys((await data('/team')).messages)).toContain('team');
+    expect(Object.keys((await data('/team')).messages)).not.toContain('legal');
+    expect(Object.keys((await data('/kontakt')).messages)).not.toContain('legal');
+    expect(Object.keys((await data('/kontakt')).messages)).not.toContain('guides');
+    // Nothing to fill in or choose there: a few settings for their small script instead of the app's data.
+    for (const url of ['/', '/impressum', '/linkedin-profilbild-erstellen?lang=en']) {
+      const html = await body(url);
+      expect(html).not.toContain('id="app-data"');
+      const settings = JSON.parse(/<script id="static-page-data" type="application\/json">([\s\S]*?)<\/script>/.exec(html)![1]!);
+      expect(settings).toMatchObject(url.endsWith('?lang=en') ? { language: 'en', languageFromUrl: true } : { language: 'de', languageFromUrl: false });
+    }
+    expect((await body('/kontakt')).includes('id="static-page-data"')).toBe(false);
   });
 
   test('without configured examples or third-party services there is no before/after link, banner or cookie link', async () => {
@@ -194,6 +202,19 @@ describe('with examples, third-party services, profiles and sister sites configu
     expect(html.match(/href="\/#before-after"/g)!.length).toBe(2);
     // The first guide shows them too.
     expect((await t.app.inject({ method: 'GET', url: '/bewerbungsfotos-erstellen' })).body).toContain('data-testid="before-after-pair"');
+  });
+
+  test('with a service that needs consent every page runs the client application (its banner), with only the texts it needs', async () => {
+    const namespaces = async (url: string) => {
+      const html = (await t.app.inject({ method: 'GET', url })).body;
+      expect(html).not.toContain('id="static-page-data"');
+      return Object.keys(JSON.parse(/<script id="app-data" type="application\/json">([\s\S]*?)<\/script>/.exec(html)![1]!).messages);
+    };
+    expect(await namespaces('/')).not.toContain('legal');
+    expect(await namespaces('/')).not.toContain('guides');
+    expect(await namespaces('/impressum')).toContain('legal');
+    expect(await namespaces('/linkedin-profilbild-erstellen')).toContain('guides');
+    expect(await namespaces('/linkedin-profilbild-erstellen')).not.toContain('legal');
   });
 
   test('the CSP allows exactly the configured origins; the privacy policy names the services', async () => {

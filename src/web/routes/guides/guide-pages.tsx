@@ -10,7 +10,6 @@ import { PageLink } from '../../components/page-link.js';
 import { PricingCards } from '../../components/pricing-cards.js';
 import { copyVars, type CopyVars } from '../../copy-vars.js';
 import { useI18n, useNamespace } from '../../i18n/i18n.js';
-import { trackEvent } from '../../lib/metrics.js';
 import type { GuideKey } from '../../routes.js';
 import { useCatalog } from '../../lib/use-catalog.js';
 
@@ -34,7 +33,8 @@ function Cta(props: { guide: GuideKey; place: string; large?: boolean; children:
     <PageLink
       to="orderStart"
       className={`button button--primary${props.large ? ' button--large' : ''}`}
-      onClick={() => trackEvent('cta_click', `${props.guide}_${props.place}`)}
+      event="cta_click"
+      eventDetail={`${props.guide}_${props.place}`}
     >
       {props.children}
     </PageLink>

@@ -2,7 +2,7 @@ import type { CatalogView } from '../../../domain/catalog-view.js';
 import { formatDate, formatMoney } from '../../../domain/money.js';
 import { BeforeAfter } from '../../components/before-after.js';
 import { GuideLinks } from '../../components/guide-links.js';
-import { PageLink } from '../../components/page-link.js';
+import { PageLink, eventAttributes } from '../../components/page-link.js';
 import { PricingCards } from '../../components/pricing-cards.js';
 import { useI18n } from '../../i18n/i18n.js';
 import { trackEvent } from '../../lib/metrics.js';
@@ -32,10 +32,10 @@ function Hero({ catalog }: { catalog: CatalogView }) {
         <p className="hero__subtitle">{t('home.hero.subtitle')}</p>
         <div className="hero__actions">
           <div className="hero__buttons">
-            <PageLink to="orderStart" className="button button--primary button--large" onClick={() => trackEvent('upload_start_cta')}>
+            <PageLink to="orderStart" className="button button--primary button--large" event="upload_start_cta">
               {t('home.hero.cta')}
             </PageLink>
-            <a href="#pricing" className="button button--secondary button--large" onClick={() => trackEvent('main_pricing_cta')}>
+            <a href="#pricing" className="button button--secondary button--large" onClick={() => trackEvent('main_pricing_cta')} {...eventAttributes('main_pricing_cta')}>
               {t('home.hero.pricesLink')}
             </a>
           </div>
@@ -122,7 +122,7 @@ function FinalCta({ catalog }: { catalog: CatalogView }) {
     <section className="final-cta" aria-labelledby="final-cta-title">
       <h2 id="final-cta-title">{t('home.finalCta.title')}</h2>
       <p>{t('home.finalCta.text', { price: formatMoney(catalog.fromPriceCents) })}</p>
-      <PageLink to="orderStart" className="button button--primary button--large" onClick={() => trackEvent('final_cta')}>
+      <PageLink to="orderStart" className="button button--primary button--large" event="final_cta">
         {t('home.finalCta.button')}
       </PageLink>
     </section>
@@ -137,7 +137,7 @@ function HomeExamples() {
       title={t('home.examples.title')}
       text={t('home.examples.subtitle')}
       cta={
-        <PageLink to="orderStart" className="button button--primary" onClick={() => trackEvent('transform_images_cta')}>
+        <PageLink to="orderStart" className="button button--primary" event="transform_images_cta">
           {t('home.examples.cta')}
         </PageLink>
       }
