@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { inlineCss } from './scripts/vite/inline-css.js';
@@ -21,6 +22,10 @@ export default defineConfig({
     },
   ],
   publicDir: 'public',
+  resolve: {
+    // zod with its JIT off (no eval under our CSP), configured where it is loaded: src/web/zod-browser.ts.
+    alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL('./src/web/zod-browser.ts', import.meta.url)) }],
+  },
   build: {
     outDir: 'dist/client',
     emptyOutDir: true,

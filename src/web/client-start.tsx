@@ -1,4 +1,3 @@
-import './zod-config.js';
 import { StrictMode, useEffect } from 'react';
 import { hydrateRoot, createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
