@@ -5,7 +5,7 @@
 // Uses DATABASE_URL's server, or the local one, and a database of its own that it drops afterwards.
 // Smoke (BENCH_SMOKE=1): 500 orders and 1 s per autocannon run.
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { ORDER_NUMBER_ALPHABET, ORDER_NUMBER_LENGTH } from '../src/domain/order-number.js';
@@ -33,6 +33,12 @@ const cleanup = once(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 stopOnExit(cleanup);
+
+/** CPU time a process has used so far (user + system, Linux), in milliseconds. */
+function cpuMs(pid: number) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
 
 /** The i-th seeded order's number, as the insert below writes it (base 30 in the order-number alphabet). */
 function orderNumber(i: number) {
@@ -109,14 +115,17 @@ try {
       ['status filter', 'status=paid&page=3'],
       ['e-mail search', 'q=kunde4711'],
     ] as const) {
+      const cpuBefore = cpuMs(pid);
       const result = await autocannon({ url: `${base}/api/admin/orders?${query}`, connections, duration: seconds, headers: { cookie } });
       if (result.non2xx || result.errors) throw new Error(`${result.non2xx} failed requests and ${result.errors} errors for ${name}`);
       printFigure(`order list, ${shownCount} orders, ${name}, ${connections} conn.: p99`, result.latency.p99, 'ms', connections === 10 ? '< 50 ms' : '');
+      if (connections === 10) printFigure(`  ${name}: web process CPU per request`, (cpuMs(pid) - cpuBefore) / result.requests.total, 'ms');
     }
   }
 
   // Customers looking up their orders: each lookup a different order from a different address.
   let n = 0;
+  const cpuBefore = cpuMs(pid);
   const lookups = await autocannon({
     url: `${base}/api/tracking`,
     connections: 10,
@@ -138,6 +147,7 @@ try {
   if (lookups.non2xx || lookups.errors) throw new Error(`${lookups.non2xx} tracking lookups not answered 200, ${lookups.errors} errors`);
   printFigure(`tracking lookups, ${shownCount} orders, 10 conn.: p99`, lookups.latency.p99, 'ms', '< 50 ms');
   printFigure('tracking lookups per second, 10 conn.', Math.round(lookups.requests.average), 'req/s');
+  printFigure('  tracking: web process CPU per lookup', (cpuMs(pid) - cpuBefore) / lookups.requests.total, 'ms');
   clearInterval(sampler);
   printFigure('web process (PostgreSQL) under this load: peak RSS', peak, 'MB', '<= 250 MB');
 } finally {

@@ -3,8 +3,8 @@
 // comes from the invoice row, never from today's settings.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import fontkit from '@pdf-lib/fontkit';
-import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import type fontkitModule from '@pdf-lib/fontkit';
+import type { PDFFont, PDFPage, RGB } from 'pdf-lib';
 import type { Language } from '../../../domain/catalog.js';
 import { isReverseCharge, type InvoiceKind, type InvoiceLine, type InvoiceParty, type InvoiceSeller } from '../../../domain/invoice.js';
 import { formatDate, formatMoney } from '../../../domain/money.js';
@@ -46,8 +46,22 @@ export interface PrintableInvoice {
 
 const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 56;
-const INK = rgb(0.06, 0.09, 0.16);
-const SOFT = rgb(0.35, 0.4, 0.47);
+
+/**
+ * pdf-lib and fontkit load with the first invoice, not with every process: about 5 MB of code and source text
+ * a web process at rest does not need.
+ */
+let pdfModules: Promise<{ PDFDocument: typeof import('pdf-lib').PDFDocument; rgb: typeof import('pdf-lib').rgb; fontkit: typeof fontkitModule }> | null = null;
+function loadPdfModules() {
+  pdfModules ??= Promise.all([import('pdf-lib'), import('@pdf-lib/fontkit')]).then(
+    ([pdfLib, fontkit]) => ({ PDFDocument: pdfLib.PDFDocument, rgb: pdfLib.rgb, fontkit: fontkit.default }),
+    (error: unknown) => {
+      pdfModules = null;
+      throw error;
+    },
+  );
+  return pdfModules;
+}
 
 /** Splits text into lines that fit the width (word by word). */
 function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
@@ -69,6 +83,9 @@ function wrap(text: string, font: PDFFont, size: number, width: number): string[
 export async function renderInvoicePdf(invoice: PrintableInvoice): Promise<Buffer> {
   const t = textsIn(invoice.language, 'invoice');
   const date = (value: Date | string) => formatDate(value, invoice.language);
+  const { PDFDocument, rgb, fontkit } = await loadPdfModules();
+  const INK = rgb(0.06, 0.09, 0.16);
+  const SOFT = rgb(0.35, 0.4, 0.47);
   const doc = await PDFDocument.create();
   doc.registerFontkit(fontkit);
   const files = await fontFiles();
@@ -84,7 +101,7 @@ export async function renderInvoicePdf(invoice: PrintableInvoice): Promise<Buffe
   const width = A4[0] - 2 * MARGIN;
   let y = A4[1] - MARGIN;
 
-  const text = (value: string, options: { x?: number; size?: number; font?: PDFFont; color?: typeof INK; right?: number } = {}) => {
+  const text = (value: string, options: { x?: number; size?: number; font?: PDFFont; color?: RGB; right?: number } = {}) => {
     const size = options.size ?? 10;
     const font = options.font ?? regular;
     const x = options.right !== undefined ? options.right - font.widthOfTextAtSize(value, size) : (options.x ?? MARGIN);

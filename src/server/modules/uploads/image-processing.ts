@@ -1,6 +1,6 @@
 // Decides whether uploaded bytes are an image we accept and re-encodes them (decisions.md section 5).
 // Pure: bytes in, bytes out; storage and the database are the caller's business.
-import decodeHeif from 'heic-decode';
+import type decodeHeifType from 'heic-decode';
 import sharp from 'sharp';
 import type { Metadata, Sharp } from 'sharp';
 import { UPLOAD_LIMITS } from '../../../domain/catalog.js';
@@ -86,7 +86,24 @@ export async function processCustomerPhoto(input: Buffer): Promise<ProcessResult
  * image with its rotation and mirroring applied, to bare pixels; from there it is handled like every photo,
  * so nothing of the file's metadata (EXIF, GPS, depth maps, the other images of a burst) is kept.
  */
+/**
+ * libheif loads with the first HEIC photo, not with every process: its WebAssembly memory and code are about
+ * 20 MB that a web process at rest, and every process that never sees a HEIC, does not need.
+ */
+let heifDecoder: Promise<typeof decodeHeifType> | null = null;
+function loadHeifDecoder() {
+  heifDecoder ??= import('heic-decode').then(
+    (module) => module.default,
+    (error: unknown) => {
+      heifDecoder = null;
+      throw error;
+    },
+  );
+  return heifDecoder;
+}
+
 async function processHeicPhoto(input: Buffer): Promise<ProcessResult> {
+  const decodeHeif = await loadHeifDecoder();
   const decoded = await withDecodeSlot(async () => {
     try {
       const image = await decodeHeif({ buffer: input });
@@ -192,6 +209,7 @@ async function checkUpload(input: Buffer, options: { heic?: boolean } = {}): Pro
 
 /** The HEIC's primary image size from its header (libheif reads it without decoding the pixels). */
 async function checkHeic(input: Buffer): Promise<Checked> {
+  const decodeHeif = await loadHeifDecoder();
   let size: { width: number; height: number };
   try {
     const images = await decodeHeif.all({ buffer: input });
