@@ -31,11 +31,11 @@ try {
   const firstIdle = await idleResidentMb(first.child.pid, idleSeconds);
   await stopChild(first.child);
   printFigure(`cold start to healthy, first run (${SMOKE ? 'new DB' : 'build + new DB'})`, first.seconds, 's', '<= 30 s');
-  printFigure('memory of the idle embedded shop, first run', firstIdle, 'MB', '<= 450 MB');
+  printFigure('memory of the idle embedded shop, first run', firstIdle, 'MB', '<= 400 MB');
 
   later = await startShop({ port, dataDir });
   printFigure('cold start to healthy, later run', later.seconds, 's', '<= 5 s');
-  printFigure('memory of the idle embedded shop, later run', await idleResidentMb(later.child.pid, idleSeconds), 'MB', '<= 350 MB');
+  printFigure('memory of the idle embedded shop, later run', await idleResidentMb(later.child.pid, idleSeconds), 'MB', '<= 400 MB');
 
   const result = await autocannon({ url: `${later.url}/api/catalog`, connections: 20, duration: loadSeconds });
   printFigure(`GET /api/catalog requests per second (${loadSeconds} s, 20 conn.)`, Math.round(result.requests.average), 'req/s');
