@@ -34,6 +34,21 @@ test('models that fail: the photo is accepted unchecked, the failure logged', as
   expect(lines.join('')).toContain('photo accepted unchecked');
 });
 
+test('a burst of uploads waits its turn for the gate: the timeout measures the check, not the queue', async () => {
+  // Like the models' thread: one request at a time, each taking a while.
+  let queue = Promise.resolve();
+  const slow = <T>(answer: T) => (queue = queue.then(() => new Promise((resolve) => setTimeout(resolve, 100)))).then(() => answer);
+  const serial: Inference = { detectFaces: async () => slow([]), segment: async () => slow(new Uint8Array()), describeFace: async () => slow(null), close: async () => {} };
+  const lines: string[] = [];
+  const log = { error: (_details: object, message: string) => void lines.push(message) } as unknown as FastifyBaseLogger;
+  const photo = await readFile(PORTRAIT);
+  // 20 photos at once would wait 2 s in that thread; each check alone takes 100 to 200 ms.
+  const check = createPhotoCheck(serial, log, { timeoutMs: 1000 });
+  const reports = await Promise.all(Array.from({ length: 20 }, () => check(photo)));
+  expect(reports.map((report) => report?.issues[0]?.code)).toEqual(Array.from({ length: 20 }, () => 'noFace'));
+  expect(lines).toEqual([]);
+});
+
 test('each code of the gate reaches the customer in every language: a refusal as the upload error, a warning as advice', () => {
   for (const language of LANGUAGES) {
     for (const code of REFUSING_ISSUES) expect(lookup(ALL_MESSAGES[language], `errors.${code}`), `${language}: errors.${code}`).toEqual(expect.any(String));

@@ -8,17 +8,30 @@ import { assessPhoto, isRefusing, type QualityReport, type WARNING_ISSUES } from
 const CHECK_TIMEOUT_MS = 30_000;
 
 /**
+ * Checks under way at once in one process. The models answer one request at a time in their thread: a burst
+ * of uploads (50 customers sending three photos each, bench/load) queued there for longer than the timeout,
+ * and most of their photos were accepted unchecked, while every decode for the gate held its pixels. A check
+ * waits for its turn first, so the timeout measures the check and not the queue (and two decodes at a time
+ * keep both cores busy, as the upload's own decode slots do).
+ */
+const PARALLEL_CHECKS = 2;
+
+/**
  * The gate as the upload uses it. If the check itself fails (the models could not run), the photo is
  * accepted unchecked and the failure logged: a broken gate must not stop customers from ordering.
  */
-export function createPhotoCheck(inference: Inference, log: FastifyBaseLogger) {
-  return async (photo: Buffer): Promise<QualityReport | null> => {
+export function createPhotoCheck(inference: Inference, log: FastifyBaseLogger, options: { timeoutMs?: number; parallel?: number } = {}) {
+  const timeoutMs = options.timeoutMs ?? CHECK_TIMEOUT_MS;
+  const parallel = options.parallel ?? PARALLEL_CHECKS;
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  const check = async (photo: Buffer): Promise<QualityReport | null> => {
     let timer: NodeJS.Timeout | undefined;
     try {
       return await Promise.race([
         assessPhoto(photo, inference),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error('quality check timed out')), CHECK_TIMEOUT_MS);
+          timer = setTimeout(() => reject(new Error('quality check timed out')), timeoutMs);
         }),
       ]);
     } catch (error) {
@@ -26,6 +39,18 @@ export function createPhotoCheck(inference: Inference, log: FastifyBaseLogger) {
       return null;
     } finally {
       clearTimeout(timer);
+    }
+  };
+  return async (photo: Buffer): Promise<QualityReport | null> => {
+    if (running < parallel) running++;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await check(photo);
+    } finally {
+      // Hand the turn straight to the next waiter, or give it back.
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
     }
   };
 }
