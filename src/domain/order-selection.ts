@@ -3,12 +3,13 @@ import { z } from 'zod';
 import { BASE_STYLES, EXTRA_KEYS, GENDERS, LANGUAGES, LOCATIONS, OUTFITS, PACKAGES, PACKAGE_KEYS, isExtraOffered } from './catalog.js';
 import type { BaseStyle, ExtraKey, Gender, Location, Outfit, PackageKey } from './catalog.js';
 import { offeredLocations, type Capabilities } from './capabilities.js';
+import { PHOTO_CONSENT_VERSION, type Selection } from './selection.js';
 import { emailSchema, multilineText, plainText } from './validation.js';
+
+export { EMPTY_SELECTION, PHOTO_CONSENT_VERSION, deliverableSelection, type Selection } from './selection.js';
 
 /** Version of the withdrawal-waiver text at the order button; stored with the consent. */
 export const WAIVER_TEXT_VERSION = '2026-11-01';
-/** Version of the consent to process face photos at the upload step. */
-export const PHOTO_CONSENT_VERSION = '2026-11-01';
 
 export const selectionSchema = z
   .object({
@@ -21,9 +22,11 @@ export const selectionSchema = z
   })
   .strict();
 
-export type Selection = z.output<typeof selectionSchema>;
-
-export const EMPTY_SELECTION: Selection = { gender: null, style: null, package: null, location: null, outfit: null, extras: [] };
+// The selection's type is written out in selection.ts (the browser's steps need it without zod); the schema
+// must parse to exactly that shape, which these two lines check at compile time.
+type SameShape<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const schemaMatchesSelection: SameShape<z.output<typeof selectionSchema>, Selection> = true;
+void schemaMatchesSelection;
 
 export const draftCreateSchema = z
   .object({
@@ -117,13 +120,3 @@ export function completeSelection(
   };
 }
 
-/**
- * A draft keeps only what the shop can make: without a generator an outfit or an office (sent by a tab opened
- * while one was configured) is dropped when the draft is saved, not refused, so the wizard's background saves
- * never fail on it. The order button refuses them (completeSelection).
- */
-export function deliverableSelection(selection: Selection, capabilities: Capabilities): Selection {
-  const outfit = capabilities.newOutfits ? selection.outfit : null;
-  const location = selection.location && offeredLocations(capabilities).includes(selection.location) ? selection.location : null;
-  return outfit === selection.outfit && location === selection.location ? selection : { ...selection, outfit, location };
-}

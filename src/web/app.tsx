@@ -13,6 +13,7 @@ import { pageTitle } from './meta.js';
 import { resolvePath, PAGES, type PageKey } from './routes.js';
 import { HomePage } from './routes/home/home-page.js';
 import { OfflinePage } from './routes/offline/offline-page.js';
+import { stepPageForPath } from './routes/order/order-steps.js';
 
 const OrderRoutes = lazyPage(() => import('./routes/order/order-routes.js'));
 const TrackingPage = lazyPage(() => import('./routes/tracking/tracking-page.js').then((m) => ({ default: m.TrackingPage })));
@@ -61,10 +62,14 @@ const LINK_PAGES: Partial<Record<PageKey, LazyPage>> = {
 };
 
 /** The page module a path needs, so the browser can load it before hydrating (no flash, no mismatch). */
-export function pageForPath(pathname: string): LazyPage | null {
+export function pageForPath(pathname: string): Pick<LazyPage, 'preload'> | null {
   if (pathname.startsWith('/admin')) return AdminRoutes;
   if (pathname.startsWith('/order-status')) return OrderStatusPage;
-  if (pathname.startsWith('/order')) return OrderRoutes;
+  if (pathname.startsWith('/order')) {
+    // The wizard's module and the step's own, when the step loads on demand.
+    const step = stepPageForPath(pathname);
+    return step ? { preload: () => Promise.all([OrderRoutes.preload(), step.preload()]).then(() => undefined) } : OrderRoutes;
+  }
   const resolution = resolvePath(pathname);
   return resolution.kind === 'page' ? (LAZY_PAGES[resolution.page] ?? LINK_PAGES[resolution.page] ?? null) : null;
 }

@@ -1,3 +1,4 @@
+import { Suspense } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { PACKAGES } from '../../../domain/catalog.js';
 import { useI18n } from '../../i18n/i18n.js';
@@ -49,7 +50,10 @@ export function OrderLayout() {
     <WizardProvider>
       <div className="wizard">
         <ProgressBar />
-        <Outlet />
+        {/* A step that loads on demand (order-steps.ts) shows an empty step meanwhile, under the progress bar. */}
+        <Suspense fallback={<section className="step" aria-busy="true" />}>
+          <Outlet />
+        </Suspense>
       </div>
     </WizardProvider>
   );

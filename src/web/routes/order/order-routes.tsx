@@ -2,8 +2,7 @@
 import { Route, Routes } from 'react-router';
 import { GenderStep, PackageStep, RefinementStep, StyleStep } from './choice-steps.js';
 import { OrderLayout } from './order-layout.js';
-import { SummaryStep } from './summary-step.js';
-import { UploadStep } from './upload-step.js';
+import { SummaryStepPage, UploadStepPage } from './order-steps.js';
 
 export default function OrderRoutes() {
   return (
@@ -11,12 +10,12 @@ export default function OrderRoutes() {
       <Route element={<OrderLayout />}>
         <Route index element={<GenderStep />} />
         <Route path="gender" element={<GenderStep />} />
-        <Route path="upload" element={<UploadStep />} />
+        <Route path="upload" element={<UploadStepPage />} />
         <Route path="style" element={<StyleStep />} />
         <Route path="package" element={<PackageStep />} />
         <Route path="refinement" element={<RefinementStep />} />
-        <Route path="features" element={<SummaryStep />} />
-        <Route path="summary" element={<SummaryStep />} />
+        <Route path="features" element={<SummaryStepPage />} />
+        <Route path="summary" element={<SummaryStepPage />} />
       </Route>
     </Routes>
   );

@@ -1,7 +1,7 @@
 import { useCallback, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { UPLOAD_LIMITS } from '../../../domain/catalog.js';
-import { PHOTO_CONSENT_VERSION } from '../../../domain/order-selection.js';
+import { PHOTO_CONSENT_VERSION } from '../../../domain/selection.js';
 import { ApiError, api } from '../../lib/api.js';
 import { useI18n } from '../../i18n/i18n.js';
 import { StepHeader, StepNav } from './order-layout.js';

@@ -1,7 +1,7 @@
 // The wizard's selections: kept in session storage (they survive a reload) and mirrored into the
 // server-side draft order once it exists.
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { EMPTY_SELECTION, deliverableSelection, type Selection } from '../../../domain/order-selection.js';
+import { EMPTY_SELECTION, deliverableSelection, type Selection } from '../../../domain/selection.js';
 import { useAppData } from '../../app-data.js';
 import { api } from '../../lib/api.js';
 import { useI18n } from '../../i18n/i18n.js';
