@@ -11,10 +11,12 @@ import { lazyPage, type LazyPage } from './lazy-page.js';
 import { trackPageView } from './lib/metrics.js';
 import { pageTitle } from './meta.js';
 import { resolvePath, PAGES, type PageKey } from './routes.js';
-import { HomePage } from './routes/home/home-page.js';
 import { OfflinePage } from './routes/offline/offline-page.js';
 import { stepPageForPath } from './routes/order/order-steps.js';
 
+// The home page comes without the client application (static-page-data.ts) unless a service needing consent is
+// configured, so the app loads it on demand too.
+const HomePage = lazyPage(() => import('./routes/home/home-page.js').then((m) => ({ default: m.HomePage })));
 const OrderRoutes = lazyPage(() => import('./routes/order/order-routes.js'));
 const TrackingPage = lazyPage(() => import('./routes/tracking/tracking-page.js').then((m) => ({ default: m.TrackingPage })));
 const OrderStatusPage = lazyPage(() => import('./routes/tracking/order-status-page.js').then((m) => ({ default: m.OrderStatusPage })));
@@ -39,6 +41,7 @@ const TeamMemberPage = lazyPage(() => import('./routes/team/team-member-page.js'
 
 /** Pages with one fixed path, loaded on demand. */
 const LAZY_PAGES: Partial<Record<PageKey, LazyPage>> = {
+  home: HomePage,
   tracking: TrackingPage,
   kontakt: ContactPage,
   impressum: ImpressumPage,
@@ -135,7 +138,6 @@ function Shell() {
         <main id="main" className="main">
           <ErrorBoundary resetKey={location.pathname}>
             <Routes>
-              <Route path={PAGES.home} element={<HomePage />} />
               <Route path="/order/*" element={<Lazy page={OrderRoutes} />} />
               <Route path="/order-status/:id?" element={<Lazy page={OrderStatusPage} />} />
               <Route path={PAGES.offline} element={<OfflinePage />} />

@@ -2,7 +2,6 @@
 // and readable without scripts, so the page paints without waiting for React to download; hydration then
 // makes it interactive (links work as plain links until then).
 import './styles/global.css';
-import './styles/admin.css';
 import './styles/legal.css';
 
 import { STATIC_PAGE_ELEMENT_ID } from './static-page-data.js';

@@ -1,5 +1,7 @@
 // The staff back office under /admin/*: German only, behind a server-side staff session.
 import { Navigate, Route, Routes } from 'react-router';
+// Only the staff area's styles: loaded with it, not inlined into every public page (scripts/vite/inline-css.ts).
+import '../../styles/admin.css';
 import { AdminLayout } from './admin-layout.js';
 import { DashboardPage } from './dashboard-page.js';
 import { OrderDetailPage } from './order-detail-page.js';
