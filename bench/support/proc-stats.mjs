@@ -59,3 +59,14 @@ export function rssSampler(pids, intervalMs = 100) {
     stop: () => clearInterval(timer),
   };
 }
+
+/** CPU-seconds the whole machine has been busy (every core, every process: /proc/stat less idle and I/O wait). */
+export function machineBusySeconds() {
+  try {
+    const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+    const [user, nice, system, _idle, _iowait, irq, softirq, steal] = ticks.map(Number);
+    return (user + nice + system + irq + softirq + steal) / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
