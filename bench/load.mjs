@@ -18,7 +18,7 @@ import pg from 'pg';
 import sharp from 'sharp';
 import Stripe from 'stripe';
 import { buildIfChanged } from '../scripts/build-info.mjs';
-import { ROOT, SMOKE, printFigure } from './lib.mjs';
+import { ROOT, SHOP_ENV, SHOP_NODE_FLAGS, SMOKE, printFigure } from './lib.mjs';
 import { cpuSeconds, machineBusySeconds, rssMb, rssSampler } from './support/proc-stats.mjs';
 import { once, stopChild, stopOnExit } from './support/processes.mjs';
 
@@ -104,10 +104,12 @@ async function phonePhotos() {
 function startProcess(name, script, env) {
   const logFile = path.join(logDir, `${name}.log`);
   const fd = openSync(logFile, 'a');
-  const child = spawn(process.execPath, [script], {
+  // As npm start and npm run worker run them (SHOP_NODE_FLAGS, SHOP_ENV).
+  const child = spawn(process.execPath, [...SHOP_NODE_FLAGS, script], {
     cwd: ROOT,
     env: {
       ...process.env,
+      ...SHOP_ENV,
       NODE_ENV: 'development',
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
