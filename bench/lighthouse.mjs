@@ -65,8 +65,8 @@ function problems(lhr) {
   return lines;
 }
 
-/** One Lighthouse run; a run whose trace went wrong (NO_NAVSTART and the like, on a busy machine) is repeated. */
-async function measure(url, attempts = 3) {
+/** One Lighthouse run; a run whose trace went wrong (NO_NAVSTART and the like, on a busy machine) is repeated (up to 5 times). */
+async function measure(url, attempts = 5) {
   for (let attempt = 1; ; attempt++) {
     const { lhr } = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error' });
     if (!lhr.runtimeError) return lhr;
