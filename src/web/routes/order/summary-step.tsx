@@ -60,17 +60,24 @@ export function SummaryStep() {
   }, [ready, state.orderId, state.draftToken]);
 
   const pkg = selection.package;
-  if (ready && !pkg) {
+  if (!pkg) {
+    // Until the browser has read the wizard's state (and on the server) the same box says it is loading, so
+    // the page paints its content at once and a new visitor's notice replaces the text in place.
     return (
-      <section className="step">
+      <section className="step" aria-busy={!ready}>
         <StepHeader title={t('order.summary.title')} />
         <p className="alert alert--info">
-          {t('order.summary.noPackage')} <Link to="/order/package">{t('order.summary.toPackage')}</Link>
+          {ready ? (
+            <>
+              {t('order.summary.noPackage')} <Link to="/order/package">{t('order.summary.toPackage')}</Link>
+            </>
+          ) : (
+            t('order.summary.loading')
+          )}
         </p>
       </section>
     );
   }
-  if (!pkg) return <section className="step" aria-busy="true" />;
 
   const extrasOffered = offeredExtras(pkg);
   const extras = selection.extras.filter((e) => extrasOffered.includes(e));
