@@ -6,11 +6,38 @@ import './styles/legal.css';
 
 import { STATIC_PAGE_ELEMENT_ID } from './static-page-data.js';
 
+/**
+ * A button pressed before React has hydrated the page (its script still loading: a wizard step opened from a
+ * page without the app, on a slow phone) would do nothing. The last such press is held and pressed again once
+ * the app runs (React hydrates onto the same elements); links work without the app and are left alone.
+ */
+function holdEarlyPresses() {
+  let pressed: HTMLElement | null = null;
+  const hold = (event: MouseEvent) => {
+    const button = (event.target as Element | null)?.closest?.('button');
+    if (!button || !document.getElementById('root')?.contains(button)) return;
+    event.preventDefault();
+    event.stopPropagation();
+    pressed = button;
+  };
+  document.addEventListener('click', hold, true);
+  const html = document.documentElement;
+  const observer = new MutationObserver(() => {
+    if (html.dataset.hydrated !== 'true') return;
+    observer.disconnect();
+    document.removeEventListener('click', hold, true);
+    if (pressed?.isConnected) pressed.click();
+  });
+  observer.observe(html, { attributes: true, attributeFilter: ['data-hydrated'] });
+}
+
 function load() {
   // A page served without the client application (static-page-data.ts) gets its small script instead.
   if (document.getElementById(STATIC_PAGE_ELEMENT_ID)) void import('./static-page.js').then((page) => page.start());
   else void import('./client-start.js').then((app) => app.start());
 }
+
+if (!document.getElementById(STATIC_PAGE_ELEMENT_ID)) holdEarlyPresses();
 
 if (document.getElementById('root')?.hasChildNodes()) {
   requestAnimationFrame(() => setTimeout(load, 0));
