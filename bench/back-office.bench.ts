@@ -4,13 +4,13 @@
 // share its event loop. Also the web process's memory at rest and under this load.
 // Uses DATABASE_URL's server, or the local one, and a database of its own that it drops afterwards.
 // Smoke (BENCH_SMOKE=1): 500 orders and 1 s per autocannon run.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { ORDER_NUMBER_ALPHABET, ORDER_NUMBER_LENGTH } from '../src/domain/order-number.js';
 import { SMOKE, idleResidentMb, printFigure, residentMb, startShop, tempDataDir } from './lib.mjs';
-import { benchApp } from './in-process.js';
+import { benchApp, productionBenchEnv } from './in-process.js';
 import { once, stopChild, stopOnExit } from './support/processes.mjs';
 
 const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -58,16 +58,8 @@ function orderNumber(i: number) {
 
 try {
   const env = {
-    NODE_ENV: 'production',
-    ALLOW_SANDBOX_IN_PRODUCTION: 'true',
-    SITE_LEGAL_NAME: 'Benchmark GmbH',
-    SITE_ADDRESS: 'Teststraße 1, 10115 Berlin',
-    SITE_VAT_ID: 'DE123456789',
-    APP_SECRET: randomBytes(32).toString('hex'),
+    ...productionBenchEnv(dataDir),
     DATABASE_URL: url.toString(),
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'error',
-    RETENTION_INTERVAL_MINUTES: '0',
     // Jobs run in worker processes (bench/load); this process only answers requests.
     RUN_JOBS: 'false',
     // Customers behind a proxy, each from an address of its own: the per-address limits are not the subject.

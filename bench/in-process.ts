@@ -9,9 +9,9 @@ import { record } from './report.mjs';
 
 export { SMOKE } from './report.mjs';
 
-export async function benchApp(name: string, env: Record<string, string>) {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), `shop-bench-${name}-`));
-  const config = loadConfig({
+/** Production settings for a benchmark's shop (the sandbox allowed, the imprint filled in, quiet logs). */
+export function productionBenchEnv(dataDir: string): Record<string, string> {
+  return {
     NODE_ENV: 'production',
     ALLOW_SANDBOX_IN_PRODUCTION: 'true',
     SITE_LEGAL_NAME: 'Benchmark GmbH',
@@ -21,8 +21,12 @@ export async function benchApp(name: string, env: Record<string, string>) {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'error',
     RETENTION_INTERVAL_MINUTES: '0',
-    ...env,
-  });
+  };
+}
+
+export async function benchApp(name: string, env: Record<string, string>) {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), `shop-bench-${name}-`));
+  const config = loadConfig({ ...productionBenchEnv(dataDir), ...env });
   return { app: await buildApp(config), config, dataDir };
 }
 
