@@ -29,7 +29,7 @@ for (const file of files) {
   console.log(`\n== bench/${file}${smoke ? ' (smoke)' : ''} ==`);
   const started = performance.now();
   // TypeScript benchmarks use the app's modules in-process (seeding what has no HTTP route yet).
-  const command = file.endsWith('.ts') ? ['--import', 'tsx', '--import', './bench/support/ignore-styles.mjs', path.join('bench', file)] : [path.join('bench', file)];
+  const command = file.endsWith('.ts') ? ['--import', 'tsx', '--import', './scripts/ignore-styles.mjs', path.join('bench', file)] : [path.join('bench', file)];
   const result = spawnSync(process.execPath, command, {
     cwd: ROOT,
     stdio: 'inherit',

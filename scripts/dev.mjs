@@ -5,7 +5,7 @@ import { ROOT } from './build-info.mjs';
 
 const apiPort = process.env.API_PORT ?? '3001';
 const children = [
-  spawn('npx', ['tsx', 'watch', '--clear-screen=false', 'src/server/main.ts'], {
+  spawn('npx', ['tsx', 'watch', '--clear-screen=false', '--import', './scripts/ignore-styles.mjs', 'src/server/main.ts'], {
     cwd: ROOT,
     stdio: 'inherit',
     env: { ...process.env, NODE_ENV: 'development', PORT: apiPort, PUBLIC_URL: process.env.PUBLIC_URL ?? 'http://localhost:3000' },

@@ -90,7 +90,9 @@ describe.each(testDatabases())('app on $name', (testDb) => {
     expect(html).toContain('<link rel="alternate" hreflang="en" href="http://shop.test/?lang=en">');
     expect(html).toContain('<link rel="alternate" hreflang="es" href="http://shop.test/?lang=es">');
     expect(html).toContain('"@type":"Organization"');
-    expect(html).toContain('<script id="app-data" type="application/json">');
+    // Nothing on the home page needs the client application: the server's HTML and the small page script.
+    expect(html).toContain('<script id="static-page-data" type="application/json">');
+    expect(html).not.toContain('<script id="app-data"');
   });
 
   test('the language comes from ?lang=, then the remembered cookie', async () => {
@@ -165,12 +167,17 @@ describe.each(testDatabases())('app on $name', (testDb) => {
   });
 
   test('page data cannot break out of its script element', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/' });
-    const data = /<script id="app-data" type="application\/json">([\s\S]*?)<\/script>/.exec(response.body)![1]!;
+    // A page the client application runs (a form), and one served without it.
+    const app = await t.app.inject({ method: 'GET', url: '/order/gender' });
+    const data = /<script id="app-data" type="application\/json">([\s\S]*?)<\/script>/.exec(app.body)![1]!;
     expect(data).not.toContain('<');
     const parsed = JSON.parse(data);
     expect(parsed.language).toBe('de');
     expect(parsed.catalog.packages).toHaveLength(3);
+    const home = await t.app.inject({ method: 'GET', url: '/' });
+    const staticData = /<script id="static-page-data" type="application\/json">([\s\S]*?)<\/script>/.exec(home.body)![1]!;
+    expect(staticData).not.toContain('<');
+    expect(JSON.parse(staticData).language).toBe('de');
   });
 });
 

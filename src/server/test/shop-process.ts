@@ -22,7 +22,7 @@ export async function freePort(): Promise<number> {
 
 export function startShopProcess(env: Record<string, string>): ShopProcess {
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/ignore-styles.mjs', 'src/server/main.ts'], {
     cwd: PROJECT_ROOT,
     env: { PATH: process.env.PATH, NODE_ENV: 'development', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
