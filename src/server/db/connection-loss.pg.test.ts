@@ -109,16 +109,21 @@ describe('the database goes away (PostgreSQL)', () => {
     const [event] = (await (seed.app.payments as SandboxPaymentProvider).simulate(row!.providerSessionId!, 'pay'))!.events;
     const headers = { 'stripe-signature': event!.signature };
     let terminated = 0;
-    // Statement 3: inside the event's transaction (begin, the event row, then this).
-    proxy.arm(3, {
-      kind: 'hold',
-      onFault: () => {
-        void terminateBackends().then((n) => {
-          terminated = n;
-          proxy.release();
-        });
+    // Inside the event's transaction: the statement after the event row, on that connection (the job runner's
+    // polls on other connections once took the count and the request went through unheld).
+    proxy.arm(
+      2,
+      {
+        kind: 'hold',
+        onFault: () => {
+          void terminateBackends().then((n) => {
+            terminated = n;
+            proxy.release();
+          });
+        },
       },
-    });
+      { from: /insert into "payment_events"/i },
+    );
     const answer = await call('POST', WEBHOOK_PATH, JSON.parse(event!.body) as object, headers);
     expect(proxy.fired).toBe(true);
     expect(terminated).toBeGreaterThan(0);

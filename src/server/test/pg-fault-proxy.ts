@@ -21,8 +21,12 @@ export interface FaultProxy {
   /** Statements completed by all clients since the last reset. */
   readonly statements: number;
   resetCount(): void;
-  /** Acts before the first message of statement n (1-based, counted from now) of whichever client sends it. */
-  arm(n: number, action: FaultAction): void;
+  /**
+   * Acts before the first message of statement n (1-based, counted from now) of whichever client sends it. With
+   * `from`, only one connection counts: the first whose statement text matches it, that statement being 1 (so
+   * the shop's background work on other connections, such as the job runner's polls, cannot take the count).
+   */
+  arm(n: number, action: FaultAction, options?: { from?: RegExp }): void;
   disarm(): void;
   /** Whether the armed fault fired. */
   readonly fired: boolean;
@@ -37,7 +41,9 @@ const STATEMENT_END = new Set([0x51 /* Q */, 0x53 /* S */]);
 
 export async function startFaultProxy(target: { host: string; port: number }): Promise<FaultProxy> {
   let completed = 0;
-  let armed: { n: number; action: FaultAction } | null = null;
+  let armed: { n: number; action: FaultAction; from?: RegExp | undefined } | null = null;
+  /** With `from`: the one connection that counts, and its completed statements. */
+  let counting: { socket: net.Socket; completed: number } | null = null;
   let fired = false;
   let held: (() => void) | null = null;
   let accepting = true;
@@ -81,7 +87,12 @@ export async function startFaultProxy(target: { host: string; port: number }): P
         const length = started ? buffer.readInt32BE(1) + 1 : buffer.readInt32BE(0);
         if (buffer.length < length) return;
         const type = started ? buffer[0]! : null;
-        if (started && armed && completed === armed.n - 1 && type !== 0x58 /* Terminate */) {
+        // A statement's text is in its Query ('Q') or Parse ('P') message.
+        if (armed?.from && !counting && (type === 0x51 || type === 0x50) && armed.from.test(buffer.subarray(5, length).toString('utf8'))) {
+          counting = { socket: client, completed: 0 };
+        }
+        const due = armed?.from ? counting?.socket === client && counting.completed === armed.n - 1 : completed === (armed?.n ?? 0) - 1;
+        if (started && armed && due && type !== 0x58 /* Terminate */) {
           const { action } = armed;
           armed = null;
           fired = true;
@@ -105,7 +116,10 @@ export async function startFaultProxy(target: { host: string; port: number }): P
         buffer = buffer.subarray(length);
         started = true;
         upstream.write(frame);
-        if (type !== null && STATEMENT_END.has(type)) completed++;
+        if (type !== null && STATEMENT_END.has(type)) {
+          completed++;
+          if (counting?.socket === client) counting.completed++;
+        }
       }
     };
     client.on('data', (chunk) => {
@@ -131,13 +145,15 @@ export async function startFaultProxy(target: { host: string; port: number }): P
     resetCount() {
       completed = 0;
     },
-    arm(n, action) {
+    arm(n, action, options) {
       completed = 0;
       fired = false;
-      armed = { n, action };
+      counting = null;
+      armed = { n, action, from: options?.from };
     },
     disarm() {
       armed = null;
+      counting = null;
     },
     get fired() {
       return fired;
