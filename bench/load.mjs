@@ -10,17 +10,17 @@
 // memory of each process; then how they grow from 10 to 50 customers, and the web processes at rest.
 // Smoke (BENCH_SMOKE=1): 1 and 2 customers, photos at 1.3 MP instead of 12 MP.
 import { spawn } from 'node:child_process';
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import sharp from 'sharp';
-import Stripe from 'stripe';
 import { buildIfChanged } from '../scripts/build-info.mjs';
 import { ROOT, SHOP_ENV, SHOP_NODE_FLAGS, SMOKE, printFigure } from './lib.mjs';
 import { cpuSeconds, machineBusySeconds, rssMb, rssSampler } from './support/proc-stats.mjs';
 import { once, stopChild, stopOnExit } from './support/processes.mjs';
+import { sandboxPaidEvent } from './support/sandbox-payment.mjs';
 
 const started = performance.now();
 const basePort = Number(process.env.BENCH_PORT ?? 3920);
@@ -237,34 +237,15 @@ async function customer({ request, staffCookie, photos, address, index, times, p
     )
   ).body;
 
-  // What the sandbox's checkout page sends when the customer pays: Stripe's event, signed like Stripe's.
-  const secret = `whsec_${createHmac('sha256', appSecret).update('sandbox-webhook').digest('base64url')}`;
-  const event = JSON.stringify({
-    id: `evt_load_${index}_${randomBytes(6).toString('hex')}`,
-    object: 'event',
-    type: 'checkout.session.completed',
-    created: Math.floor(Date.now() / 1000),
-    data: {
-      object: {
-        id: session.sessionId,
-        object: 'checkout.session',
-        status: 'complete',
-        payment_status: 'paid',
-        amount_total: PRICE_CENTS,
-        currency: 'eur',
-        client_reference_id: draft.orderId,
-        metadata: { order_id: draft.orderId },
-        payment_intent: `pi_load_${index}`,
-      },
-    },
-  });
+  // What the sandbox's checkout page sends when the customer pays.
+  const event = sandboxPaidEvent({ appSecret, sessionId: session.sessionId, orderId: draft.orderId, amountCents: PRICE_CENTS, tag: `load_${index}` });
   const paid = performance.now();
   paidAt.push(paid);
   const answer = await timed(times.webhook, () =>
     request('POST', '/api/payments/webhook', {
       address: '198.18.0.1',
-      headers: { 'content-type': 'application/json', 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload: event, secret }) },
-      form: event,
+      headers: { 'content-type': 'application/json', 'stripe-signature': event.signature },
+      form: event.body,
     }),
   );
   if (answer.body.outcome !== 'paid') throw new Error(`payment event for ${draft.orderId}: ${answer.body.outcome}`);

@@ -2,10 +2,10 @@
 // and payment webhook events handled per second.
 // Smoke (BENCH_SMOKE=1): 2 photos of 8 MB, and the webhook events of 3 customers' orders instead of 40.
 import { readFileSync } from 'node:fs';
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
-import Stripe from 'stripe';
 import { SMOKE, printFigure, startBenchShop } from './lib.mjs';
+import { sandboxPaidEvent } from './support/sandbox-payment.mjs';
 
 const port = Number(process.env.BENCH_PORT ?? 3902);
 const photoCount = SMOKE ? 2 : 10;
@@ -103,29 +103,9 @@ try {
     const session = await response.json();
     orders.push({ orderId: d.orderId, sessionId: session.sessionId });
   }
-  const secret = `whsec_${createHmac('sha256', appSecret).update('sandbox-webhook').digest('base64url')}`;
   const events = orders.flatMap((o, i) => {
-    const body = JSON.stringify({
-      id: `evt_bench_${i}_${randomBytes(6).toString('hex')}`,
-      object: 'event',
-      type: 'checkout.session.completed',
-      created: Math.floor(Date.now() / 1000),
-      data: {
-        object: {
-          id: o.sessionId,
-          object: 'checkout.session',
-          status: 'complete',
-          payment_status: 'paid',
-          amount_total: 1490,
-          currency: 'eur',
-          client_reference_id: o.orderId,
-          metadata: { order_id: o.orderId },
-          payment_intent: `pi_bench_${i}`,
-        },
-      },
-    });
-    const signature = Stripe.webhooks.generateTestHeaderString({ payload: body, secret });
-    return [0, 1, 2].map(() => ({ body, signature }));
+    const event = sandboxPaidEvent({ appSecret, sessionId: o.sessionId, orderId: o.orderId, amountCents: 1490, tag: `bench_${i}` });
+    return [0, 1, 2].map(() => event);
   });
   const eventStart = performance.now();
   const outcomes = {};
