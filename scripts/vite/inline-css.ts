@@ -4,8 +4,7 @@
 // the server fills in per answer (src/server/modules/web/routes.ts). The file stays in the build too (the
 // service worker's shell lists it; styles of chunks loaded later still come as files).
 import type { Plugin } from 'vite';
-
-export const STYLE_NONCE_PLACEHOLDER = '<!--app-style-nonce-->';
+import { STYLE_NONCE_PLACEHOLDER } from '../../src/web/style-nonce.js';
 
 export function inlineCss(): Plugin {
   return {

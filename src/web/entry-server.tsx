@@ -19,6 +19,7 @@ import { STATIC_PAGE_ELEMENT_ID, jsonForScript, type StaticPageData } from './st
 // The server's one door into the web app (architecture.test.ts): rendering, and the page table it needs
 // for the sitemap and the page-view counter.
 export { PAGES, PUBLIC_PAGES, resolvePath } from './routes.js';
+export { STYLE_NONCE_PLACEHOLDER } from './style-nonce.js';
 
 export interface RenderInput {
   /** Path and query of the request. */

@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../../domain/catalog.js';
 import { buildCatalogView } from '../../../domain/catalog-view.js';
-import { errorPage, preloadAllPages, render } from '../../../web/entry-server.js';
+import { STYLE_NONCE_PLACEHOLDER, errorPage, preloadAllPages, render } from '../../../web/entry-server.js';
 import { shopCapabilities } from '../../capabilities.js';
 
 export interface WebRoutesOptions {
@@ -27,9 +27,6 @@ export function requestLanguage(request: FastifyRequest): { language: Language; 
   if (isLanguage(query.lang)) return { language: query.lang, fromUrl: true };
   return { language: cookieLanguage(request) ?? DEFAULT_LANGUAGE, fromUrl: false };
 }
-
-/** The inlined stylesheet's nonce attribute in the built template (scripts/vite/inline-css.ts). */
-const STYLE_NONCE = '<!--app-style-nonce-->';
 
 /** The template without its module script and preloads (for the offline page, which runs nothing). */
 function withoutScripts(template: string): string {
@@ -90,7 +87,7 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, optio
       request.log.error({ err: error, path: url.split('?', 1)[0] }, 'page rendering failed');
       const page = errorPage(language);
       const body = withoutScripts(template)
-        .replace(STYLE_NONCE, nonces?.style ?? '')
+        .replace(STYLE_NONCE_PLACEHOLDER, nonces?.style ?? '')
         .replace('<!--app-lang-->', language)
         .replace('<!--app-head-->', page.head)
         .replace('<!--app-html-->', page.html)
@@ -101,7 +98,7 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, optio
     // A missing file (a path with an extension): the shop's error shape, like every other 404.
     if (result.kind === 'notFound') return reply.callNotFound();
     const page = (result.scripts ? template : withoutScripts(template))
-      .replace(STYLE_NONCE, nonces?.style ?? '')
+      .replace(STYLE_NONCE_PLACEHOLDER, nonces?.style ?? '')
       .replace('<!--app-lang-->', result.language)
       .replace('<!--app-head-->', result.head)
       .replace('<!--app-html-->', result.html)
