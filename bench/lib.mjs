@@ -24,6 +24,14 @@ export const SHOP_NODE_FLAGS = ['--max-semi-space-size=4'];
  */
 export const SHOP_ENV = { MALLOC_ARENA_MAX: '2' };
 
+/**
+ * The Node arguments of a benchmark's shop process: SHOP_NODE_FLAGS, then BENCH_SHOP_NODE_ARGS (e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where a figure goes).
+ */
+export function shopNodeArgs() {
+  return [...SHOP_NODE_FLAGS, ...(process.env.BENCH_SHOP_NODE_ARGS ?? '').split(' ').filter(Boolean)];
+}
+
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export function tempDataDir(name) {
@@ -33,9 +41,7 @@ export function tempDataDir(name) {
 /** Starts `node scripts/start.mjs` (what `npm start` runs) and resolves once /api/health answers 200. */
 export async function startShop({ port, dataDir, env = {} }) {
   const started = performance.now();
-  // BENCH_SHOP_NODE_ARGS: flags for the shop's Node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where a figure goes).
-  const nodeArgs = (process.env.BENCH_SHOP_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...SHOP_NODE_FLAGS, ...nodeArgs, 'scripts/start.mjs'], {
+  const child = spawn(process.execPath, [...shopNodeArgs(), 'scripts/start.mjs'], {
     cwd: ROOT,
     env: { ...process.env, ...SHOP_ENV, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'development', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -17,7 +17,7 @@ import path from 'node:path';
 import pg from 'pg';
 import sharp from 'sharp';
 import { buildIfChanged } from '../scripts/build-info.mjs';
-import { ROOT, SHOP_ENV, SHOP_NODE_FLAGS, SMOKE, printFigure } from './lib.mjs';
+import { ROOT, SHOP_ENV, SMOKE, printFigure, shopNodeArgs } from './lib.mjs';
 import { cpuSeconds, machineBusySeconds, rssMb, rssSampler } from './support/proc-stats.mjs';
 import { once, stopChild, stopOnExit } from './support/processes.mjs';
 import { sandboxPaidEvent } from './support/sandbox-payment.mjs';
@@ -104,8 +104,8 @@ async function phonePhotos() {
 function startProcess(name, script, env) {
   const logFile = path.join(logDir, `${name}.log`);
   const fd = openSync(logFile, 'a');
-  // As npm start and npm run worker run them (SHOP_NODE_FLAGS, SHOP_ENV).
-  const child = spawn(process.execPath, [...SHOP_NODE_FLAGS, script], {
+  // As npm start and npm run worker run them (SHOP_NODE_FLAGS, SHOP_ENV; BENCH_SHOP_NODE_ARGS added).
+  const child = spawn(process.execPath, [...shopNodeArgs(), script], {
     cwd: ROOT,
     env: {
       ...process.env,
