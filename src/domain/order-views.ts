@@ -16,6 +16,25 @@ export interface UploadView {
   quality: { verdict: 'ok' | 'warning' | 'unchecked'; warnings: PhotoWarning[] };
 }
 
+/**
+ * A photo received while the shop was busy: it is stored as sent and a worker checks it soon after; the wizard
+ * asks for its state (GET /api/orders/:id/uploads/:uploadId) until the photo is accepted or refused.
+ */
+export interface PhotoCheckView {
+  state: 'checking';
+  id: string;
+  fileName: string;
+}
+
+/** Where one photo stands: still being checked, accepted (the upload), or refused with its reason (errors.<code>). */
+export type PhotoState =
+  | PhotoCheckView
+  | { state: 'accepted'; upload: UploadView }
+  | { state: 'refused'; id: string; fileName: string; code: string; details?: Record<string, unknown> };
+
+/** The answer to an upload: the checked photo at once, or (a busy shop) a photo whose check runs in a worker. */
+export type UploadAnswer = UploadView | PhotoCheckView;
+
 /** An order as tracking and the status page show it. */
 export interface CustomerOrderView {
   orderId: string;

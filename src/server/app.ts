@@ -86,6 +86,10 @@ declare module 'fastify' {
   }
 }
 
+/** Job runners per process for the photo-check queue, and how often an idle one looks for work. */
+const PHOTO_CHECK_RUNNERS = 2;
+const PHOTO_CHECK_IDLE_MS = 300;
+
 export interface AppOverrides {
   db?: DatabaseHandle;
   storage?: Storage;
@@ -99,6 +103,8 @@ export interface AppOverrides {
   generatorRecheckMs?: number;
   /** Tests run jobs themselves (jobRunner.drain()) instead of in the background. */
   startJobs?: boolean;
+  /** Uploads checked at once before photos go to the photo-check queue (tests: 0, every photo waits). */
+  inlineUploads?: number;
   now?: () => Date;
   /** Logger options; tests pass false. */
   logger?: boolean;
@@ -301,6 +307,7 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     site: config.site,
     signedUrlTtlSeconds: config.signedUrlTtlSeconds,
     checkPhoto,
+    ...(overrides.inlineUploads !== undefined ? { inlineUploads: overrides.inlineUploads } : {}),
     defaultProductionMode: config.defaultProductionMode,
     capabilities: shopCapabilities(config),
     invoiceLink: async (order) => {
@@ -326,15 +333,23 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
   const jobRunner = config.runJobs
     ? createJobRunner({
         queue: jobQueue,
-        handlers: { ...studio.handlers, ...generatorService.handlers, ...deferredMailHandler(orders.paymentEvents.mailSenders) },
+        handlers: { ...studio.handlers, ...generatorService.handlers, ...orders.handlers, ...deferredMailHandler(orders.paymentEvents.mailSenders) },
         log: app.log,
       })
     : null;
   app.decorate('jobRunner', jobRunner);
   if (jobRunner && overrides.startJobs !== false) {
-    app.addHook('onReady', async () => jobRunner.start());
-    // Before the onClose hooks close the database and the models: the job under way finishes first.
-    app.addHook('preClose', async () => jobRunner.stop());
+    // Photos waiting for their check have runners of their own: a customer in the wizard does not wait
+    // behind the drafts of paid orders, and two checks run at once (one per core).
+    const photoCheckRunners = Array.from({ length: PHOTO_CHECK_RUNNERS }, () =>
+      createJobRunner({ queue: jobQueue, handlers: orders.handlers, log: app.log, idleMs: PHOTO_CHECK_IDLE_MS }),
+    );
+    const runners = [jobRunner, ...photoCheckRunners];
+    app.addHook('onReady', async () => runners.forEach((runner) => runner.start()));
+    // Before the onClose hooks close the database and the models: the jobs under way finish first.
+    app.addHook('preClose', async () => {
+      await Promise.all(runners.map((runner) => runner.stop()));
+    });
   }
   await app.register(orderRoutes, { service: orders });
   await app.register(paymentRoutes, { service: orders, provider: payments });

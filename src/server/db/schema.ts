@@ -164,6 +164,25 @@ export const orderUploads = pgTable(
   (t) => [index('order_uploads_order_idx').on(t.orderId, t.uploadOrder), uniqueIndex('order_uploads_storage_key').on(t.storageKey)],
 );
 
+/** A photo waiting for its check in a worker; see migrations/0017_photo_checks.sql. */
+export const photoChecks = pgTable(
+  'photo_checks',
+  {
+    id: uuid('id').primaryKey(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    fileName: text('file_name').notNull(),
+    storageKey: text('storage_key').notNull(),
+    status: text('status', { enum: ['checking', 'refused'] }).notNull(),
+    code: text('code'),
+    details: jsonb('details'),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [index('photo_checks_order_idx').on(t.orderId, t.status)],
+);
+
 export const generatedImages = pgTable(
   'generated_images',
   {

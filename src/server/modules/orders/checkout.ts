@@ -33,6 +33,8 @@ export function createCheckout(ctx: OrderContext) {
       const complete = completeSelection(input.selection, deps.capabilities);
       if (!complete.ok) throw unprocessable(complete.code);
       const selection: CompleteSelection = complete.value;
+      // A photo still being checked may yet be refused: the order is placed once every photo has its verdict.
+      if ((await orders.checkingCount(orderId)) > 0) throw conflict('photosChecking');
       const photoCount = await orders.uploadCount(orderId);
       if (photoCount < UPLOAD_LIMITS.minPhotos) throw unprocessable('notEnoughPhotos', { min: UPLOAD_LIMITS.minPhotos });
       const now = deps.now();

@@ -1,15 +1,31 @@
-// The draft's photos: an upload is checked (format, size, quality gate, same person) before anything is
-// stored, and a refused or failed upload leaves no row and no file; a photo can be deleted until checkout.
+// The draft's photos: an upload is checked (format, size, quality gate, same person) before it becomes one of
+// the order's photos, and a refused or failed upload leaves no row and no file; a photo can be deleted until
+// checkout. A process with enough uploads under way stores a new photo as sent and lets a worker check it
+// (the photo-check queue): the customer gets an answer at once and the wizard asks for the verdict.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { UPLOAD_LIMITS } from '../../../domain/catalog.js';
-import type { UploadView } from '../../../domain/order-views.js';
+import type { PhotoCheckView, PhotoState, UploadAnswer, UploadView } from '../../../domain/order-views.js';
 import { AppError, conflict, notFound, unprocessable } from '../../http/errors.js';
+import type { JobHandler } from '../../jobs/runner.js';
+import { createJobQueue } from '../../jobs/queue.js';
 import { noteIntent, settleIntent } from '../../storage/intents.js';
 import { showsAnotherPerson } from '../../../studio/identity.js';
 import { isRefusing } from '../../../studio/quality-gate.js';
-import { processCustomerPhoto } from '../uploads/image-processing.js';
-import { createOrderRepository } from './order-repository.js';
+import { inspectCustomerPhoto, processCustomerPhoto, type UploadRejection } from '../uploads/image-processing.js';
+import { createOrderRepository, type PhotoCheckRow, type UploadRow } from './order-repository.js';
 import { isEditable, thumbnailKey, type OrderContext } from './order-context.js';
+
+export const PHOTO_CHECK_QUEUE = 'photo-check';
+
+/**
+ * Uploads one process decodes and checks itself at a time (two decode at once, two wait for their turn,
+ * a fraction of a second each); beyond that a photo's check goes to a worker. Two cores decode about five
+ * 12 MP photos a second: fifty customers sending three photos at once waited half a minute for their answers.
+ */
+export const INLINE_UPLOADS = 4;
+
+/** A check that failed this often (storage away, a crash) refuses the photo instead of spinning forever. */
+const CHECK_ATTEMPTS = 3;
 
 /**
  * The name shown to the customer and staff: no control characters, no path separators, and no format
@@ -20,69 +36,184 @@ function safeFileName(name: string | undefined): string {
   return (cleaned || 'foto').slice(0, 200);
 }
 
+/** A photo the image checks refuse, as the customer's error (errors.<code>). */
+function rejection(code: UploadRejection): AppError {
+  const status = code === 'fileTooLarge' ? 413 : code === 'tooManyPixels' || code === 'resolutionTooLow' ? 422 : 415;
+  return new AppError(status, code, code, code === 'resolutionTooLow' ? { minShortSidePx: UPLOAD_LIMITS.minShortSidePx } : undefined);
+}
+
+/** A photo waiting for its worker, as the wizard shows it. */
+export function checkView(row: PhotoCheckRow): PhotoCheckView {
+  return { state: 'checking', id: row.id, fileName: row.fileName };
+}
+
 export function createDraftUploads(ctx: OrderContext) {
   const { deps, orders, requireOrder, uploadView, releaseCheckout } = ctx;
   const { db, storage } = deps;
+  const inlineLimit = deps.inlineUploads ?? INLINE_UPLOADS;
+  let inline = 0;
+
+  /** The order takes another photo now (checked again under the row lock when it is recorded). */
+  async function admit(orderId: string) {
+    const existing = await requireOrder(orderId);
+    if (!isEditable(existing)) throw conflict('orderLocked');
+    await releaseCheckout(existing);
+    // Cheap early answer; the count is enforced again under the row lock.
+    if ((await orders.uploadCount(orderId)) + (await orders.checkingCount(orderId)) >= UPLOAD_LIMITS.maxPhotos) {
+      throw conflict('tooManyPhotos', { max: UPLOAD_LIMITS.maxPhotos });
+    }
+  }
+
+  /**
+   * Decodes, re-encodes and checks a photo and records it as the order's photo `id`: here for a photo just
+   * received, or in a worker for a photo that waited (`check`: its row, removed in the same transaction).
+   * A refusal throws its AppError and leaves nothing stored.
+   */
+  async function checkAndStore(orderId: string, id: string, buffer: Buffer, fileName: string, check?: PhotoCheckRow): Promise<UploadRow> {
+    const processed = await processCustomerPhoto(buffer);
+    if (!processed.ok) throw rejection(processed.code);
+    const image = processed.image;
+    // Before anything is stored: a refused photo (no face, several, or blurred, dark, burnt out or tilted beyond
+    // use) leaves nothing behind. Its code is the customer's message (errors.<code>, with advice).
+    const quality = await deps.checkPhoto(image.buffer);
+    if (quality?.verdict === 'refused') throw unprocessable((quality.issues.find((issue) => isRefusing(issue.code)) ?? quality.issues[0]!).code);
+    // Every photo of an order shows the same person: a face unlike all the accepted ones is refused.
+    if (showsAnotherPerson(quality, (await orders.uploads(orderId)).map((upload) => upload.quality))) throw unprocessable('differentPerson');
+    const key = `uploads/${orderId}/${randomBytes(16).toString('hex')}.${image.extension}`;
+    const files = [key, thumbnailKey(key)];
+    // Noted first: should this process die before the row commits, the deletion job finds the files.
+    await noteIntent(db, files, deps.now());
+    try {
+      await storage.put(key, image.buffer, { contentType: image.mimeType });
+      await storage.put(thumbnailKey(key), image.thumbnail, { contentType: 'image/jpeg' });
+      return await db.transaction(async (tx) => {
+        const repo = createOrderRepository(tx);
+        const order = await repo.lock(orderId);
+        if (!order) throw notFound('orderNotFound');
+        // The photo that waited: removed by the customer meanwhile, nothing is kept.
+        if (check && !(await repo.takePhotoCheck(check.id))) throw notFound('photoNotFound');
+        if (!isEditable(order) || order.providerSessionId) throw conflict('orderLocked');
+        if ((await repo.uploadCount(orderId)) + (await repo.checkingCount(orderId)) >= UPLOAD_LIMITS.maxPhotos) {
+          throw conflict('tooManyPhotos', { max: UPLOAD_LIMITS.maxPhotos });
+        }
+        // Again under the lock: of two photos sent at once, the second is compared with the first.
+        if (showsAnotherPerson(quality, (await repo.uploads(orderId)).map((upload) => upload.quality))) throw unprocessable('differentPerson');
+        // New photos after an earlier deletion (a retry days later) are kept under the usual rules again.
+        if (order.photosDeletedAt) await repo.update(orderId, { photosDeletedAt: null });
+        await settleIntent(tx, files);
+        // The file as it was sent goes once this commits (noted, should the process die before).
+        if (check) await noteIntent(tx, [check.storageKey], deps.now());
+        return repo.insertUpload({
+          id,
+          orderId,
+          fileName,
+          fileSize: image.bytes,
+          mimeType: image.mimeType,
+          width: image.width,
+          height: image.height,
+          storageKey: key,
+          uploadOrder: await repo.nextUploadOrder(orderId),
+          quality: quality ?? { verdict: 'unchecked' },
+          createdAt: deps.now(),
+        });
+      });
+    } catch (error) {
+      // Nothing may stay behind for a refused or failed upload (and if this cleanup fails, the note stays
+      // and the deletion job removes the files).
+      await removeFiles(files);
+      throw error;
+    }
+  }
+
+  /** Deletes files and then their notes; a failed deletion leaves its note for the deletion job. */
+  async function removeFiles(files: string[]) {
+    const cleaned = await Promise.allSettled(files.map((file) => storage.delete(file)));
+    if (cleaned.every((result) => result.status === 'fulfilled')) await settleIntent(db, files).catch(() => {});
+  }
+
+  /** A busy process: the photo is stored as sent (after the header checks) and waits for a worker. */
+  async function defer(orderId: string, buffer: Buffer, fileName: string): Promise<PhotoCheckView> {
+    const inspected = await inspectCustomerPhoto(buffer);
+    if (!inspected.ok) throw rejection(inspected.code);
+    const id = randomUUID();
+    const key = `uploads/${orderId}/incoming/${randomBytes(16).toString('hex')}`;
+    await noteIntent(db, [key], deps.now());
+    try {
+      await storage.put(key, buffer, { contentType: 'application/octet-stream' });
+      const row = await db.transaction(async (tx) => {
+        const repo = createOrderRepository(tx);
+        const order = await repo.lock(orderId);
+        if (!order) throw notFound('orderNotFound');
+        if (!isEditable(order) || order.providerSessionId) throw conflict('orderLocked');
+        if ((await repo.uploadCount(orderId)) + (await repo.checkingCount(orderId)) >= UPLOAD_LIMITS.maxPhotos) {
+          throw conflict('tooManyPhotos', { max: UPLOAD_LIMITS.maxPhotos });
+        }
+        const inserted = await repo.insertPhotoCheck({ id, orderId, fileName, storageKey: key, status: 'checking', createdAt: deps.now() });
+        await createJobQueue(tx, deps.now).enqueue({ queue: PHOTO_CHECK_QUEUE, payload: { checkId: id }, orderId, dedupeKey: id, maxAttempts: CHECK_ATTEMPTS });
+        await settleIntent(tx, [key]);
+        return inserted;
+      });
+      return checkView(row);
+    } catch (error) {
+      await removeFiles([key]);
+      throw error;
+    }
+  }
+
+  /** Records a waiting photo's refusal and deletes the file as sent. */
+  async function refuseCheck(check: PhotoCheckRow, error: AppError) {
+    await db.transaction(async (tx) => {
+      const refused = await createOrderRepository(tx).refusePhotoCheck(check.id, error.code, error.details ?? null, deps.now());
+      if (refused) await noteIntent(tx, [check.storageKey], deps.now());
+    });
+    await removeFiles([check.storageKey]);
+  }
+
+  /** The photo-check job: the same checks as an upload answered at once, then the file as sent goes. */
+  const runCheck: JobHandler = async (job) => {
+    const check = await orders.findPhotoCheck((job.payload as { checkId: string }).checkId);
+    if (!check || check.status !== 'checking') return;
+    try {
+      const buffer = await storage.getBuffer(check.storageKey);
+      await checkAndStore(check.orderId, check.id, buffer, check.fileName, check);
+      await removeFiles([check.storageKey]);
+    } catch (error) {
+      // Removed by the customer meanwhile: nothing to do (its file went with it).
+      if (error instanceof AppError && error.statusCode === 404 && error.code === 'photoNotFound') return;
+      // A refusal is the customer's answer; anything else is tried again, and after the last attempt the
+      // customer is asked to send the photo again rather than wait for ever.
+      if (error instanceof AppError && error.statusCode < 500) return refuseCheck(check, error);
+      if (job.attempts >= job.maxAttempts) {
+        deps.log.error({ err: error, checkId: check.id }, 'photo check failed for the last time; the photo is refused');
+        return refuseCheck(check, new AppError(500, 'uploadFailed'));
+      }
+      throw error;
+    }
+  };
 
   return {
-    async addUpload(orderId: string, file: { buffer: Buffer; fileName: string | undefined }): Promise<UploadView> {
-      const existing = await requireOrder(orderId);
-      if (!isEditable(existing)) throw conflict('orderLocked');
-      await releaseCheckout(existing);
-      // Cheap early answer; the count is enforced again under the row lock below.
-      if ((await orders.uploadCount(orderId)) >= UPLOAD_LIMITS.maxPhotos) throw conflict('tooManyPhotos', { max: UPLOAD_LIMITS.maxPhotos });
-      const processed = await processCustomerPhoto(file.buffer);
-      if (!processed.ok) {
-        const status = processed.code === 'fileTooLarge' ? 413 : processed.code === 'tooManyPixels' || processed.code === 'resolutionTooLow' ? 422 : 415;
-        throw new AppError(status, processed.code, processed.code, processed.code === 'resolutionTooLow' ? { minShortSidePx: UPLOAD_LIMITS.minShortSidePx } : undefined);
-      }
-      const image = processed.image;
-      // Before anything is stored: a refused photo (no face, several, or blurred, dark, burnt out or tilted beyond
-      // use) leaves nothing behind. Its code is the customer's message (errors.<code>, with advice).
-      const quality = await deps.checkPhoto(image.buffer);
-      if (quality?.verdict === 'refused') throw unprocessable((quality.issues.find((issue) => isRefusing(issue.code)) ?? quality.issues[0]!).code);
-      // Every photo of an order shows the same person: a face unlike all the accepted ones is refused.
-      if (showsAnotherPerson(quality, (await orders.uploads(orderId)).map((upload) => upload.quality))) throw unprocessable('differentPerson');
-      const key = `uploads/${orderId}/${randomBytes(16).toString('hex')}.${image.extension}`;
-      const files = [key, thumbnailKey(key)];
-      // Noted first: should this process die before the row commits, the deletion job finds the files.
-      await noteIntent(db, files, deps.now());
+    handlers: { [PHOTO_CHECK_QUEUE]: runCheck },
+
+    async addUpload(orderId: string, file: { buffer: Buffer; fileName: string | undefined }): Promise<UploadAnswer> {
+      await admit(orderId);
+      const fileName = safeFileName(file.fileName);
+      if (inline >= inlineLimit) return defer(orderId, file.buffer, fileName);
+      inline++;
       try {
-        await storage.put(key, image.buffer, { contentType: image.mimeType });
-        await storage.put(thumbnailKey(key), image.thumbnail, { contentType: 'image/jpeg' });
-        const row = await db.transaction(async (tx) => {
-          const repo = createOrderRepository(tx);
-          const order = await repo.lock(orderId);
-          if (!order) throw notFound('orderNotFound');
-          if (!isEditable(order) || order.providerSessionId) throw conflict('orderLocked');
-          if ((await repo.uploadCount(orderId)) >= UPLOAD_LIMITS.maxPhotos) throw conflict('tooManyPhotos', { max: UPLOAD_LIMITS.maxPhotos });
-          // Again under the lock: of two photos sent at once, the second is compared with the first.
-          if (showsAnotherPerson(quality, (await repo.uploads(orderId)).map((upload) => upload.quality))) throw unprocessable('differentPerson');
-          // New photos after an earlier deletion (a retry days later) are kept under the usual rules again.
-          if (order.photosDeletedAt) await repo.update(orderId, { photosDeletedAt: null });
-          await settleIntent(tx, files);
-          return repo.insertUpload({
-            id: randomUUID(),
-            orderId,
-            fileName: safeFileName(file.fileName),
-            fileSize: image.bytes,
-            mimeType: image.mimeType,
-            width: image.width,
-            height: image.height,
-            storageKey: key,
-            uploadOrder: await repo.nextUploadOrder(orderId),
-            quality: quality ?? { verdict: 'unchecked' },
-            createdAt: deps.now(),
-          });
-        });
-        return uploadView(row);
-      } catch (error) {
-        // Nothing may stay behind for a refused or failed upload (and if this cleanup fails, the note stays
-        // and the deletion job removes the files).
-        const cleaned = await Promise.allSettled(files.map((file) => storage.delete(file)));
-        if (cleaned.every((result) => result.status === 'fulfilled')) await settleIntent(db, files).catch(() => {});
-        throw error;
+        return await uploadView(await checkAndStore(orderId, randomUUID(), file.buffer, fileName));
+      } finally {
+        inline--;
       }
+    },
+
+    /** One photo of the draft: accepted, still being checked, or refused (with the reason). */
+    async photoState(orderId: string, id: string): Promise<PhotoState> {
+      const upload = await orders.findUpload(orderId, id);
+      if (upload) return { state: 'accepted', upload: await uploadView(upload) };
+      const check = await orders.findPhotoCheck(id, orderId);
+      if (!check) throw notFound('photoNotFound');
+      if (check.status === 'checking') return checkView(check);
+      return { state: 'refused', id: check.id, fileName: check.fileName, code: check.code ?? 'uploadFailed', ...(check.details ? { details: check.details as Record<string, unknown> } : {}) };
     },
 
     async removeUpload(orderId: string, uploadId: string) {
@@ -90,9 +221,16 @@ export function createDraftUploads(ctx: OrderContext) {
       if (!isEditable(order)) throw conflict('orderLocked');
       await releaseCheckout(order);
       const upload = await orders.findUpload(orderId, uploadId);
-      if (!upload) throw notFound('photoNotFound');
-      await orders.deleteUpload(upload.id);
-      await Promise.all([storage.delete(upload.storageKey), storage.delete(thumbnailKey(upload.storageKey))]);
+      if (upload) {
+        await orders.deleteUpload(upload.id);
+        await Promise.all([storage.delete(upload.storageKey), storage.delete(thumbnailKey(upload.storageKey))]);
+        return;
+      }
+      // A photo still waiting for its check, or a refused one the customer dismisses.
+      const check = await orders.findPhotoCheck(uploadId, orderId);
+      if (!check) throw notFound('photoNotFound');
+      await orders.deletePhotoCheck(check.id);
+      if (check.status === 'checking') await storage.delete(check.storageKey);
     },
   };
 }

@@ -3,10 +3,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Language } from '../../../domain/catalog.js';
 import { orderNumberFromBytes } from '../../../domain/order-number.js';
 import { PHOTO_CONSENT_VERSION, deliverableSelection, type Selection } from '../../../domain/order-selection.js';
-import type { UploadView } from '../../../domain/order-views.js';
+import type { PhotoCheckView, UploadView } from '../../../domain/order-views.js';
 import { conflict } from '../../http/errors.js';
 import type { OrderRow } from './order-repository.js';
 import { selectionOf } from './order-mail-data.js';
+import { checkView } from './draft-uploads.js';
 import { isEditable, selectionColumns, type OrderContext } from './order-context.js';
 
 export interface DraftView {
@@ -18,6 +19,8 @@ export interface DraftView {
   email: string | null;
   selection: Selection;
   uploads: UploadView[];
+  /** Photos received while the shop was busy, still waiting for their check. */
+  checking: PhotoCheckView[];
   editable: boolean;
 }
 
@@ -35,6 +38,7 @@ export function createDrafts(ctx: OrderContext) {
       email: order.email,
       selection: selectionOf(order),
       uploads: await Promise.all(uploads.map(uploadView)),
+      checking: (await orders.photoChecks(order.id, 'checking')).map(checkView),
       editable: isEditable(order),
     };
   }

@@ -31,6 +31,8 @@ export interface OrderServiceDeps {
   signedUrlTtlSeconds: number;
   /** The quality gate (src/studio): refusals stop an upload, warnings are kept with it. */
   checkPhoto: (photo: Buffer) => Promise<QualityReport | null>;
+  /** Uploads this process checks itself at once before it hands new ones to a worker (draft-uploads.ts INLINE_UPLOADS). */
+  inlineUploads?: number;
   /** Runs inside the payment's transaction: work that must start exactly when an order is paid (studio drafts). */
   onPaid?: (tx: Executor, order: OrderRow) => Promise<void>;
   /** After the payment's commit: the invoice's signed download link for the payment mail (null: none). */

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { ExtraKey } from '../../../domain/catalog.js';
 import type { Executor } from '../../db/client.js';
-import { orderHistory, orderUploads, orders } from '../../db/schema.js';
+import { orderHistory, orderUploads, orders, photoChecks } from '../../db/schema.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 
@@ -10,6 +10,7 @@ export function extrasOf(order: Pick<OrderRow, 'featureExtraVariants' | 'feature
   return [...(order.featureExtraVariants ? (['extra_variants'] as const) : []), ...(order.featureExpressDelivery ? (['express_delivery'] as const) : [])];
 }
 export type UploadRow = typeof orderUploads.$inferSelect;
+export type PhotoCheckRow = typeof photoChecks.$inferSelect;
 export type HistoryInput = Omit<typeof orderHistory.$inferInsert, 'id' | 'createdAt' | 'orderId'>;
 
 /** Data access for orders; every function takes the database or a transaction. */
@@ -63,6 +64,51 @@ export function createOrderRepository(db: Executor) {
     },
     async deleteUpload(uploadId: string): Promise<void> {
       await db.delete(orderUploads).where(eq(orderUploads.id, uploadId));
+    },
+    /** Photos of the order still waiting for their check: they count towards the most an order takes. */
+    async checkingCount(orderId: string): Promise<number> {
+      const [row] = await db
+        .select({ n: count() })
+        .from(photoChecks)
+        .where(and(eq(photoChecks.orderId, orderId), eq(photoChecks.status, 'checking')));
+      return Number(row?.n ?? 0);
+    },
+    async photoChecks(orderId: string, status: PhotoCheckRow['status']): Promise<PhotoCheckRow[]> {
+      return db
+        .select()
+        .from(photoChecks)
+        .where(and(eq(photoChecks.orderId, orderId), eq(photoChecks.status, status)))
+        .orderBy(asc(photoChecks.createdAt));
+    },
+    async findPhotoCheck(id: string, orderId?: string): Promise<PhotoCheckRow | null> {
+      const [row] = await db
+        .select()
+        .from(photoChecks)
+        .where(orderId ? and(eq(photoChecks.id, id), eq(photoChecks.orderId, orderId)) : eq(photoChecks.id, id));
+      return row ?? null;
+    },
+    async insertPhotoCheck(values: typeof photoChecks.$inferInsert): Promise<PhotoCheckRow> {
+      const [row] = await db.insert(photoChecks).values(values).returning();
+      return row!;
+    },
+    /** Removes a check still under way; false when it is gone or already decided. */
+    async takePhotoCheck(id: string): Promise<boolean> {
+      const rows = await db
+        .delete(photoChecks)
+        .where(and(eq(photoChecks.id, id), eq(photoChecks.status, 'checking')))
+        .returning({ id: photoChecks.id });
+      return rows.length > 0;
+    },
+    async refusePhotoCheck(id: string, code: string, details: Record<string, unknown> | null, at: Date): Promise<boolean> {
+      const rows = await db
+        .update(photoChecks)
+        .set({ status: 'refused', code, details, finishedAt: at })
+        .where(and(eq(photoChecks.id, id), eq(photoChecks.status, 'checking')))
+        .returning({ id: photoChecks.id });
+      return rows.length > 0;
+    },
+    async deletePhotoCheck(id: string): Promise<void> {
+      await db.delete(photoChecks).where(eq(photoChecks.id, id));
     },
     async addHistory(orderId: string, entry: HistoryInput): Promise<void> {
       await db.insert(orderHistory).values({ ...entry, orderId });

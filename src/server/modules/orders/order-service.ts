@@ -26,6 +26,9 @@ export function createOrderService(deps: OrderServiceDeps) {
     saveSelection: drafts.saveSelection,
     addUpload: uploads.addUpload,
     removeUpload: uploads.removeUpload,
+    photoState: uploads.photoState,
+    /** The photo-check job (a photo that waited for a worker): for the job runners. */
+    handlers: uploads.handlers,
     checkout,
 
     /** Applies a verified provider event once; the same event again changes nothing (payment-events.ts). */

@@ -81,8 +81,14 @@ export const orderRoutes: FastifyPluginAsync<{ service: OrderService }> = async 
     if (!counted.allowed) refuse(reply, counted, 'uploadLimitReached');
     // The multipart limit stops reading at the limit and marks the stream truncated.
     if (file.file.truncated) throw new AppError(413, 'fileTooLarge', 'fileTooLarge', { maxBytes: UPLOAD_LIMITS.maxFileBytes });
-    const upload = await service.addUpload(request.params.id, { buffer, fileName: file.filename });
-    return reply.status(201).send(upload);
+    const answer = await service.addUpload(request.params.id, { buffer, fileName: file.filename });
+    // 202: stored, its check runs in a worker; the wizard asks for the verdict below.
+    return reply.status('state' in answer ? 202 : 201).send(answer);
+  });
+
+  api.get('/api/orders/:id/uploads/:uploadId', { schema: { params: uploadParams } }, async (request) => {
+    requireDraft(request);
+    return service.photoState(request.params.id, request.params.uploadId);
   });
 
   api.delete('/api/orders/:id/uploads/:uploadId', { schema: { params: uploadParams } }, async (request, reply) => {

@@ -1,7 +1,7 @@
 // Deleting an order's photos: files and rows, and a record of what went (decisions.md section 6).
 import { eq, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { auditLog, generatedImages, invoices, orderUploads, orders } from '../../db/schema.js';
+import { auditLog, generatedImages, invoices, orderUploads, orders, photoChecks } from '../../db/schema.js';
 import type { Storage } from '../../storage/storage.js';
 import { retentionAfterPhotos } from '../../../domain/invoice.js';
 import { invoiceStorageKey } from '../invoices/invoice-service.js';
@@ -37,6 +37,7 @@ export async function purgeOrderPhotos(
     const files = (await storage.deletePrefix(`uploads/${orderId}/`)) + (await storage.deletePrefix(`results/${orderId}/`));
     const now = deps.now();
     const uploads = await tx.delete(orderUploads).where(eq(orderUploads.orderId, orderId)).returning({ id: orderUploads.id });
+    await tx.delete(photoChecks).where(eq(photoChecks.orderId, orderId));
     const results = await tx.delete(generatedImages).where(eq(generatedImages.orderId, orderId)).returning({ id: generatedImages.id });
     const details = { reason: options.reason, orderNumber: order.orderNumber, uploads: uploads.length, results: results.length, files };
     if (options.deleteOrder) {

@@ -493,6 +493,7 @@ export function createTeamService(deps: TeamDeps) {
         if (member.paymentStatus === 'paid') return { member, team: null };
         const team = await requireTeam(member.teamOrderId, tx);
         if (team.paymentStatus !== 'paid') throw conflict('teamNotPaid');
+        if ((await repo.checkingCount(memberId)) > 0) throw conflict('photosChecking');
         if ((await repo.uploadCount(memberId)) < UPLOAD_LIMITS.minPhotos) throw unprocessable('notEnoughPhotos', { min: UPLOAD_LIMITS.minPhotos });
         const updated = await repo.update(memberId, { gender, paymentStatus: 'paid', status: 'paid', paidAt: at, orderedAt: at, totalCents: 0, netCents: 0, vatCents: 0 });
         await repo.addHistory(memberId, { event: 'payment_received', fromStatus: 'created', toStatus: 'paid', actorType: 'customer', note: `paid by team ${team.orderNumber}` });

@@ -52,12 +52,23 @@ const JPEG_OUTPUT = { quality: 90, progressive: false, optimiseCoding: false } a
 
 export type SniffResult = { kind: 'accepted'; format: SourceFormat } | { kind: 'rejected'; code: UploadRejection };
 
-export async function processCustomerPhoto(input: Buffer): Promise<ProcessResult> {
+/**
+ * What a customer photo's header says, without decoding it (a few milliseconds): the format, the size and
+ * pixel limits and the minimum resolution. A photo that passes may still fail to decode in processCustomerPhoto.
+ */
+export async function inspectCustomerPhoto(input: Buffer): Promise<ProcessOutcome<{ format: SourceFormat }>> {
   const checked = await checkUpload(input, { heic: true });
   if (!checked.ok) return checked;
   const { format, metadata } = checked;
   const shortSide = Math.min(metadata.autoOrient.width, metadata.autoOrient.height);
   if (shortSide < UPLOAD_LIMITS.minShortSidePx) return { ok: false, code: 'resolutionTooLow' };
+  return { ok: true, image: { format } };
+}
+
+export async function processCustomerPhoto(input: Buffer): Promise<ProcessResult> {
+  const inspected = await inspectCustomerPhoto(input);
+  if (!inspected.ok) return inspected;
+  const { format } = inspected.image;
   if (format === 'heic') return processHeicPhoto(input);
 
   const [encoded, thumbnail] = await Promise.all([

@@ -1,0 +1,205 @@
+// A busy shop checks photos in a worker (draft-uploads.ts): the upload is answered at once (202, "checking"),
+// the wizard asks for the verdict, and the worker's check is the same as an upload checked at once: the same
+// person on every photo, refusals with their reason, nothing of a refused or removed photo left behind, and
+// no order placed while a photo still waits. Here every photo waits (inlineUploads: 0); real photographs.
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { UPLOAD_LIMITS } from '../../../domain/catalog.js';
+import type { PhotoState, UploadAnswer } from '../../../domain/order-views.js';
+import { PHOTO_CONSENT_VERSION, WAIVER_TEXT_VERSION } from '../../../domain/order-selection.js';
+import type { DatabaseHandle } from '../../db/client.js';
+import { jobs, orderUploads, photoChecks, storageIntents } from '../../db/schema.js';
+import { PROJECT_ROOT } from '../../paths.js';
+import { buildTestApp, type TestApp } from '../../test/app.js';
+import { testDatabases } from '../../test/databases.js';
+import { multipart } from '../../../testing/images.js';
+import { PHOTO_CHECK_QUEUE } from './draft-uploads.js';
+
+const FIXTURES = path.join(PROJECT_ROOT, 'test/fixtures');
+const BASIC = { gender: 'male', style: 'casual', package: 'basic', location: null, outfit: null, extras: [] };
+
+/** A photo as a phone delivers it: enlarged to at least 1024 px on the short side (the upload minimum). */
+const phoneJpeg = (file: string) =>
+  sharp(path.join(FIXTURES, file))
+    .resize({ width: 1280, height: 1280, fit: 'outside' })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+
+describe.each(testDatabases())('photos checked by a worker on $name', (testDb) => {
+  let db: DatabaseHandle;
+  let t: TestApp;
+  let franck: Buffer[];
+  let hopper: Buffer;
+
+  beforeAll(async () => {
+    db = await testDb.open();
+    t = await buildTestApp(db, {}, { inlineUploads: 0 });
+    franck = await Promise.all(['01829', '02683', '04117'].map((frame) => phoneJpeg(`faces/franck_${frame}.jpg`)));
+    hopper = await phoneJpeg('portrait-hopper.jpg');
+  });
+  afterAll(async () => {
+    await t.close();
+    await db.close();
+  });
+
+  async function draft() {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/orders',
+      payload: { language: 'de', selection: BASIC, photoConsent: true, photoConsentVersion: PHOTO_CONSENT_VERSION },
+    });
+    expect(response.statusCode).toBe(201);
+    return response.json() as { orderId: string; draftToken: string };
+  }
+
+  function upload(order: { orderId: string; draftToken: string }, buffer: Buffer, fileName = 'selfie.jpg') {
+    const body = multipart({ buffer, fileName, contentType: 'image/jpeg' });
+    return t.app.inject({
+      method: 'POST',
+      url: `/api/orders/${order.orderId}/uploads`,
+      headers: { 'content-type': body.contentType, 'x-draft-token': order.draftToken },
+      payload: body.body,
+    });
+  }
+
+  async function waiting(order: { orderId: string; draftToken: string }, buffer: Buffer, fileName?: string) {
+    const response = await upload(order, buffer, fileName);
+    expect(response.statusCode, response.body).toBe(202);
+    const answer = response.json() as UploadAnswer;
+    expect('state' in answer && answer.state).toBe('checking');
+    return answer as Extract<UploadAnswer, { state: 'checking' }>;
+  }
+
+  async function state(order: { orderId: string; draftToken: string }, id: string) {
+    const response = await t.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}/uploads/${id}`, headers: { 'x-draft-token': order.draftToken } });
+    return { status: response.statusCode, body: response.json() as PhotoState & { error?: { code: string } } };
+  }
+
+  const draftView = async (order: { orderId: string; draftToken: string }) =>
+    (await t.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}/draft`, headers: { 'x-draft-token': order.draftToken } })).json() as {
+      uploads: { id: string }[];
+      checking: { id: string; fileName: string; state: string }[];
+    };
+
+  const files = (orderId: string) => t.app.storage.listKeys(`uploads/${orderId}/`);
+  const uploadRows = (orderId: string) => db.db.select().from(orderUploads).where(eq(orderUploads.orderId, orderId));
+  const checkRows = (orderId: string) => db.db.select().from(photoChecks).where(eq(photoChecks.orderId, orderId));
+  const intents = async () => (await db.db.select().from(storageIntents)).map((row) => row.key);
+
+  function checkout(order: { orderId: string; draftToken: string }) {
+    return t.app.inject({
+      method: 'POST',
+      url: `/api/orders/${order.orderId}/checkout`,
+      headers: { 'x-draft-token': order.draftToken },
+      payload: { language: 'de', selection: BASIC, email: 'kundin@example.de', waiverAccepted: true, waiverTextVersion: WAIVER_TEXT_VERSION },
+    });
+  }
+
+  test('photos of one man wait, are accepted by the worker under the same ids, and only then can the order be placed', { timeout: 120_000 }, async () => {
+    const order = await draft();
+    const answers = [];
+    for (const [i, photo] of franck.entries()) answers.push(await waiting(order, photo, `franck-${i}.jpg`));
+    // Stored as sent, nothing decoded yet: the draft lists them as waiting, and the order cannot be placed.
+    expect((await draftView(order)).checking.map((check) => check.fileName)).toEqual(['franck-0.jpg', 'franck-1.jpg', 'franck-2.jpg']);
+    expect((await state(order, answers[0]!.id)).body).toEqual({ state: 'checking', id: answers[0]!.id, fileName: 'franck-0.jpg' });
+    expect(await files(order.orderId)).toHaveLength(3);
+    expect(await uploadRows(order.orderId)).toHaveLength(0);
+    const early = await checkout(order);
+    expect(early.statusCode).toBe(409);
+    expect(early.json().error.code).toBe('photosChecking');
+
+    expect(await t.app.jobRunner!.drain()).toBe(3);
+    for (const answer of answers) {
+      const { status, body } = await state(order, answer.id);
+      expect(status).toBe(200);
+      expect(body.state).toBe('accepted');
+      if (body.state !== 'accepted') continue;
+      expect(body.upload.id).toBe(answer.id);
+      expect(body.upload.quality.verdict).not.toBe('unchecked');
+      // The face descriptor is biometric data: it never leaves the server.
+      expect(JSON.stringify(body)).not.toContain('descriptor');
+    }
+    const view = await draftView(order);
+    expect(view.checking).toEqual([]);
+    expect(view.uploads.map((u) => u.id).sort()).toEqual(answers.map((a) => a.id).sort());
+    // The files as sent are gone; each photo has its re-encoded file and thumbnail, and no note is left over.
+    const stored = await files(order.orderId);
+    expect(stored.filter((key) => key.includes('/incoming/'))).toEqual([]);
+    expect(stored).toHaveLength(6);
+    expect(await checkRows(order.orderId)).toEqual([]);
+    expect((await intents()).filter((key) => key.includes(order.orderId))).toEqual([]);
+    expect((await checkout(order)).statusCode).toBe(200);
+  });
+
+  test('another person is refused by the worker with the reason, leaves no photo and no file, and can be dismissed', { timeout: 120_000 }, async () => {
+    const order = await draft();
+    for (const photo of franck.slice(0, 2)) await waiting(order, photo);
+    const other = await waiting(order, hopper, 'hopper.jpg');
+    await t.app.jobRunner!.drain();
+    const { body } = await state(order, other.id);
+    expect(body).toMatchObject({ state: 'refused', id: other.id, fileName: 'hopper.jpg', code: 'differentPerson' });
+    expect((await uploadRows(order.orderId)).map((row) => row.id)).not.toContain(other.id);
+    expect(await uploadRows(order.orderId)).toHaveLength(2);
+    expect((await files(order.orderId)).filter((key) => key.includes('/incoming/'))).toEqual([]);
+    expect((await files(order.orderId)).length).toBe(4);
+    // A refused photo does not count, and the draft does not list it as waiting.
+    expect((await draftView(order)).checking).toEqual([]);
+    const dismissed = await t.app.inject({ method: 'DELETE', url: `/api/orders/${order.orderId}/uploads/${other.id}`, headers: { 'x-draft-token': order.draftToken } });
+    expect(dismissed.statusCode).toBe(204);
+    expect((await state(order, other.id)).status).toBe(404);
+  });
+
+  test('what the header tells is refused at once, even when the shop is busy: nothing is stored', async () => {
+    const order = await draft();
+    const small = await sharp(franck[0]!).resize({ width: 600 }).jpeg().toBuffer();
+    const tooSmall = await upload(order, small);
+    expect(tooSmall.statusCode).toBe(422);
+    expect(tooSmall.json().error.code).toBe('resolutionTooLow');
+    const text = await upload(order, Buffer.from('not a photo at all, just some text in a file called selfie.jpg'));
+    expect(text.statusCode).toBe(415);
+    expect(await files(order.orderId)).toEqual([]);
+    expect(await checkRows(order.orderId)).toEqual([]);
+  });
+
+  test('a photo removed while it waits leaves nothing once the worker comes to it', async () => {
+    const order = await draft();
+    const answer = await waiting(order, franck[0]!);
+    const removed = await t.app.inject({ method: 'DELETE', url: `/api/orders/${order.orderId}/uploads/${answer.id}`, headers: { 'x-draft-token': order.draftToken } });
+    expect(removed.statusCode).toBe(204);
+    await t.app.jobRunner!.drain();
+    expect(await files(order.orderId)).toEqual([]);
+    expect(await uploadRows(order.orderId)).toEqual([]);
+    expect(await checkRows(order.orderId)).toEqual([]);
+    expect((await state(order, answer.id)).status).toBe(404);
+  });
+
+  test('waiting photos count towards the most an order takes', async () => {
+    const order = await draft();
+    for (let i = 0; i < UPLOAD_LIMITS.maxPhotos; i++) await waiting(order, franck[i % franck.length]!);
+    const over = await upload(order, franck[0]!);
+    expect(over.statusCode).toBe(409);
+    expect(over.json().error.code).toBe('tooManyPhotos');
+    expect(await checkRows(order.orderId)).toHaveLength(UPLOAD_LIMITS.maxPhotos);
+  });
+
+  test('a check that keeps failing refuses the photo after its last attempt instead of leaving the customer waiting', async () => {
+    const order = await draft();
+    const answer = await waiting(order, franck[0]!);
+    // The file as sent is lost (a storage fault): every attempt fails.
+    const [incoming] = await files(order.orderId);
+    await t.app.storage.delete(incoming!);
+    const due = () => db.db.update(jobs).set({ runAt: sql`now() - interval '1 second'` }).where(eq(jobs.queue, PHOTO_CHECK_QUEUE));
+    await t.app.jobRunner!.drain();
+    expect((await state(order, answer.id)).body.state).toBe('checking');
+    await due();
+    await t.app.jobRunner!.drain();
+    expect((await state(order, answer.id)).body.state).toBe('checking');
+    await due();
+    await t.app.jobRunner!.drain();
+    expect((await state(order, answer.id)).body).toMatchObject({ state: 'refused', code: 'uploadFailed' });
+    // The order can be placed again once the customer has sent enough photos: a refused photo does not hold it up.
+    expect((await draftView(order)).checking).toEqual([]);
+  });
+});
