@@ -19,7 +19,12 @@ test('a pro order in generator mode ends with checked drafts in three formats fo
   for (const frame of FRAMES) {
     const buffer = await sharp(readFileSync(`test/fixtures/faces/franck_${frame}.jpg`)).resize(1280, 1024).jpeg({ quality: 90 }).toBuffer();
     const upload = await api.post(`/api/orders/${draft.orderId}/uploads`, { headers: { 'x-draft-token': draft.draftToken }, multipart: { file: { name: `selfie-${frame}.jpg`, mimeType: 'image/jpeg', buffer } } });
-    expect(upload.status(), await upload.text()).toBe(201);
+    // This shop checks every photo in its job runner (UPLOAD_INLINE_CHECKS=0): taken now, accepted soon.
+    expect(upload.status(), await upload.text()).toBe(202);
+    const { id } = await upload.json();
+    await expect
+      .poll(async () => (await (await api.get(`/api/orders/${draft.orderId}/uploads/${id}`, { headers: { 'x-draft-token': draft.draftToken } })).json()).state, { timeout: 30_000 })
+      .toBe('accepted');
   }
   const checkout = await api.post(`/api/orders/${draft.orderId}/checkout`, {
     headers: { 'x-draft-token': draft.draftToken },

@@ -307,7 +307,7 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     site: config.site,
     signedUrlTtlSeconds: config.signedUrlTtlSeconds,
     checkPhoto,
-    ...(overrides.inlineUploads !== undefined ? { inlineUploads: overrides.inlineUploads } : {}),
+    inlineUploads: overrides.inlineUploads ?? config.inlineUploadChecks,
     defaultProductionMode: config.defaultProductionMode,
     capabilities: shopCapabilities(config),
     invoiceLink: async (order) => {

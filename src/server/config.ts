@@ -85,6 +85,7 @@ const envSchema = z.object({
   CHAT_NAME: optionalString,
   EXAMPLES_FILE: optionalString,
   RUN_JOBS: bool.default(true),
+  UPLOAD_INLINE_CHECKS: z.coerce.number({ error: 'must be a number' }).int().min(0).max(64).default(4),
   GENERATOR: z.enum(['replicate', 'cog'], { error: 'must be replicate or cog' }).optional(),
   REPLICATE_API_TOKEN: optionalString,
   REPLICATE_API_URL: url.optional(),
@@ -147,6 +148,8 @@ export interface AppConfig {
   examples: ExamplePair[];
   /** Whether this process also works the job queue (studio drafts); `npm run worker` processes always do. */
   runJobs: boolean;
+  /** Uploads this process decodes and checks itself at once; further photos wait for a worker's check (draft-uploads.ts). */
+  inlineUploadChecks: number;
   /** An external image generator (Replicate's API or a Cog container) and its model profile; null when not configured. */
   generator: GeneratorConfig | null;
   /** Who makes the pictures of a new order until staff choose otherwise. */
@@ -365,6 +368,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     consentServices: { analytics: service(env.ANALYTICS_SCRIPT_URL, env.ANALYTICS_NAME), chat: service(env.CHAT_SCRIPT_URL, env.CHAT_NAME) },
     examples,
     runJobs: env.RUN_JOBS,
+    inlineUploadChecks: env.UPLOAD_INLINE_CHECKS,
     defaultProductionMode: env.DEFAULT_PRODUCTION_MODE,
     generator,
   };

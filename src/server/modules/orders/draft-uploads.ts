@@ -4,7 +4,7 @@
 // (the photo-check queue): the customer gets an answer at once and the wizard asks for the verdict.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { UPLOAD_LIMITS } from '../../../domain/catalog.js';
-import type { PhotoCheckView, PhotoState, UploadAnswer, UploadView } from '../../../domain/order-views.js';
+import type { PhotoCheckView, PhotoState, UploadAnswer } from '../../../domain/order-views.js';
 import { AppError, conflict, notFound, unprocessable } from '../../http/errors.js';
 import type { JobHandler } from '../../jobs/runner.js';
 import { createJobQueue } from '../../jobs/queue.js';
@@ -16,13 +16,6 @@ import { createOrderRepository, type PhotoCheckRow, type UploadRow } from './ord
 import { isEditable, thumbnailKey, type OrderContext } from './order-context.js';
 
 export const PHOTO_CHECK_QUEUE = 'photo-check';
-
-/**
- * Uploads one process decodes and checks itself at a time (two decode at once, two wait for their turn,
- * a fraction of a second each); beyond that a photo's check goes to a worker. Two cores decode about five
- * 12 MP photos a second: fifty customers sending three photos at once waited half a minute for their answers.
- */
-export const INLINE_UPLOADS = 4;
 
 /** A check that failed this often (storage away, a crash) refuses the photo instead of spinning forever. */
 const CHECK_ATTEMPTS = 3;
@@ -50,7 +43,7 @@ export function checkView(row: PhotoCheckRow): PhotoCheckView {
 export function createDraftUploads(ctx: OrderContext) {
   const { deps, orders, requireOrder, uploadView, releaseCheckout } = ctx;
   const { db, storage } = deps;
-  const inlineLimit = deps.inlineUploads ?? INLINE_UPLOADS;
+  const inlineLimit = deps.inlineUploads;
   let inline = 0;
 
   /** The order takes another photo now (checked again under the row lock when it is recorded). */

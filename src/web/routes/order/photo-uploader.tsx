@@ -1,10 +1,11 @@
 // Uploading the customer's own photos into a draft order: the file picker and drop zone, parallel uploads
-// with progress, the gate's verdict per photo, refusals with their reason, the crop offered for a group photo,
-// and the counter towards the minimum. Used by the wizard's upload step and by a team member's page; each
+// with progress, the gate's verdict per photo (asked for until a worker has checked a photo the busy shop
+// took at once), refusals with their reason, the crop offered for a group photo, and the counter towards the
+// minimum. Used by the wizard's upload step and by a team member's page; each
 // brings its own draft (the wizard makes one on the first file, a member has one from joining).
 import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
 import { UPLOAD_LIMITS } from '../../../domain/catalog.js';
-import type { UploadView } from '../../../domain/order-views.js';
+import type { PhotoCheckView, PhotoState, UploadAnswer, UploadView } from '../../../domain/order-views.js';
 import { CheckboxField, type CheckboxError } from '../../components/form-fields.js';
 import { ApiError, api, uploadFile } from '../../lib/api.js';
 import { useI18n } from '../../i18n/i18n.js';
@@ -25,6 +26,8 @@ export interface DraftResponse {
   draftToken?: string;
   selection: { gender: string | null; style: string | null; package: string | null; location: string | null; outfit: string | null };
   uploads: UploadView[];
+  /** Photos the shop took while busy, still waiting for their check. */
+  checking: PhotoCheckView[];
   editable: boolean;
 }
 
@@ -35,8 +38,11 @@ interface Pending {
   error: string | null;
   /** For a limit reached: how long to wait, from the server's answer. */
   waitMinutes?: number;
-  /** Kept so that a photo refused for showing several people can be cropped and sent again. */
-  file: File;
+  /** Kept so that a photo refused for showing several people can be cropped and sent again (none after a reload). */
+  file?: File;
+  /** Sent, and waiting for its check on the server: the photo's id there, and its draft. */
+  checkId?: string;
+  checkDraft?: DraftAccess;
   /** Set for that refusal once the browser has opened the photo: the crop, or why there is none. */
   crop?: Exclude<CropOffer, 'none'>;
 }
@@ -54,6 +60,31 @@ function failure(error: unknown): Pick<Pending, 'error' | 'waitMinutes'> {
 /** What the server takes (image-processing.ts): with HEIC/HEIF listed, iOS offers its photos as they are. */
 const ACCEPT = 'image/jpeg,image/png,image/webp,image/heic,image/heif,.jpg,.jpeg,.png,.webp,.heic,.heif';
 const PARALLEL_UPLOADS = 3;
+/** How often the wizard asks for the verdict on a photo the shop checks in a worker. */
+const CHECK_POLL_MS = 1500;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Asks for a waiting photo's verdict until it has one: the accepted upload, or the refusal as an ApiError
+ * (as if the upload itself had been refused). A lost connection is asked again; a removed photo is null.
+ */
+async function awaitCheck(draft: DraftAccess, id: string): Promise<UploadView | null> {
+  for (let failures = 0; ; ) {
+    await sleep(CHECK_POLL_MS);
+    let answer: PhotoState;
+    try {
+      answer = await api<PhotoState>(`/api/orders/${draft.orderId}/uploads/${id}`, { headers: { 'x-draft-token': draft.token } });
+      failures = 0;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return null;
+      if (error instanceof ApiError || ++failures >= 5) throw error;
+      continue;
+    }
+    if (answer.state === 'accepted') return answer.upload;
+    if (answer.state === 'refused') throw new ApiError(422, answer.code, answer.details ?? {});
+  }
+}
 
 function isHeic(file: File) {
   return /\.(heic|heif)$/i.test(file.name) || /image\/hei[cf]/.test(file.type);
@@ -91,6 +122,36 @@ export function usePhotoUploads(options: PhotoUploadsOptions) {
   const [alert, setAlert] = useState<string | null>(null);
   // A crop refused again is cropped again from the whole photo, not from the crop.
   const cropSources = useRef(new WeakMap<File, File>());
+  const setItem = useCallback((key: string, change: Partial<Pending>) => setPending((p) => p.map((x) => (x.key === key ? { ...x, ...change } : x))), []);
+
+  /**
+   * One photo's outcome: accepted (into the list), removed meanwhile (gone), or refused (its reason, and the
+   * crop for a group photo). True when the photo was accepted.
+   */
+  const settle = useCallback(
+    (item: Pending, outcome: Promise<UploadView | null>): Promise<boolean> =>
+      outcome.then(
+        (upload) => {
+          if (upload) setUploads((u) => [...u.filter((x) => x.id !== upload.id), upload]);
+          setPending((p) => p.filter((x) => x.key !== item.key));
+          return true;
+        },
+        (error: unknown) => {
+          const result = failure(error);
+          setItem(item.key, result);
+          const file = item.file;
+          if (file && result.error && CROPPABLE_ERRORS.has(result.error)) {
+            const source = cropSources.current.get(file) ?? file;
+            // Only a photo this browser can open is offered for cropping (most cannot open HEIC).
+            void cropOffer(source).then((offer) => {
+              if (offer !== 'none') setItem(item.key, { crop: offer, file: source });
+            });
+          }
+          return false;
+        },
+      ),
+    [setItem],
+  );
 
   // Restore the photos of this browser's draft after a reload: once, for the draft known when the page
   // opened. A draft created here meanwhile is filled by this page's own uploads; merging keeps any photo
@@ -103,10 +164,14 @@ export function usePhotoUploads(options: PhotoUploadsOptions) {
     api<DraftResponse>(`/api/orders/${draft.orderId}/draft`, { headers: { 'x-draft-token': draft.token } })
       .then((loaded) => {
         setUploads((current) => [...loaded.uploads, ...current.filter((u) => !loaded.uploads.some((d) => d.id === u.id))]);
+        // Photos still being checked: shown as such, and asked for until they have their verdict.
+        const waiting = (loaded.checking ?? []).map((check): Pending => ({ key: `check-${check.id}`, name: check.fileName, progress: 1, error: null, checkId: check.id, checkDraft: draft }));
+        setPending((current) => [...current, ...waiting.filter((item) => !current.some((x) => x.checkId === item.checkId))]);
+        for (const item of waiting) void settle(item, awaitCheck(draft, item.checkId!));
         onRestored?.(loaded);
       })
       .catch((error: unknown) => onRestoreFailed?.(error));
-  }, [ready, draft, onRestored, onRestoreFailed]);
+  }, [ready, draft, onRestored, onRestoreFailed, settle]);
 
   const addFiles = useCallback(
     async (files: File[]) => {
@@ -127,7 +192,6 @@ export function usePhotoUploads(options: PhotoUploadsOptions) {
         file,
       }));
       setPending((p) => [...p, ...items]);
-      const setItem = (key: string, change: Partial<Pending>) => setPending((p) => p.map((x) => (x.key === key ? { ...x, ...change } : x)));
 
       let target: DraftAccess;
       const toSend = items.filter((item) => !item.error);
@@ -138,34 +202,32 @@ export function usePhotoUploads(options: PhotoUploadsOptions) {
         setSummary(t('order.upload.partialFailure', { n: items.length, total: items.length }));
         return;
       }
-      let failed = items.length - toSend.length;
       const queue = [...toSend];
+      const outcomes: Promise<boolean>[] = [];
       const worker = async () => {
         for (let item = queue.shift(); item; item = queue.shift()) {
+          const current = item;
+          let outcome: Promise<UploadView | null>;
           try {
-            const upload = await uploadFile<UploadView>(`/api/orders/${target.orderId}/uploads`, item.file, { 'x-draft-token': target.token }, (fraction) =>
-              setItem(item!.key, { progress: fraction }),
+            const answer = await uploadFile<UploadAnswer>(`/api/orders/${target.orderId}/uploads`, current.file!, { 'x-draft-token': target.token }, (fraction) =>
+              setItem(current.key, { progress: fraction }),
             );
-            setUploads((u) => [...u, upload]);
-            setPending((p) => p.filter((x) => x.key !== item!.key));
+            if ('state' in answer) {
+              // A busy shop took the photo and checks it soon: the next one goes on its way meanwhile.
+              setItem(current.key, { progress: 1, checkId: answer.id, checkDraft: target });
+              outcome = awaitCheck(target, answer.id);
+            } else outcome = Promise.resolve(answer);
           } catch (error) {
-            failed++;
-            const result = failure(error);
-            setItem(item.key, result);
-            if (result.error && CROPPABLE_ERRORS.has(result.error)) {
-              const source = cropSources.current.get(item.file) ?? item.file;
-              // Only a photo this browser can open is offered for cropping (most cannot open HEIC).
-              void cropOffer(source).then((offer) => {
-                if (offer !== 'none') setItem(item!.key, { crop: offer, file: source });
-              });
-            }
+            outcome = Promise.reject(error);
           }
+          outcomes.push(settle(current, outcome));
         }
       };
       await Promise.all(Array.from({ length: PARALLEL_UPLOADS }, worker));
+      const failed = items.length - toSend.length + (await Promise.all(outcomes)).filter((accepted) => !accepted).length;
       if (failed > 0) setSummary(t('order.upload.partialFailure', { n: failed, total: items.length }));
     },
-    [blockedMessage, uploads.length, pending, ensureDraft, t],
+    [blockedMessage, uploads.length, pending, ensureDraft, t, setItem, settle],
   );
 
   const remove = async (upload: UploadView) => {
@@ -177,10 +239,18 @@ export function usePhotoUploads(options: PhotoUploadsOptions) {
     }
   };
 
+  /** Hides a refused photo; one the server checked keeps its reason there until it is dismissed. */
+  const dismiss = (item: Pending) => {
+    setPending((p) => p.filter((x) => x.key !== item.key));
+    const at = item.checkDraft;
+    if (item.checkId && at) void api(`/api/orders/${at.orderId}/uploads/${item.checkId}`, { method: 'DELETE', headers: { 'x-draft-token': at.token } }).catch(() => {});
+  };
+
   return {
     uploads,
     pending,
     setPending,
+    dismiss,
     summary,
     alert,
     setAlert,
@@ -199,7 +269,7 @@ export type PhotoUploads = ReturnType<typeof usePhotoUploads>;
 /** The drop zone, the messages, the counter, the list of photos and the crop dialog. */
 export function PhotoUploader({ photos }: { photos: PhotoUploads }) {
   const { t } = useI18n();
-  const { uploads, pending, setPending, summary, alert, setAlert, addFiles, remove, cropSources, blocked, blockedMessage } = photos;
+  const { uploads, pending, setPending, dismiss, summary, alert, setAlert, addFiles, remove, cropSources, blocked, blockedMessage } = photos;
   const [dragging, setDragging] = useState(false);
   const [cropping, setCropping] = useState<{ key: string; file: File } | null>(null);
   const input = useRef<HTMLInputElement>(null);
@@ -284,13 +354,13 @@ export function PhotoUploader({ photos }: { photos: PhotoUploads }) {
             {item.error ? (
               <>
                 <span className="thumb__error">{errorText(item.error, item.waitMinutes)}</span>
-                {item.crop === 'crop' && (
+                {item.crop === 'crop' && item.file && (
                   <>
                     <span className="thumb__hint">{t('order.upload.crop.offer')}</span>
                     <button
                       type="button"
                       className="button button--secondary button--small thumb__crop"
-                      onClick={() => setCropping({ key: item.key, file: item.file })}
+                      onClick={() => setCropping({ key: item.key, file: item.file! })}
                       aria-label={t('order.upload.crop.openLabel', { name: item.name })}
                       data-testid="crop-button"
                     >
@@ -299,9 +369,15 @@ export function PhotoUploader({ photos }: { photos: PhotoUploads }) {
                   </>
                 )}
                 {item.crop === 'tooSmall' && <span className="thumb__hint">{t('order.upload.crop.tooSmall', { min: UPLOAD_LIMITS.minShortSidePx })}</span>}
-                <button type="button" className="thumb__dismiss" onClick={() => setPending((p) => p.filter((x) => x.key !== item.key))}>
+                <button type="button" className="thumb__dismiss" onClick={() => dismiss(item)}>
                   {t('order.upload.dismiss')}
                 </button>
+              </>
+            ) : item.checkId ? (
+              <>
+                {/* Without a value: the check's length is not known, the bar shows that work goes on. */}
+                <progress aria-label={t('order.upload.checkingLabel', { name: item.name })} data-testid="upload-checking" />
+                <span className="thumb__percent">{t('order.upload.checking')}</span>
               </>
             ) : (
               <>

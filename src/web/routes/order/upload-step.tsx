@@ -1,4 +1,4 @@
-import { useCallback, useRef } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { UPLOAD_LIMITS } from '../../../domain/catalog.js';
 import { PHOTO_CONSENT_VERSION } from '../../../domain/selection.js';
@@ -48,6 +48,9 @@ export function UploadStep() {
     onRestoreFailed,
   });
   const { uploads, busy, setAlert } = photos;
+  // "Weiter" pressed while the shop still checks photos: said until the last verdict is in.
+  const [askedWhileChecking, setAskedWhileChecking] = useState(false);
+  const checking = photos.pending.some((item) => item.checkId && !item.error);
 
   return (
     <section className="step">
@@ -55,11 +58,20 @@ export function UploadStep() {
       <PhotoExamples />
       <PhotoConsent checked={state.photoConsent} onChange={(photoConsent) => update({ photoConsent })} />
       <PhotoUploader photos={photos} />
+      {askedWhileChecking && checking && (
+        <p className="alert alert--info" role="status" data-testid="checking-notice">
+          {t('errors.photosChecking')}
+        </p>
+      )}
       <StepNav
         back="/order/gender"
         nextDisabled={busy || uploads.length < UPLOAD_LIMITS.minPhotos}
         onNext={() => {
-          if (busy) return;
+          if (busy) {
+            // Photos on their way show their progress; photos the shop is still checking get a word here.
+            if (checking) setAskedWhileChecking(true);
+            return;
+          }
           if (uploads.length < UPLOAD_LIMITS.minPhotos) setAlert(t('order.upload.minPhotos', { min: UPLOAD_LIMITS.minPhotos }));
           else {
             trackEvent('upload_count', uploads.length);
