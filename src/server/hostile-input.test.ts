@@ -189,6 +189,7 @@ function templates(seed: Seed, app: FastifyInstance): Record<string, RouteTempla
     'PUT /api/orders/:id/selection': [{ params: { id: draft.orderId }, headers: draftHeaders, body: { language: 'de', selection: BASIC_SELECTION } }],
     'POST /api/orders/:id/uploads': [{ params: { id: draft.orderId }, headers: draftHeaders }],
     'DELETE /api/orders/:id/uploads/:uploadId': [{ params: { id: draft.orderId, uploadId: draft.uploadIds[0]! }, headers: draftHeaders }],
+    'GET /api/orders/:id/uploads/:uploadId': [{ params: { id: draft.orderId, uploadId: draft.uploadIds[0]! }, headers: draftHeaders }],
     'POST /api/orders/:id/checkout': [
       {
         params: { id: checkoutDraft.orderId },
