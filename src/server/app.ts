@@ -86,8 +86,12 @@ declare module 'fastify' {
   }
 }
 
-/** Job runners per process for the photo-check queue, and how often an idle one looks for work. */
-const PHOTO_CHECK_RUNNERS = 2;
+/**
+ * Job runners per process for the photo-check queue alone, and how often an idle one looks for work. One: the
+ * general runner takes photo checks too when it has no drafts to make, so two checks run at once on an idle
+ * worker; a third job beside a check and a render made the worker's peak 425 MB on two cores for no gain.
+ */
+const PHOTO_CHECK_RUNNERS = 1;
 const PHOTO_CHECK_IDLE_MS = 300;
 
 export interface AppOverrides {
@@ -339,8 +343,8 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     : null;
   app.decorate('jobRunner', jobRunner);
   if (jobRunner && overrides.startJobs !== false) {
-    // Photos waiting for their check have runners of their own: a customer in the wizard does not wait
-    // behind the drafts of paid orders, and two checks run at once (one per core).
+    // Photos waiting for their check have a runner of their own: a customer in the wizard does not wait
+    // behind the drafts of paid orders.
     const photoCheckRunners = Array.from({ length: PHOTO_CHECK_RUNNERS }, () =>
       createJobRunner({ queue: jobQueue, handlers: orders.handlers, log: app.log, idleMs: PHOTO_CHECK_IDLE_MS }),
     );

@@ -201,12 +201,15 @@ export function createDraftUploads(ctx: OrderContext) {
 
     /** One photo of the draft: accepted, still being checked, or refused (with the reason). */
     async photoState(orderId: string, id: string): Promise<PhotoState> {
-      const upload = await orders.findUpload(orderId, id);
-      if (upload) return { state: 'accepted', upload: await uploadView(upload) };
+      // The check first: the worker removes it and adds the upload in one transaction, so a check gone means
+      // the upload is there when it is read next. (Upload first, then check, missed both when the worker
+      // committed in between: bench/load's customers got "not found" for accepted photos.)
       const check = await orders.findPhotoCheck(id, orderId);
-      if (!check) throw notFound('photoNotFound');
-      if (check.status === 'checking') return checkView(check);
-      return { state: 'refused', id: check.id, fileName: check.fileName, code: check.code ?? 'uploadFailed', ...(check.details ? { details: check.details as Record<string, unknown> } : {}) };
+      if (check?.status === 'checking') return checkView(check);
+      if (check) return { state: 'refused', id: check.id, fileName: check.fileName, code: check.code ?? 'uploadFailed', ...(check.details ? { details: check.details as Record<string, unknown> } : {}) };
+      const upload = await orders.findUpload(orderId, id);
+      if (!upload) throw notFound('photoNotFound');
+      return { state: 'accepted', upload: await uploadView(upload) };
     },
 
     async removeUpload(orderId: string, uploadId: string) {
