@@ -2,11 +2,8 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { runMigrations, type MigrationConnection } from './migrate.js';
@@ -42,13 +39,28 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
  * The embedded server's settings. PostgreSQL's default 128 MB of shared buffers is sized for a machine of
  * its own; a shop's tables fit in a fraction, and the rest is read through the operating system's cache.
  */
-export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+function pgliteStartParams(PGlite: { defaultStartParams: string[] }): string[] {
+  return [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+}
+
+/**
+ * PGlite and its drizzle driver load when an embedded database is opened: a process on PostgreSQL never needs
+ * their code (issue 22). An error loading them rejects openDatabase, as it stopped the start before.
+ */
+async function loadPglite() {
+  const [{ PGlite }, { pg_trgm }, { drizzle }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+    import('drizzle-orm/pglite'),
+  ]);
+  return { PGlite, pg_trgm, drizzlePglite: drizzle };
+}
 
 /**
  * A new data directory is made (initdb) in a thread that then ends: initdb's WebAssembly instance takes
  * several hundred MB that would otherwise stay with the shop's process for good.
  */
-async function initializeDataDir(dataDir: string): Promise<void> {
+async function initializeDataDir(dataDir: string, startParams: string[]): Promise<void> {
   if (existsSync(path.join(dataDir, 'PG_VERSION'))) return;
   const code = `
     const { workerData } = require('node:worker_threads');
@@ -56,7 +68,7 @@ async function initializeDataDir(dataDir: string): Promise<void> {
       const db = await PGlite.create(workerData.dataDir, { startParams: workerData.startParams });
       await db.close();
     });`;
-  const worker = new Worker(code, { eval: true, workerData: { pglite: import.meta.resolve('@electric-sql/pglite'), dataDir, startParams: PGLITE_START_PARAMS } });
+  const worker = new Worker(code, { eval: true, workerData: { pglite: import.meta.resolve('@electric-sql/pglite'), dataDir, startParams } });
   await new Promise<void>((resolve, reject) => {
     worker.once('error', reject);
     worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`creating the embedded database failed (exit code ${code})`))));
@@ -64,12 +76,14 @@ async function initializeDataDir(dataDir: string): Promise<void> {
 }
 
 async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<DatabaseHandle> {
+  const { PGlite, pg_trgm, drizzlePglite } = await loadPglite();
+  const startParams = pgliteStartParams(PGlite);
   if (dataDir) {
     await mkdir(dataDir, { recursive: true });
-    if (!loadDataDir) await initializeDataDir(dataDir);
+    if (!loadDataDir) await initializeDataDir(dataDir, startParams);
   }
   // pg_trgm serves the back office's "contains" search (migration 0014); PGlite ships it in its package.
-  const client = await PGlite.create(dataDir ?? undefined, { startParams: PGLITE_START_PARAMS, extensions: { pg_trgm }, ...(loadDataDir ? { loadDataDir } : {}) });
+  const client = await PGlite.create(dataDir ?? undefined, { startParams, extensions: { pg_trgm }, ...(loadDataDir ? { loadDataDir } : {}) });
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   const conn: MigrationConnection = {
     query: async (text, params) => ({ rows: (await client.query<Record<string, unknown>>(text, params)).rows }),

@@ -2,7 +2,6 @@
 // Without SMTP the row is the whole delivery: the dev outbox (outbox-routes.ts) shows it.
 import { randomUUID } from 'node:crypto';
 import { and, eq, lt, or } from 'drizzle-orm';
-import nodemailer from 'nodemailer';
 import type { Language } from '../../domain/catalog.js';
 import type { Database } from '../db/client.js';
 import { outgoingMail } from '../db/schema.js';
@@ -73,17 +72,34 @@ function errorText(error: unknown): string {
 
 const silentLogger: MailLogger = { info: () => {}, error: () => {} };
 
+/**
+ * nodemailer loads with the first mail over SMTP (or verify()), not with every process: one without SMTP_URL
+ * never needs it (issue 22).
+ */
+async function connectSmtp(url: string) {
+  const { default: nodemailer } = await import('nodemailer');
+  // Bounded timeouts: nodemailer's defaults (2 min connect, 10 min idle) would hold a
+  // request or job for far too long when the relay is unreachable. Values in the URL win.
+  return nodemailer.createTransport({ url, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 });
+}
+
 export function createMailer(options: MailerOptions): Mailer {
   const { db, from } = options;
   const logger = options.logger ?? silentLogger;
   const staleSendingMs = options.staleSendingMs ?? STALE_SENDING_MS;
   const now = options.now ?? (() => new Date());
-  const transport: 'smtp' | 'outbox' = options.smtpUrl ? 'smtp' : 'outbox';
-  // Bounded timeouts: nodemailer's defaults (2 min connect, 10 min idle) would hold a
-  // request or job for far too long when the relay is unreachable. Values in the URL win.
-  const smtp = options.smtpUrl
-    ? nodemailer.createTransport({ url: options.smtpUrl, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 })
-    : null;
+  const { smtpUrl } = options;
+  const transport: 'smtp' | 'outbox' = smtpUrl ? 'smtp' : 'outbox';
+  // Made with the first use; a failed load or setup is tried again by the next use, and its error is that
+  // mail's failure (recorded and logged) or verify()'s.
+  let smtp: ReturnType<typeof connectSmtp> | null = null;
+  function smtpTransport(url: string) {
+    smtp ??= connectSmtp(url).catch((error: unknown) => {
+      smtp = null;
+      throw error;
+    });
+    return smtp;
+  }
 
   /**
    * Inserts the row, or claims a row with the same dedupe key for another attempt: a failed one, or one left
@@ -156,14 +172,14 @@ export function createMailer(options: MailerOptions): Mailer {
       logger.info({ mailId: id, template: message.template, dedupeKey: message.dedupeKey, inFlight: stored.inFlight }, 'mail already sent for this dedupe key');
       return stored.inFlight ? { ok: true, id, transport, duplicate: true, inFlight: true } : { ok: true, id, transport, duplicate: true };
     }
-    if (!smtp) {
+    if (!smtpUrl) {
       logger.info({ mailId: id, template: message.template }, 'mail stored in the dev outbox');
       return { ok: true, id, transport, duplicate: false };
     }
 
     let providerMessageId: string;
     try {
-      const info = await smtp.sendMail({
+      const info = await (await smtpTransport(smtpUrl)).sendMail({
         from,
         to: message.to,
         subject: message.subject,
@@ -197,10 +213,10 @@ export function createMailer(options: MailerOptions): Mailer {
     transport,
     sendEmail,
     async verify() {
-      if (smtp) await smtp.verify();
+      if (smtpUrl) await (await smtpTransport(smtpUrl)).verify();
     },
     async close() {
-      smtp?.close();
+      if (smtp) (await smtp).close();
     },
   };
 }

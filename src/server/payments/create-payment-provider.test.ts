@@ -53,8 +53,8 @@ describe.each(testDatabases())('createPaymentProvider on $name', (testDb) => {
 
     // Another process with the same app secret (a second app instance) accepts it; another secret does not.
     const sameSecret = createPaymentProvider({ provider: 'sandbox' }, deps);
-    expect(sameSecret.verifyWebhook(Buffer.from(event.body), event.signature)).toMatchObject({ type: 'checkout.session.completed', orderId });
+    await expect(sameSecret.verifyWebhook(Buffer.from(event.body), event.signature)).resolves.toMatchObject({ type: 'checkout.session.completed', orderId });
     const otherSecret = createPaymentProvider({ provider: 'sandbox' }, { ...deps, appSecret: `${APP_SECRET}-other` });
-    expect(() => otherSecret.verifyWebhook(Buffer.from(event.body), event.signature)).toThrow(WebhookSignatureError);
+    await expect(otherSecret.verifyWebhook(Buffer.from(event.body), event.signature)).rejects.toThrow(WebhookSignatureError);
   });
 });

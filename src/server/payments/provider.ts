@@ -110,8 +110,11 @@ export interface PaymentProvider {
   /** Throws if the provider does not know the session. */
   retrieveSession(sessionId: string): Promise<SessionState>;
   expireSession(sessionId: string): Promise<'expired' | 'alreadyComplete' | 'alreadyExpired'>;
-  /** Verifies the signature on the raw body; throws WebhookSignatureError. */
-  verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): PaymentEvent;
+  /**
+   * Verifies the signature on the raw body; rejects with WebhookSignatureError. Asynchronous because the code
+   * that checks it (Stripe's SDK) loads with the first event.
+   */
+  verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): Promise<PaymentEvent>;
   /**
    * Asks the provider to pay money back. The answer is only the provider's receipt of the request:
    * a refund counts once its event (refund.created / refund.updated) says it succeeded. Asking again with

@@ -2,7 +2,7 @@
 import Stripe from 'stripe';
 import { expect, test } from 'vitest';
 import { WebhookSignatureError } from './provider.js';
-import { toPaymentEvent } from './stripe-events.js';
+import { signStripePayload, toPaymentEvent } from './stripe-events.js';
 import { createStripeProvider } from './stripe-provider.js';
 
 const SECRET = 'whsec_test_0123456789abcdef';
@@ -42,9 +42,9 @@ function signed(payload: string, options: { secret?: string; timestamp?: number 
   return Stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? SECRET, timestamp: options.timestamp });
 }
 
-test('a signed checkout.session.completed event verifies and maps to a PaymentEvent', () => {
+test('a signed checkout.session.completed event verifies and maps to a PaymentEvent', async () => {
   const body = JSON.stringify(checkoutEvent('checkout.session.completed'));
-  const event = provider.verifyWebhook(Buffer.from(body), signed(body));
+  const event = await provider.verifyWebhook(Buffer.from(body), signed(body));
   expect(event).toEqual({
     id: 'evt_1QabcDEF',
     type: 'checkout.session.completed',
@@ -61,34 +61,34 @@ test('a signed checkout.session.completed event verifies and maps to a PaymentEv
   });
 });
 
-test('each checkout event type the shop handles keeps its type', () => {
+test('each checkout event type the shop handles keeps its type', async () => {
   for (const type of [
     'checkout.session.async_payment_succeeded',
     'checkout.session.async_payment_failed',
     'checkout.session.expired',
   ] as const) {
     const body = JSON.stringify(checkoutEvent(type, { payment_status: 'unpaid' }));
-    expect(provider.verifyWebhook(Buffer.from(body), signed(body))).toMatchObject({ type, rawType: type, paymentStatus: 'unpaid' });
+    expect(await provider.verifyWebhook(Buffer.from(body), signed(body))).toMatchObject({ type, rawType: type, paymentStatus: 'unpaid' });
   }
 });
 
-test('the order id comes from metadata, else from client_reference_id', () => {
+test('the order id comes from metadata, else from client_reference_id', async () => {
   const fromMetadata = JSON.stringify(checkoutEvent('checkout.session.completed', { client_reference_id: 'something-else' }));
-  expect(provider.verifyWebhook(Buffer.from(fromMetadata), signed(fromMetadata)).orderId).toBe(ORDER_ID);
+  expect((await provider.verifyWebhook(Buffer.from(fromMetadata), signed(fromMetadata))).orderId).toBe(ORDER_ID);
   const fromReference = JSON.stringify(checkoutEvent('checkout.session.completed', { metadata: {} }));
-  expect(provider.verifyWebhook(Buffer.from(fromReference), signed(fromReference)).orderId).toBe(ORDER_ID);
+  expect((await provider.verifyWebhook(Buffer.from(fromReference), signed(fromReference))).orderId).toBe(ORDER_ID);
   const neither = JSON.stringify(checkoutEvent('checkout.session.completed', { metadata: null, client_reference_id: null }));
-  expect(provider.verifyWebhook(Buffer.from(neither), signed(neither)).orderId).toBeNull();
+  expect((await provider.verifyWebhook(Buffer.from(neither), signed(neither))).orderId).toBeNull();
 });
 
-test('an expanded payment intent and a session without one both map', () => {
+test('an expanded payment intent and a session without one both map', async () => {
   const expanded = JSON.stringify(checkoutEvent('checkout.session.completed', { payment_intent: { id: 'pi_expanded', object: 'payment_intent' } }));
-  expect(provider.verifyWebhook(Buffer.from(expanded), signed(expanded)).paymentIntentId).toBe('pi_expanded');
+  expect((await provider.verifyWebhook(Buffer.from(expanded), signed(expanded))).paymentIntentId).toBe('pi_expanded');
   const none = JSON.stringify(checkoutEvent('checkout.session.expired', { payment_intent: null, status: 'expired', payment_status: 'unpaid' }));
-  expect(provider.verifyWebhook(Buffer.from(none), signed(none)).paymentIntentId).toBeNull();
+  expect((await provider.verifyWebhook(Buffer.from(none), signed(none))).paymentIntentId).toBeNull();
 });
 
-test('an event the shop does not act on maps to other and keeps its raw type', () => {
+test('an event the shop does not act on maps to other and keeps its raw type', async () => {
   const body = JSON.stringify({
     id: 'evt_charge',
     object: 'event',
@@ -96,7 +96,7 @@ test('an event the shop does not act on maps to other and keeps its raw type', (
     type: 'charge.refunded',
     data: { object: { id: 'ch_1', object: 'charge', amount: 3782 } },
   });
-  expect(provider.verifyWebhook(Buffer.from(body), signed(body))).toMatchObject({
+  expect(await provider.verifyWebhook(Buffer.from(body), signed(body))).toMatchObject({
     id: 'evt_charge',
     type: 'other',
     rawType: 'charge.refunded',
@@ -107,38 +107,38 @@ test('an event the shop does not act on maps to other and keeps its raw type', (
   });
 });
 
-test('a signature made with another secret is refused', () => {
+test('a signature made with another secret is refused', async () => {
   const body = JSON.stringify(checkoutEvent('checkout.session.completed'));
-  expect(() => provider.verifyWebhook(Buffer.from(body), signed(body, { secret: 'whsec_someone_else' }))).toThrow(WebhookSignatureError);
+  await expect(provider.verifyWebhook(Buffer.from(body), signed(body, { secret: 'whsec_someone_else' }))).rejects.toThrow(WebhookSignatureError);
 });
 
-test('a body changed by one byte after signing is refused', () => {
+test('a body changed by one byte after signing is refused', async () => {
   const body = JSON.stringify(checkoutEvent('checkout.session.completed', { amount_total: 3782 }));
   const header = signed(body);
   const tampered = Buffer.from(body.replace('"amount_total":3782', '"amount_total":3783'));
   expect(tampered.length).toBe(Buffer.byteLength(body));
-  expect(() => provider.verifyWebhook(tampered, header)).toThrow(WebhookSignatureError);
+  await expect(provider.verifyWebhook(tampered, header)).rejects.toThrow(WebhookSignatureError);
   // The same bytes with the same header pass, so the refusal above is about the changed byte.
-  expect(() => provider.verifyWebhook(Buffer.from(body), header)).not.toThrow();
+  await expect(provider.verifyWebhook(Buffer.from(body), header)).resolves.toMatchObject({ id: 'evt_1QabcDEF' });
 });
 
-test('a missing or malformed signature header is refused', () => {
+test('a missing or malformed signature header is refused', async () => {
   const body = Buffer.from(JSON.stringify(checkoutEvent('checkout.session.completed')));
-  expect(() => provider.verifyWebhook(body, undefined)).toThrow(WebhookSignatureError);
-  expect(() => provider.verifyWebhook(body, '')).toThrow(WebhookSignatureError);
-  expect(() => provider.verifyWebhook(body, 'not-a-signature')).toThrow(WebhookSignatureError);
+  await expect(provider.verifyWebhook(body, undefined)).rejects.toThrow(WebhookSignatureError);
+  await expect(provider.verifyWebhook(body, '')).rejects.toThrow(WebhookSignatureError);
+  await expect(provider.verifyWebhook(body, 'not-a-signature')).rejects.toThrow(WebhookSignatureError);
 });
 
-test('a signature older than the five-minute tolerance is refused as a replay', () => {
+test('a signature older than the five-minute tolerance is refused as a replay', async () => {
   const body = JSON.stringify(checkoutEvent('checkout.session.completed'));
   const nowSeconds = Math.floor(Date.now() / 1000);
-  expect(() => provider.verifyWebhook(Buffer.from(body), signed(body, { timestamp: nowSeconds - 301 }))).toThrow(WebhookSignatureError);
-  expect(() => provider.verifyWebhook(Buffer.from(body), signed(body, { timestamp: nowSeconds - 240 }))).not.toThrow();
+  await expect(provider.verifyWebhook(Buffer.from(body), signed(body, { timestamp: nowSeconds - 301 }))).rejects.toThrow(WebhookSignatureError);
+  await expect(provider.verifyWebhook(Buffer.from(body), signed(body, { timestamp: nowSeconds - 240 }))).resolves.toMatchObject({ id: 'evt_1QabcDEF' });
 });
 
-test('a correctly signed body that is not a Stripe event is refused', () => {
+test('a correctly signed body that is not a Stripe event is refused', async () => {
   for (const body of ['not json', JSON.stringify({ hello: 'world' }), JSON.stringify(checkoutEvent('checkout.session.completed', { object: 'charge' }))]) {
-    expect(() => provider.verifyWebhook(Buffer.from(body), signed(body))).toThrow(WebhookSignatureError);
+    await expect(provider.verifyWebhook(Buffer.from(body), signed(body))).rejects.toThrow(WebhookSignatureError);
   }
 });
 
@@ -147,4 +147,16 @@ test('refund events are read with their refund, our ids and the amount; a refund
   const event = toPaymentEvent({ id: 'evt_r', object: 'event', type: 'refund.updated', created: 1_800_000_000, data: { object: refund } });
   expect(event).toMatchObject({ type: 'refund.updated', orderId: 'o-1', amountTotal: 500, paymentIntentId: 'pi_1', refund: { id: 're_1', status: 'succeeded', refundId: 'r-1', amount: 500 } });
   expect(() => toPaymentEvent({ id: 'evt_x', object: 'event', type: 'refund.updated', created: 1, data: { object: { object: 'checkout.session', id: 'cs_1' } } })).toThrow();
+});
+
+test('the sandbox signs a body exactly as the Stripe SDK test helper does', async () => {
+  const at = new Date('2026-11-26T09:30:00.750Z');
+  for (const payload of [JSON.stringify(checkoutEvent('checkout.session.completed')), '{"name":"Jürgen Müßig ✓"}', '']) {
+    const header = signStripePayload(payload, SECRET, at);
+    expect(header).toBe(signed(payload, { timestamp: Math.floor(at.getTime() / 1000) }));
+    expect(header).not.toBe(signStripePayload(payload, 'whsec_someone_else', at));
+  }
+  // And Stripe's code accepts it (within the tolerance of the receiving clock).
+  const body = JSON.stringify(checkoutEvent('checkout.session.completed'));
+  await expect(provider.verifyWebhook(Buffer.from(body), signStripePayload(body, SECRET, new Date()))).resolves.toMatchObject({ id: 'evt_1QabcDEF' });
 });

@@ -1,11 +1,29 @@
 // Verification and reading of Stripe-shaped webhook events, shared by both providers: the sandbox
 // signs its events exactly like Stripe, so the shop has one code path from raw body to PaymentEvent.
-import Stripe from 'stripe';
+import { createHmac } from 'node:crypto';
+import type Stripe from 'stripe';
 import { z } from 'zod';
 import { PAYMENT_EVENT_TYPES, WebhookSignatureError, type PaymentEvent, type PaymentEventType, type PaymentStatus } from './provider.js';
 
 /** Stripe's default: a signature older than five minutes is a replay. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+/**
+ * The Stripe SDK loads with the first webhook or API call, not with every process: its code and source text are
+ * several MB that a web process at rest does not need (issue 22). Cached; tried again after a failed load, whose
+ * error reaches the caller.
+ */
+let stripeModule: Promise<typeof Stripe> | null = null;
+export function loadStripe(): Promise<typeof Stripe> {
+  stripeModule ??= import('stripe').then(
+    (module) => module.default,
+    (error: unknown) => {
+      stripeModule = null;
+      throw error;
+    },
+  );
+  return stripeModule;
+}
 
 const nullableString = z.string().nullish().transform((v) => v ?? null);
 const nullableInteger = z.number().int().nullish().transform((v) => v ?? null);
@@ -105,8 +123,10 @@ export function toPaymentEvent(payload: unknown): PaymentEvent {
  * Every way of failing (no header, wrong secret, changed body, too old, not an event) throws
  * WebhookSignatureError. `now` is the receiving clock, for providers with a clock of their own.
  */
-export function verifyStripeEvent(rawBody: Buffer, signatureHeader: string | undefined, secret: string, now?: () => Date): PaymentEvent {
+export async function verifyStripeEvent(rawBody: Buffer, signatureHeader: string | undefined, secret: string, now?: () => Date): Promise<PaymentEvent> {
   if (!signatureHeader) throw new WebhookSignatureError('missing Stripe-Signature header');
+  // Outside the try: an SDK that cannot load is the shop's failure (5xx), not a bad signature (400).
+  const Stripe = await loadStripe();
   let event: unknown;
   try {
     event = Stripe.webhooks.constructEvent(rawBody, signatureHeader, secret, WEBHOOK_TOLERANCE_SECONDS, undefined, now?.().getTime());
@@ -119,7 +139,14 @@ export function verifyStripeEvent(rawBody: Buffer, signatureHeader: string | und
   return toPaymentEvent(event);
 }
 
-/** A `Stripe-Signature` header for a body, as Stripe computes it (`t=…,v1=HMAC-SHA256(secret, t.body)`). */
+/**
+ * A `Stripe-Signature` header for a body, as Stripe computes it (`t=…,v1=HMAC-SHA256(secret, t.body)`, documented
+ * for checking signatures by hand). Computed here rather than with the SDK's generateTestHeaderString, so the
+ * sandbox's events stay synchronous without the SDK loaded; a test holds it equal to the SDK's header, and
+ * verifyStripeEvent checks every one with the SDK.
+ */
 export function signStripePayload(payload: string, secret: string, at: Date): string {
-  return Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp: Math.floor(at.getTime() / 1000) });
+  const timestamp = Math.floor(at.getTime() / 1000);
+  const signature = createHmac('sha256', secret).update(`${timestamp}.${payload}`, 'utf8').digest('hex');
+  return `t=${timestamp},v1=${signature}`;
 }

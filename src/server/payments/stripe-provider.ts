@@ -1,6 +1,6 @@
 // Stripe Checkout through the official SDK. Payment methods are not listed here: the Stripe
 // dashboard decides (card, SEPA debit, PayPal, wallets) so they can change without a deploy.
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import {
   assertValidCheckoutInput,
   CHECKOUT_SESSION_TTL_SECONDS,
@@ -11,7 +11,7 @@ import {
   type PaymentProvider,
   type SessionState,
 } from './provider.js';
-import { verifyStripeEvent } from './stripe-events.js';
+import { loadStripe, verifyStripeEvent } from './stripe-events.js';
 
 export interface StripeProviderOptions {
   secretKey: string;
@@ -48,15 +48,29 @@ function sessionState(session: Stripe.Checkout.Session): SessionState {
 
 export function createStripeProvider(options: StripeProviderOptions): StripePaymentProvider {
   const now = options.now ?? (() => new Date());
-  const stripe = new Stripe(options.secretKey, {
-    maxNetworkRetries: 2,
-    timeout: REQUEST_TIMEOUT_MS,
-    telemetry: false,
-    appInfo: { name: 'bewerbungsfoto-shop' },
-    ...(options.apiBase ?? {}),
-  });
+  // The SDK and its client come with the first call (loadStripe); a failed load is tried again by the next call.
+  let client: Promise<{ Stripe: typeof Stripe; stripe: Stripe }> | null = null;
+  function sdk() {
+    client ??= loadStripe()
+      .then((StripeSdk) => {
+        const stripe = new StripeSdk(options.secretKey, {
+          maxNetworkRetries: 2,
+          timeout: REQUEST_TIMEOUT_MS,
+          telemetry: false,
+          appInfo: { name: 'bewerbungsfoto-shop' },
+          ...(options.apiBase ?? {}),
+        });
+        return { Stripe: StripeSdk, stripe };
+      })
+      .catch((error: unknown) => {
+        client = null;
+        throw error;
+      });
+    return client;
+  }
 
   async function retrieve(sessionId: string): Promise<Stripe.Checkout.Session> {
+    const { stripe } = await sdk();
     return stripe.checkout.sessions.retrieve(sessionId);
   }
 
@@ -66,6 +80,7 @@ export function createStripeProvider(options: StripeProviderOptions): StripePaym
     async createCheckoutSession(input: CreateCheckoutInput): Promise<CheckoutSession> {
       assertValidCheckoutInput(input);
       const metadata = { order_id: input.orderId, order_number: input.orderNumber };
+      const { stripe } = await sdk();
       const session = await stripe.checkout.sessions.create(
         {
           mode: 'payment',
@@ -93,12 +108,13 @@ export function createStripeProvider(options: StripeProviderOptions): StripePaym
     },
 
     async expireSession(sessionId) {
+      const { Stripe: StripeSdk, stripe } = await sdk();
       try {
         await stripe.checkout.sessions.expire(sessionId);
         return 'expired';
       } catch (error) {
         // Stripe refuses to expire a session that is no longer open; ask it which state it is in.
-        if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+        if (!(error instanceof StripeSdk.errors.StripeInvalidRequestError)) throw error;
         const current = await retrieve(sessionId).catch(() => null);
         if (current?.status === 'complete') return 'alreadyComplete';
         if (current?.status === 'expired') return 'alreadyExpired';
@@ -113,6 +129,7 @@ export function createStripeProvider(options: StripeProviderOptions): StripePaym
     async createRefund(input) {
       const amount = toProviderAmount(input.amountCents);
       const answer = (refund: Stripe.Refund) => ({ id: refund.id, status: (refund.status ?? 'pending') as 'pending' });
+      const { Stripe: StripeSdk, stripe } = await sdk();
       try {
         // Asked before (a retry after a timeout)? Stripe forgets idempotency keys after 24 hours; our id in
         // the refund's metadata stays, so look for it first.
@@ -126,7 +143,7 @@ export function createStripeProvider(options: StripeProviderOptions): StripePaym
         );
         return answer(refund);
       } catch (error) {
-        if (error instanceof Stripe.errors.StripeInvalidRequestError || error instanceof Stripe.errors.StripeCardError) throw new ProviderRefusedError(error.message);
+        if (error instanceof StripeSdk.errors.StripeInvalidRequestError || error instanceof StripeSdk.errors.StripeCardError) throw new ProviderRefusedError(error.message);
         throw error;
       }
     },

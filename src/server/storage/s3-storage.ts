@@ -2,17 +2,7 @@
 // Links are presigned GetObject URLs, so downloads go straight to the bucket.
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import {
-  DeleteObjectCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-} from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { DeleteObjectsCommand, S3Client } from '@aws-sdk/client-s3';
 import { assertValidKey, assertValidPrefix, contentDisposition, StorageNotFoundError, type Storage } from './storage.js';
 
 export interface S3StorageOptions {
@@ -35,6 +25,27 @@ const PING_TIMEOUT_MS = 5_000;
 // S3 caps presigned URLs at seven days.
 const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
 const DELETE_BATCH = 1000;
+
+/**
+ * The AWS SDK loads with the first S3 request, not with every process: its code and source text are about
+ * 10 MB that a process without S3 configured never needs, and one with S3 needs from its first request on
+ * (issue 22). Cached; tried again after a failed load, whose error reaches the caller.
+ */
+interface S3Sdk {
+  sdk: typeof import('@aws-sdk/client-s3');
+  getSignedUrl: typeof import('@aws-sdk/s3-request-presigner').getSignedUrl;
+}
+let s3Sdk: Promise<S3Sdk> | null = null;
+function loadS3Sdk(): Promise<S3Sdk> {
+  s3Sdk ??= Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/s3-request-presigner')]).then(
+    ([sdk, presigner]) => ({ sdk, getSignedUrl: presigner.getSignedUrl }),
+    (error: unknown) => {
+      s3Sdk = null;
+      throw error;
+    },
+  );
+  return s3Sdk;
+}
 
 function isNotFound(error: unknown): boolean {
   // GetObject answers NoSuchKey; HeadObject has no body, so the SDK can only say NotFound.
@@ -80,23 +91,37 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
   // The SDK warns on Node 20 that releases after January 2027 will need Node 22. The lockfile pins
   // a release that supports Node 20, so the warning tells operators nothing they can act on.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  const client = new S3Client({
-    region: options.region,
-    endpoint: options.endpoint,
-    forcePathStyle: options.forcePathStyle,
-    credentials:
-      options.accessKeyId && options.secretAccessKey
-        ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
-        : undefined,
-    // The default CRC checksums (SDK >= 3.729) are refused by many S3-compatible servers.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  // The client is made with the first request (loadS3Sdk).
+  let connection: Promise<S3Sdk & { client: S3Client }> | null = null;
+  function s3() {
+    connection ??= loadS3Sdk()
+      .then(({ sdk, getSignedUrl }) => {
+        const client = new sdk.S3Client({
+          region: options.region,
+          endpoint: options.endpoint,
+          forcePathStyle: options.forcePathStyle,
+          credentials:
+            options.accessKeyId && options.secretAccessKey
+              ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
+              : undefined,
+          // The default CRC checksums (SDK >= 3.729) are refused by many S3-compatible servers.
+          requestChecksumCalculation: 'WHEN_REQUIRED',
+          responseChecksumValidation: 'WHEN_REQUIRED',
+        });
+        return { sdk, getSignedUrl, client };
+      })
+      .catch((error: unknown) => {
+        connection = null;
+        throw error;
+      });
+    return connection;
+  }
 
   async function getObject(key: string) {
     assertValidKey(key);
+    const { sdk, client } = await s3();
     try {
-      const { Body } = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      const { Body } = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key }));
       if (!(Body instanceof Readable)) throw new Error('S3 GetObject returned no Node.js stream');
       return Body;
     } catch (error) {
@@ -107,8 +132,9 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
 
   async function head(key: string) {
     assertValidKey(key);
+    const { sdk, client } = await s3();
     try {
-      const out = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+      const out = await client.send(new sdk.HeadObjectCommand({ Bucket: bucket, Key: key }));
       return { contentType: out.ContentType ?? 'application/octet-stream', size: out.ContentLength ?? 0 };
     } catch (error) {
       if (isNotFound(error)) throw new StorageNotFoundError(key);
@@ -118,10 +144,11 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
 
   async function listKeys(prefix: string): Promise<string[]> {
     assertValidPrefix(prefix, { allowEmpty: true });
+    const { sdk, client } = await s3();
     const keys: string[] = [];
     let ContinuationToken: string | undefined;
     do {
-      const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken }));
+      const page = await client.send(new sdk.ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken }));
       for (const object of page.Contents ?? []) if (object.Key) keys.push(object.Key);
       ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (ContinuationToken);
@@ -138,8 +165,9 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
       // dependency; our objects are photos of a few MB with the upload size capped by the route,
       // so reading a stream into memory first is the simple, portable choice.
       const bytes = await toBuffer(body);
+      const { sdk, client } = await s3();
       await client.send(
-        new PutObjectCommand({ Bucket: bucket, Key: key, Body: bytes, ContentType: contentType, ContentLength: bytes.length }),
+        new sdk.PutObjectCommand({ Bucket: bucket, Key: key, Body: bytes, ContentType: contentType, ContentLength: bytes.length }),
       );
     },
 
@@ -163,17 +191,19 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
 
     async delete(key) {
       assertValidKey(key);
-      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+      const { sdk, client } = await s3();
+      await client.send(new sdk.DeleteObjectCommand({ Bucket: bucket, Key: key }));
     },
 
     async deletePrefix(prefix) {
       assertValidPrefix(prefix, { allowEmpty: false });
       const keys = await listKeys(prefix);
+      const { sdk, client } = await s3();
       for (let i = 0; i < keys.length; i += DELETE_BATCH) {
         const batch = keys.slice(i, i + DELETE_BATCH);
         const out = await client.send(
           withContentMd5(
-            new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
+            new sdk.DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
           ),
         );
         const failed = out.Errors ?? [];
@@ -193,7 +223,8 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
       if (!Number.isInteger(ttl) || ttl <= 0 || ttl > MAX_PRESIGN_SECONDS) {
         throw new RangeError(`signedUrl: expiresInSeconds must be an integer from 1 to ${MAX_PRESIGN_SECONDS}, got ${ttl}`);
       }
-      const command = new GetObjectCommand({
+      const { sdk, client, getSignedUrl } = await s3();
+      const command = new sdk.GetObjectCommand({
         Bucket: bucket,
         Key: key,
         ResponseContentDisposition: signOptions.downloadName ? contentDisposition(signOptions.downloadName) : undefined,
@@ -202,7 +233,8 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
     },
 
     async ping() {
-      await client.send(new HeadBucketCommand({ Bucket: bucket }), { abortSignal: AbortSignal.timeout(PING_TIMEOUT_MS) });
+      const { sdk, client } = await s3();
+      await client.send(new sdk.HeadBucketCommand({ Bucket: bucket }), { abortSignal: AbortSignal.timeout(PING_TIMEOUT_MS) });
     },
 
     // One PutObject per file: an interrupted one stores nothing.

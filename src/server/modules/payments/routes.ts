@@ -24,7 +24,7 @@ const webhookRoute: FastifyPluginAsync<Options> = async (app, { service, provide
     const signature = request.headers['stripe-signature'];
     let event;
     try {
-      event = provider.verifyWebhook(request.body as Buffer, typeof signature === 'string' ? signature : undefined);
+      event = await provider.verifyWebhook(request.body as Buffer, typeof signature === 'string' ? signature : undefined);
     } catch (error) {
       if (error instanceof WebhookSignatureError) throw new AppError(400, 'invalidSignature');
       throw error;
