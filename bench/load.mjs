@@ -4,7 +4,7 @@
 // from an address of its own (X-Forwarded-For, TRUST_PROXY=1: the benchmark is the one proxy in front) and
 // with its requests spread over the two web processes as a load balancer would: a draft, 6 phone-sized
 // photographs of one real man uploaded three at a time (as the wizard does; a photo a busy web process hands
-// to the worker's check is asked for every 1.5 s until it has its verdict, as the wizard asks), the sandbox
+// to the worker's check is asked for until it has its verdict, as the wizard asks), the sandbox
 // checkout, the provider's signed "paid" event, then a staff poll every 500 ms until the studio's drafts exist.
 // Figures per customer count: p50/p95 of each step (an upload's answer, and its verdict: at once or from the worker), orders per minute from payment to drafts, CPU-seconds per
 // order (the two web processes, the worker and the PostgreSQL backends serving this database), peak resident
@@ -31,7 +31,9 @@ const COUNTS = process.env.BENCH_LOAD_CUSTOMERS ? process.env.BENCH_LOAD_CUSTOME
 const PHOTOS_PER_ORDER = 6;
 const PARALLEL_UPLOADS = 3; // as the wizard sends them (src/web/routes/order/photo-uploader.tsx)
 const POLL_MS = 500;
-const CHECK_POLL_MS = 1500; // as the wizard asks for a waiting photo's verdict (photo-uploader.tsx)
+// As the wizard asks for a waiting photo's verdict (checkPollDelayMs in photo-uploader.tsx): after 1 s, then
+// less and less often, at most every 5 s.
+const checkPollDelayMs = (asked) => Math.min(5000, 1000 * 1.5 ** asked);
 const DRAFTS_TIMEOUT_MS = SMOKE ? 90_000 : 360_000;
 const REST_SECONDS = SMOKE ? 1 : 10;
 // The smallest package: the studio makes its 3 drafts (src/domain/catalog.ts), and no campaign applies to it.
@@ -231,8 +233,8 @@ async function customer({ request, staffCookie, photos, address, index, times, p
         // 202: taken, its check runs in the worker; the verdict is asked for as the wizard asks.
         if (answer.status === 202) {
           times.deferred.push(1);
-          for (;;) {
-            await sleep(CHECK_POLL_MS);
+          for (let asked = 0; ; asked++) {
+            await sleep(checkPollDelayMs(asked));
             const { body } = await request('GET', `/api/orders/${draft.orderId}/uploads/${answer.body.id}`, { address, headers: token });
             if (body.state === 'accepted') break;
             if (body.state === 'refused') throw new Error(`photo ${item.name} of ${draft.orderId} refused by the worker: ${body.code}`);

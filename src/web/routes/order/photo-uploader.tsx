@@ -60,8 +60,12 @@ function failure(error: unknown): Pick<Pending, 'error' | 'waitMinutes'> {
 /** What the server takes (image-processing.ts): with HEIC/HEIF listed, iOS offers its photos as they are. */
 const ACCEPT = 'image/jpeg,image/png,image/webp,image/heic,image/heif,.jpg,.jpeg,.png,.webp,.heic,.heif';
 const PARALLEL_UPLOADS = 3;
-/** How often the wizard asks for the verdict on a photo the shop checks in a worker. */
-const CHECK_POLL_MS = 1500;
+/**
+ * When the wizard asks for the verdict on a photo the shop checks in a worker: after a second (a quiet shop has
+ * checked it by then), then less and less often, at most every 5 s. Fifty customers asking every 1.5 s for
+ * the minute a rush takes sent 11 000 requests to the web processes (bench/load).
+ */
+const checkPollDelayMs = (asked: number) => Math.min(5000, 1000 * 1.5 ** asked);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -70,8 +74,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * (as if the upload itself had been refused). A lost connection is asked again; a removed photo is null.
  */
 async function awaitCheck(draft: DraftAccess, id: string): Promise<UploadView | null> {
-  for (let failures = 0; ; ) {
-    await sleep(CHECK_POLL_MS);
+  for (let asked = 0, failures = 0; ; asked++) {
+    await sleep(checkPollDelayMs(asked));
     let answer: PhotoState;
     try {
       answer = await api<PhotoState>(`/api/orders/${draft.orderId}/uploads/${id}`, { headers: { 'x-draft-token': draft.token } });
