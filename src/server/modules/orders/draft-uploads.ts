@@ -171,8 +171,9 @@ export function createDraftUploads(ctx: OrderContext) {
       await checkAndStore(check.orderId, check.id, buffer, check.fileName, check);
       await removeFiles([check.storageKey]);
     } catch (error) {
-      // Removed by the customer meanwhile: nothing to do (its file went with it).
+      // Removed by the customer meanwhile: nothing to do (its file went with it, perhaps before it was read).
       if (error instanceof AppError && error.statusCode === 404 && error.code === 'photoNotFound') return;
+      if (!(await orders.findPhotoCheck(check.id))) return;
       // A refusal is the customer's answer; anything else is tried again, and after the last attempt the
       // customer is asked to send the photo again rather than wait for ever.
       if (error instanceof AppError && error.statusCode < 500) return refuseCheck(check, error);
