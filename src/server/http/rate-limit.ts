@@ -1,5 +1,5 @@
 // Fixed-window counters in the database, so every app process shares them (no process memory).
-import { inArray, sql } from 'drizzle-orm';
+import { eq, inArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../db/client.js';
 import { rateLimits } from '../db/schema.js';
 
@@ -7,6 +7,39 @@ export interface RateLimitResult {
   allowed: boolean;
   hits: number;
   resetAt: Date;
+}
+
+/** A value in a statement: given, or a placeholder that a prepared statement fills in each time it runs. */
+type Param<T> = T | Placeholder;
+
+/**
+ * The statement that counts `amount` under a key in its fixed window (`at` is now, `resetAt` the end of a window
+ * that starts now), for a caller to end with `returning` (`hits`, `reset_at`). The key may be an expression the
+ * database computes, and `when` counts only while it holds, so one statement can read a row and count under it,
+ * or count a second key only within the first's limit (a tracking attempt: customer-order-service.ts).
+ */
+export function countStatement({ key, amount, at, resetAt, when }: { key: Param<string> | SQL; amount: Param<number>; at: Param<string>; resetAt: Param<string>; when?: SQL }): SQL {
+  return sql`insert into ${rateLimits} (key, hits, reset_at)
+      select (${key})::text, ${amount}::integer, ${resetAt}::timestamptz${when ? sql` where ${when}` : sql``}
+      on conflict (key) do update set
+        hits = case when ${rateLimits.resetAt} <= ${at}::timestamptz then ${amount}::integer else ${rateLimits.hits} + ${amount}::integer end,
+        reset_at = case when ${rateLimits.resetAt} <= ${at}::timestamptz then excluded.reset_at else ${rateLimits.resetAt} end`;
+}
+
+/**
+ * A legitimate attempt settled: one key's counter cleared, another's hit taken back (never below zero). Two
+ * common table expressions, so that the settlement can also ride in the statement of a read (tracking's answer).
+ */
+export function settlementSteps(db: Database, { reset, undo }: { reset: Param<string>; undo: Param<string> }) {
+  return [
+    db.$with('cleared').as(db.delete(rateLimits).where(eq(rateLimits.key, reset))),
+    db.$with('undone').as(
+      db
+        .update(rateLimits)
+        .set({ hits: sql`greatest(${rateLimits.hits} - 1, 0)` })
+        .where(eq(rateLimits.key, undo)),
+    ),
+  ];
 }
 
 export function createRateLimiter(db: Database, now: () => Date) {
@@ -20,11 +53,7 @@ export function createRateLimiter(db: Database, now: () => Date) {
       const resetAt = new Date(at.getTime() + windowMs);
       const [row] = await queryRows<{ hits: number; reset_at: Date | string }>(
         db,
-        sql`insert into ${rateLimits} (key, hits, reset_at) values (${key}, ${amount}, ${resetAt.toISOString()})
-            on conflict (key) do update set
-              hits = case when ${rateLimits.resetAt} <= ${at.toISOString()} then ${amount} else ${rateLimits.hits} + ${amount} end,
-              reset_at = case when ${rateLimits.resetAt} <= ${at.toISOString()} then excluded.reset_at else ${rateLimits.resetAt} end
-            returning hits, reset_at`,
+        sql`${countStatement({ key, amount, at: at.toISOString(), resetAt: resetAt.toISOString() })} returning hits, reset_at`,
       );
       const hits = Number(row!.hits);
       return { allowed: hits <= limit, hits, resetAt: new Date(row!.reset_at) };
@@ -37,11 +66,11 @@ export function createRateLimiter(db: Database, now: () => Date) {
       if (keys.length) await db.delete(rateLimits).where(inArray(rateLimits.key, keys));
     },
     /** A legitimate attempt settled in one statement: one key's counter cleared, another's hit taken back. */
-    async settle({ reset, undo }: { reset: string; undo: string }): Promise<void> {
-      await db.execute(
-        sql`with cleared as (delete from ${rateLimits} where key = ${reset})
-            update ${rateLimits} set hits = greatest(hits - 1, 0) where key = ${undo}`,
-      );
+    async settle(keys: { reset: string; undo: string }): Promise<void> {
+      await db
+        .with(...settlementSteps(db, keys))
+        .select({ settled: sql`true` })
+        .from(sql`(select) as settled`);
     },
     /** Old windows are only clutter; the retention job calls this. */
     async prune(): Promise<void> {

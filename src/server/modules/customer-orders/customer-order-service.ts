@@ -2,7 +2,7 @@
 import { addBusinessHours } from '../../../domain/business-hours.js';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import yazl from 'yazl';
 import { PACKAGES, RETENTION, deliveryHours, requiredResultCount, type Language, type PackageKey } from '../../../domain/catalog.js';
 import type { CustomerOrderView } from '../../../domain/order-views.js';
@@ -13,8 +13,9 @@ import type { Mailer } from '../../mail/mailer.js';
 import { renderRevisionReceivedMail, renderStatusLinkMail } from '../../mail/service-mails.js';
 import { enqueueRedo } from '../studio/redo.js';
 import { statusUrl } from '../orders/order-tokens.js';
-import { generatedImages, imageDownloads, orders, revisionRequests } from '../../db/schema.js';
+import { generatedImages, imageDownloads, invoices, orderHistory, orderUploads, orders, revisionRequests } from '../../db/schema.js';
 import { AppError, conflict, notFound } from '../../http/errors.js';
+import { countStatement, settlementSteps, type RateLimitResult } from '../../http/rate-limit.js';
 import { invoiceUrl, type InvoiceService } from '../invoices/invoice-service.js';
 import type { Storage } from '../../storage/storage.js';
 import { createOrderRepository, extrasOf, type OrderRow } from '../orders/order-repository.js';
@@ -29,8 +30,8 @@ export interface CustomerOrderDeps {
   appSecret: string;
   signedUrlTtlSeconds: number;
   site: SiteInfo;
-  /** The order's invoices (invoice and cancellation invoices), for the customer's download links. */
-  invoices: Pick<InvoiceService, 'forOrder' | 'file'>;
+  /** The PDFs of the order's invoices (the view reads their rows itself, with the rest of it). */
+  invoices: Pick<InvoiceService, 'file'>;
   publicUrl: string;
   /** The status link by mail, when tracking is under guard (routes.ts). */
   mailer: Mailer;
@@ -47,6 +48,25 @@ export function photosDeleteAfter(order: Pick<OrderRow, 'status' | 'paymentStatu
   return null;
 }
 
+/**
+ * The rows the status view shows besides the order, read in one statement (a lookup's largest share of work was
+ * five reads here). Times come as milliseconds since the epoch, microseconds cut off as the driver cuts them
+ * for a `Date`, so the view shows the same instants as when each table was read on its own.
+ */
+type ViewRows = {
+  uploads: { id: string; fileName: string; storageKey: string }[];
+  /** The published pictures, oldest first. */
+  results: { id: string; fileName: string; storageKey: string; variant: unknown; favourite: boolean }[];
+  history: { event: string; createdAt: number; fromStatus: string | null; toStatus: string | null }[];
+  /** Newest first. */
+  revisions: { status: string; imageIds: string[]; message: string; answer: string | null; createdAt: number; dueAt: number | null; resolvedAt: number | null }[];
+  invoices: { id: string; number: string; kind: string; issuedAt: number; grossCents: number }[];
+};
+
+function isoOrNull(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
 export function createCustomerOrderService(deps: CustomerOrderDeps) {
   const { db, storage } = deps;
 
@@ -58,21 +78,83 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
       .orderBy(asc(generatedImages.createdAt), asc(generatedImages.id));
   }
 
-  async function view(order: OrderRow): Promise<CustomerOrderView> {
-    const repo = createOrderRepository(db);
+  const p = sql.placeholder;
+
+  /**
+   * The view's read, prepared once: each connection parses it once and reuses its plan, where planning took
+   * longer than running it. (Named statements live in the server session: a transaction-mode pooler in front
+   * of PostgreSQL must support them.) `settled`: with a tracking attempt's rate-limit settlement in the same
+   * statement (settlementSteps).
+   */
+  function viewStatement(settled: boolean) {
+    const orderId = p('orderId');
+    const epochMs = (column: string) => sql.raw(`floor(extract(epoch from ${column}) * 1000)`);
+    return db
+      .with(...(settled ? settlementSteps(db, { reset: p('reset'), undo: p('undo') }) : []))
+      .select({
+        uploads: sql<ViewRows['uploads']>`(select coalesce(json_agg(json_build_object('id', u.id, 'fileName', u.file_name, 'storageKey', u.storage_key) order by u.upload_order), '[]')
+          from ${orderUploads} u where u.order_id = ${orderId} and ${p('withUploads')}::boolean)`,
+        results: sql<ViewRows['results']>`(select coalesce(json_agg(json_build_object('id', g.id, 'fileName', g.file_name, 'storageKey', g.storage_key, 'variant', g.variant,
+              'favourite', g.favourite_at is not null) order by g.created_at, g.id), '[]')
+          from ${generatedImages} g where g.order_id = ${orderId} and g.status = 'active')`,
+        history: sql<ViewRows['history']>`(select coalesce(json_agg(json_build_object('event', h.event, 'createdAt', ${epochMs('h.created_at')}, 'fromStatus', h.from_status,
+              'toStatus', h.to_status) order by h.created_at, h.id), '[]')
+          from ${orderHistory} h where h.order_id = ${orderId})`,
+        revisions: sql<ViewRows['revisions']>`(select coalesce(json_agg(json_build_object('status', r.status, 'imageIds', r.image_ids, 'message', r.message, 'answer', r.answer,
+              'createdAt', ${epochMs('r.created_at')}, 'dueAt', ${epochMs('r.due_at')}, 'resolvedAt', ${epochMs('r.resolved_at')}) order by r.created_at desc), '[]')
+          from ${revisionRequests} r where r.order_id = ${orderId})`,
+        invoices: sql<ViewRows['invoices']>`(select coalesce(json_agg(json_build_object('id', i.id, 'number', i.number, 'kind', i.kind, 'issuedAt', ${epochMs('i.issued_at')},
+              'grossCents', i.gross_cents) order by i.year, i.sequence), '[]')
+          from ${invoices} i where i.order_id = ${orderId})`,
+      })
+      .from(sql`(select) as one`)
+      .prepare(settled ? 'customer_order_view_settled' : 'customer_order_view');
+  }
+  const viewStatements = { plain: viewStatement(false), settled: viewStatement(true) };
+
+  /**
+   * A tracking attempt's counts and read (trackingAttempt), prepared once per way of naming the order. The
+   * order's key is computed by the database from the row it finds.
+   */
+  function attemptStatement(byId: boolean) {
+    const byReference = byId ? eq(orders.id, p('reference')) : eq(orders.orderNumber, p('reference'));
+    const window = { amount: 1, at: p('at'), resetAt: p('resetAt') };
+    const address = db
+      .$with('address', { hits: sql<number>`address_hits`.as('address_hits'), resetAt: sql<Date | string>`address_reset_at`.as('address_reset_at') })
+      .as(sql`${countStatement({ key: p('addressKey'), ...window })} returning hits as address_hits, reset_at as address_reset_at`);
+    const withinLimit = sql`${address.hits} <= ${p('limit')}::integer`;
+    const orderKey = sql`${p('orderKeyPrefix')}::text || coalesce((select ${orders.id}::text from ${orders} where ${byReference}), ${p('reference')}::text)`;
+    const counted = db
+      .$with('counted', { key: sql<string>`order_key`.as('order_key'), hits: sql<number>`order_hits`.as('order_hits'), resetAt: sql<Date | string>`order_reset_at`.as('order_reset_at') })
+      .as(
+        sql`${countStatement({ key: orderKey, ...window, when: sql`(select ${address.hits} from address) <= ${p('limit')}::integer` })}
+            returning key as order_key, hits as order_hits, reset_at as order_reset_at`,
+      );
+    return db
+      .with(address, counted)
+      .select({ addressHits: address.hits, addressResetAt: address.resetAt, orderKey: counted.key, orderHits: counted.hits, orderResetAt: counted.resetAt, order: orders })
+      .from(address)
+      .leftJoin(counted, sql`true`)
+      .leftJoin(orders, and(byReference, withinLimit))
+      .prepare(byId ? 'tracking_attempt_by_id' : 'tracking_attempt_by_number');
+  }
+  const attemptStatements = { byId: attemptStatement(true), byNumber: attemptStatement(false) };
+
+  /**
+   * What the customer sees of an order. `settle`: a tracking attempt's rate-limit settlement (the keys of
+   * settlementSteps), done in the statement of the view's read, so an answer costs one statement less.
+   */
+  async function view(order: OrderRow, { settle }: { settle?: { reset: string; undo: string } } = {}): Promise<CustomerOrderView> {
     const now = deps.now();
     const ttl = deps.signedUrlTtlSeconds;
     const extras = extrasOf(order);
     const pkg = order.package as PackageKey | null;
     const hours = pkg ? deliveryHours(pkg, extras) : null;
     const showUploads = order.status !== 'completed' && !order.photosDeletedAt;
-    const [uploads, results, history, revisions, invoiceRows] = await Promise.all([
-      showUploads ? repo.uploads(order.id) : Promise.resolve([]),
-      activeResults(order.id),
-      repo.history(order.id),
-      db.select().from(revisionRequests).where(eq(revisionRequests.orderId, order.id)).orderBy(desc(revisionRequests.createdAt)),
-      deps.invoices.forOrder(order.id),
-    ]);
+    const [rows] = settle
+      ? await viewStatements.settled.execute({ orderId: order.id, withUploads: showUploads, ...settle })
+      : await viewStatements.plain.execute({ orderId: order.id, withUploads: showUploads });
+    const { uploads, results, history, revisions, invoices: invoiceRows } = rows!;
     const revisionUntil =
       order.status === 'completed' && order.completedAt ? new Date(order.completedAt.getTime() + RETENTION.revisionDays * 24 * 3600 * 1000) : null;
     const deleteAfter = order.photosDeletedAt ? null : photosDeleteAfter(order);
@@ -105,7 +187,7 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
       deliveryHours: hours,
       // Counted in the studio's business hours (domain/business-hours.ts), as every delivery claim says.
       // A redo has its own due time (requestRevision).
-      dueAt: openRevision?.dueAt ? openRevision.dueAt.toISOString() : order.paidAt && hours ? addBusinessHours(order.paidAt, hours).toISOString() : null,
+      dueAt: openRevision?.dueAt != null ? new Date(openRevision.dueAt).toISOString() : order.paidAt && hours ? addBusinessHours(order.paidAt, hours).toISOString() : null,
       resultCount: pkg ? requiredResultCount(pkg, extras) : null,
       uploads: await Promise.all(
         uploads.map(async (u) => ({ id: u.id, fileName: u.fileName, thumbnailUrl: await storage.signedUrl(thumbnailKey(u.storageKey), { expiresInSeconds: ttl }) })),
@@ -116,7 +198,7 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
           n: index + 1,
           fileName: r.fileName,
           format: resultFormat(r.variant),
-          favourite: r.favouriteAt !== null,
+          favourite: r.favourite,
           redo: openRevision?.imageIds.includes(r.id) ?? false,
           url: await storage.signedUrl(r.storageKey, { expiresInSeconds: ttl }),
           downloadUrl: downloadPath(deps.appSecret, order.id, { kind: 'image', imageId: r.id }, now, ttl),
@@ -129,7 +211,7 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
         count,
         url: downloadPath(deps.appSecret, order.id, { kind: 'zip', format }, now, ttl),
       })),
-      history: history.map((h) => ({ event: h.event, at: h.createdAt.toISOString(), fromStatus: h.fromStatus, toStatus: h.toStatus })),
+      history: history.map((h) => ({ event: h.event, at: new Date(h.createdAt).toISOString(), fromStatus: h.fromStatus, toStatus: h.toStatus })),
       photosDeleteAfter: deleteAfter?.toISOString() ?? null,
       photosDeletedAt: order.photosDeletedAt?.toISOString() ?? null,
       revision: {
@@ -138,18 +220,18 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
         budget,
         remaining: Math.max(0, budget - redoneCount(revisions)),
         current: openRevision
-          ? { createdAt: openRevision.createdAt.toISOString(), dueAt: openRevision.dueAt?.toISOString() ?? null, pictures: openRevision.imageIds.length, message: openRevision.message }
+          ? { createdAt: new Date(openRevision.createdAt).toISOString(), dueAt: isoOrNull(openRevision.dueAt), pictures: openRevision.imageIds.length, message: openRevision.message }
           : null,
         answers: revisions
-          .filter((r) => r.answer && r.resolvedAt)
-          .map((r) => ({ at: r.resolvedAt!.toISOString(), message: r.answer!, pictures: r.imageIds.length })),
+          .filter((r) => r.answer && r.resolvedAt !== null)
+          .map((r) => ({ at: new Date(r.resolvedAt!).toISOString(), message: r.answer!, pictures: r.imageIds.length })),
       },
       contact: { email: deps.site.supportEmail, phone: deps.site.phone },
       invoices: invoiceRows.map((invoice) => ({
         id: invoice.id,
         number: invoice.number,
         kind: invoice.kind as 'invoice' | 'cancellation',
-        issuedAt: invoice.issuedAt.toISOString(),
+        issuedAt: new Date(invoice.issuedAt).toISOString(),
         grossCents: invoice.grossCents,
         url: invoiceUrl('', deps.appSecret, order.id, invoice.id, now),
       })),
@@ -197,16 +279,32 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
     },
 
     /**
-     * The order a typed reference (number or id) names, whatever e-mail was typed with it. Tracking compares the
-     * e-mail itself and answers a mismatch and a missing order alike.
+     * A tracking attempt, counted and read in one statement: one hit against the client address and, only while
+     * the address is within `limit`, one against the order the typed reference (number or id) names, under the
+     * order's id whichever reference was typed (under the reference when no order has it), and that order,
+     * whatever e-mail was typed with it. Tracking compares the e-mail itself and answers a mismatch and a missing
+     * order alike. `order` is null when the address is over its limit (then nothing else was counted or read).
      */
-    async findByReference(reference: string): Promise<OrderRow | null> {
-      const byId = /^[0-9a-f-]{36}$/.test(reference);
-      const [order] = await db
-        .select()
-        .from(orders)
-        .where(byId ? eq(orders.id, reference) : eq(orders.orderNumber, reference));
-      return order ?? null;
+    async trackingAttempt({ reference, addressKey, orderKeyPrefix, limit, windowMs }: { reference: string; addressKey: string; orderKeyPrefix: string; limit: number; windowMs: number }): Promise<{
+      address: RateLimitResult;
+      order: { found: OrderRow | null; key: string; count: RateLimitResult } | null;
+    }> {
+      const at = deps.now();
+      const statement = /^[0-9a-f-]{36}$/.test(reference) ? attemptStatements.byId : attemptStatements.byNumber;
+      const [row] = await statement.execute({
+        reference,
+        addressKey,
+        orderKeyPrefix,
+        limit,
+        at: at.toISOString(),
+        resetAt: new Date(at.getTime() + windowMs).toISOString(),
+      });
+      const { addressHits, addressResetAt, orderKey: key, orderHits, orderResetAt, order } = row!;
+      const result = (hits: number, resetAt: Date | string) => ({ allowed: hits <= limit, hits, resetAt: new Date(resetAt) });
+      return {
+        address: result(addressHits, addressResetAt),
+        order: key === null || orderHits === null || orderResetAt === null ? null : { found: order, key, count: result(orderHits, orderResetAt) },
+      };
     },
 
     view,

@@ -1,9 +1,9 @@
-import { createHmac } from 'node:crypto';
-import { and, count, eq } from 'drizzle-orm';
+import { createHmac, randomUUID } from 'node:crypto';
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.js';
-import { auditLog, generatedImages, imageDownloads, jobs, orderHistory, orderUploads, orders, outgoingMail, revisionRequests } from '../../db/schema.js';
+import { auditLog, generatedImages, imageDownloads, invoices, jobs, orderHistory, orderUploads, orders, outgoingMail, revisionRequests } from '../../db/schema.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
 import { addResults, payOrder, placeOrder, setOrder, type SeededOrder } from '../../test/seed.js';
@@ -158,6 +158,17 @@ describe.each(testDatabases())('after the sale on $name', (testDb) => {
     // After the window the order answers normally again.
     clock = new Date(clock.getTime() + 16 * 60 * 1000);
     expect((await track(order.orderNumber, order.email, '10.4.1.3')).statusCode).toBe(200);
+  });
+
+  test('the customer\'s own lookup clears the order\'s count: misses before it never add up to a guard', async () => {
+    const order = await paidOrder();
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 4; i++) expect((await track(order.orderNumber, `miss${round}${i}@example.de`, `10.16.${round}.${i + 1}`)).statusCode).toBe(404);
+      expect((await track(order.orderNumber, order.email, `10.16.${round}.9`)).statusCode).toBe(200);
+    }
+    // Without the clearing these would be misses 13 to 17: under guard, not "not found".
+    for (let i = 0; i < 5; i++) expect((await track(order.orderId, `late${i}@example.de`, `10.16.9.${i + 1}`)).statusCode).toBe(404);
+    expect((await track(order.orderId, 'late9@example.de', '10.16.9.9')).statusCode).toBe(202);
   });
 
   test('under guard nothing tells a match: the address keeps every attempt, matched or not; number and id count together; concurrent guesses cannot slip past the count', async () => {
@@ -443,6 +454,81 @@ describe.each(testDatabases())('after the sale on $name', (testDb) => {
     expect(answer?.text).toContain('Hier sind zwei neue Fassungen mit weicherem Licht.');
     expect(answer?.text).toMatch(/\/order-status\/[0-9a-f-]+\?token=/);
     clock = new Date();
+  });
+
+  test('the status view shows every row of the order in its order and at its stored time, in each state, the same through tracking', async () => {
+    clock = new Date();
+    /** The view as each table read on its own gives it (the driver cuts microseconds off a time). */
+    async function expectViewOfRows(orderId: string, email: string, remoteAddress: string, proof = token(orderId)) {
+      const view = (await status(orderId, proof)).json();
+      const [order] = await db.db.select().from(orders).where(eq(orders.id, orderId));
+      const uploads = order!.status !== 'completed' && !order!.photosDeletedAt
+        ? await db.db.select().from(orderUploads).where(eq(orderUploads.orderId, orderId)).orderBy(asc(orderUploads.uploadOrder))
+        : [];
+      const results = await db.db.select().from(generatedImages).where(and(eq(generatedImages.orderId, orderId), eq(generatedImages.status, 'active'))).orderBy(asc(generatedImages.createdAt), asc(generatedImages.id));
+      const history = await db.db.select().from(orderHistory).where(eq(orderHistory.orderId, orderId)).orderBy(asc(orderHistory.createdAt), asc(orderHistory.id));
+      const revisions = await db.db.select().from(revisionRequests).where(eq(revisionRequests.orderId, orderId)).orderBy(desc(revisionRequests.createdAt));
+      const invoiceRows = await db.db.select().from(invoices).where(eq(invoices.orderId, orderId)).orderBy(asc(invoices.year), asc(invoices.sequence));
+      const open = revisions.find((r) => r.status === 'open');
+      expect(view.uploads.map((u: { id: string; fileName: string }) => [u.id, u.fileName])).toEqual(uploads.map((u) => [u.id, u.fileName]));
+      expect(view.results.map((r: Record<string, unknown>) => [r.id, r.n, r.fileName, r.format, r.favourite, r.redo])).toEqual(
+        results.map((r, index) => [r.id, index + 1, r.fileName, (r.variant as { format?: string } | null)?.format ?? null, r.favouriteAt !== null, open?.imageIds.includes(r.id) ?? false]),
+      );
+      expect(view.history).toEqual(history.map((h) => ({ event: h.event, at: h.createdAt.toISOString(), fromStatus: h.fromStatus, toStatus: h.toStatus })));
+      expect(view.revision.current).toEqual(open ? { createdAt: open.createdAt.toISOString(), dueAt: open.dueAt?.toISOString() ?? null, pictures: open.imageIds.length, message: open.message } : null);
+      expect(view.revision.answers).toEqual(revisions.filter((r) => r.answer && r.resolvedAt).map((r) => ({ at: r.resolvedAt!.toISOString(), message: r.answer, pictures: r.imageIds.length })));
+      expect(view.invoices.map((i: Record<string, unknown>) => [i.id, i.number, i.kind, i.issuedAt, i.grossCents])).toEqual(
+        invoiceRows.map((i) => [i.id, i.number, i.kind, i.issuedAt.toISOString(), i.grossCents]),
+      );
+      const tracked = await track(orderId, email, remoteAddress);
+      expect(tracked.statusCode).toBe(200);
+      // Storage links are signed on the wall clock, which may have ticked between the two answers.
+      const unsigned = (v: typeof view) => ({ ...v, uploads: v.uploads.map((u: object) => ({ ...u, thumbnailUrl: '' })), results: v.results.map((r: object) => ({ ...r, url: '' })) });
+      expect(unsigned(tracked.json().order)).toEqual(unsigned(view));
+      return view;
+    }
+
+    const { order, ids } = await completedOrder(new Date(clock.getTime() - DAY));
+    await setOrder(t.app, order.orderId, { status: 'in_progress', completedAt: null });
+    // Times with microseconds, and ties that only the id breaks.
+    await db.db.update(generatedImages).set({ createdAt: sql`'2026-11-01 12:00:00.123999+00'`, variant: { format: 'square' } }).where(inArray(generatedImages.id, [ids[2]!, ids[4]!]));
+    await db.db.update(generatedImages).set({ favouriteAt: clock }).where(eq(generatedImages.id, ids[4]!));
+    await db.db.insert(orderHistory).values(['note_a', 'note_b'].map((event) => ({ orderId: order.orderId, event, actorType: 'staff', createdAt: sql`'2026-11-02 08:00:00.456789+00'` })));
+    const [original] = await db.db.select().from(invoices).where(eq(invoices.orderId, order.orderId));
+    expect(original).toBeDefined();
+    // A second invoice sorted before the first by its year, whatever order the table returns them in.
+    await db.db.insert(invoices).values({ ...original!, id: randomUUID(), number: `${original!.number}-B`, year: original!.year - 1, kind: 'cancellation', grossCents: -100, refundId: null, issuedAt: sql`'2026-11-03 09:00:00.999999+00'` });
+    const inProgress = await expectViewOfRows(order.orderId, order.email, '10.15.0.1');
+    expect(inProgress.uploads).toHaveLength(3);
+    expect(inProgress.results.map((r: { id: string }) => r.id)).toEqual([ids[0], ...[ids[2], ids[4]].sort()]);
+    expect(inProgress.history.slice(0, 2).map((h: { event: string; at: string }) => [h.event, h.at])).toEqual([['note_a', '2026-11-02T08:00:00.456Z'], ['note_b', '2026-11-02T08:00:00.456Z']]);
+    expect(inProgress.invoices.map((i: { kind: string; issuedAt: string }) => [i.kind, i.issuedAt])[0]).toEqual(['cancellation', '2026-11-03T09:00:00.999Z']);
+
+    // Completed (no uploads shown), with an answered redo and an open one.
+    await setOrder(t.app, order.orderId, { status: 'completed', completedAt: clock });
+    await db.db.insert(revisionRequests).values({
+      id: randomUUID(), orderId: order.orderId, message: 'Heller bitte.', imageIds: [ids[0]!], status: 'done', answer: 'Erledigt.',
+      createdAt: sql`'2026-11-04 10:00:00.000500+00'`, dueAt: sql`'2026-11-05 10:00:00.777777+00'`, resolvedAt: sql`'2026-11-04 18:30:00.250001+00'`,
+    });
+    const redo = await t.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/revision`, headers: { 'x-status-token': token(order.orderId) }, payload: { imageIds: [ids[2]], message: 'Ohne Glanz.' } });
+    expect(redo.statusCode).toBe(200);
+    await setOrder(t.app, order.orderId, { status: 'completed', completedAt: clock });
+    const completed = await expectViewOfRows(order.orderId, order.email, '10.15.0.2');
+    expect(completed.uploads).toEqual([]);
+    expect(completed.revision.answers).toEqual([{ at: '2026-11-04T18:30:00.250Z', message: 'Erledigt.', pictures: 1 }]);
+    expect(completed.revision.current).toMatchObject({ message: 'Ohne Glanz.', pictures: 1 });
+    expect(completed.results.filter((r: { redo: boolean }) => r.redo).map((r: { id: string }) => r.id)).toEqual([ids[2]]);
+
+    // A fresh paid order (no results, no revisions), an unpaid one, and one whose photos are deleted.
+    const paid = await paidOrder();
+    expect((await expectViewOfRows(paid.orderId, paid.email, '10.15.0.3')).results).toEqual([]);
+    const unpaid = await placeOrder(t.app);
+    expect((await expectViewOfRows(unpaid.orderId, unpaid.email, '10.15.0.4')).invoices).toEqual([]);
+    const deleted = await t.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/delete-photos`, headers: { 'x-status-token': token(order.orderId) }, payload: { confirm: true } });
+    expect(deleted.statusCode).toBe(200);
+    const gone = await expectViewOfRows(order.orderId, order.email, '10.15.0.5', deleted.json().statusToken);
+    expect([gone.uploads, gone.results]).toEqual([[], []]);
+    expect(gone.invoices).toHaveLength(2);
   });
 
   test('the customer deletes the photos early: files and rows gone, recorded, shown', async () => {

@@ -49,18 +49,18 @@ export const customerOrderRoutes: FastifyPluginAsync<{ service: CustomerOrderSer
     const { orderId: reference, email } = request.body;
     const { attempts, windowMs } = TRACKING_LIMIT;
     const addressKey = `tracking:ip:${request.ip}`;
-    const address = await limiter.hit(addressKey, attempts, windowMs);
-    if (!address.allowed) {
+    // Every lookup of an order counts against it before its answer is decided, in one atomic step, under the
+    // order's id whichever reference was typed: concurrent guesses cannot slip past the count, and number and id
+    // share it. The order is read once; both halves must match. The address's count, the order's and the read
+    // are one statement; past the address's limit only the address counted.
+    const attempt = await service.trackingAttempt({ reference, addressKey, orderKeyPrefix: 'tracking:order:', limit: attempts, windowMs });
+    const { address } = attempt;
+    if (!address.allowed || !attempt.order) {
       const retryAfterSeconds = Math.max(1, Math.ceil((address.resetAt.getTime() - app.now().getTime()) / 1000));
       reply.header('retry-after', String(retryAfterSeconds));
       throw new AppError(429, 'rateLimited', 'rateLimited', { retryAfterSeconds });
     }
-    // Every lookup of an order counts against it before its answer is decided, in one atomic step, under the
-    // order's id whichever reference was typed: concurrent guesses cannot slip past the count, and number and id
-    // share it. The order is read once; both halves must match.
-    const found = await service.findByReference(reference);
-    const orderKey = `tracking:order:${found?.id ?? reference}`;
-    const count = await limiter.hit(orderKey, attempts, windowMs);
+    const { found, key: orderKey, count } = attempt.order;
     const guarded = count.hits > attempts;
     const order = found && found.email === email && found.orderedAt ? found : null;
     if (guarded) {
@@ -82,9 +82,10 @@ export const customerOrderRoutes: FastifyPluginAsync<{ service: CustomerOrderSer
     // One answer for a wrong id, a wrong e-mail, or both: nothing tells which half was wrong.
     if (!order) throw notFound('notFound');
     // A found order clears its own counter; the address gets only this attempt back (its earlier misses
-    // stay), so tracking one's own order now and then does not buy unlimited guesses at others.
-    await limiter.settle({ reset: orderKey, undo: addressKey });
-    return { order: await service.view(order), statusToken: statusToken(secret, order.id, app.now()) };
+    // stay), so tracking one's own order now and then does not buy unlimited guesses at others. Settled in the
+    // statement that reads the view.
+    const view = await service.view(order, { settle: { reset: orderKey, undo: addressKey } });
+    return { order: view, statusToken: statusToken(secret, order.id, app.now()) };
   });
 
   // An invoice PDF: with the status token (header, or ?token= in the links of the mails and the status page).
