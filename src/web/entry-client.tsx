@@ -3,6 +3,8 @@
 // makes it interactive (links work as plain links until then).
 import './styles/global.css';
 import './styles/legal.css';
+// Last: the pages sent without the application leave it out (app-css.ts).
+import './styles/app.css';
 
 import { STATIC_PAGE_ELEMENT_ID } from './static-page-data.js';
 

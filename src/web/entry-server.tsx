@@ -20,6 +20,7 @@ import { STATIC_PAGE_ELEMENT_ID, jsonForScript, type StaticPageData } from './st
 // for the sitemap and the page-view counter.
 export { PAGES, PUBLIC_PAGES, resolvePath } from './routes.js';
 export { STYLE_NONCE_PLACEHOLDER } from './style-nonce.js';
+export { withoutAppCss } from './app-css.js';
 
 export interface RenderInput {
   /** Path and query of the request. */

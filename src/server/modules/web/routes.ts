@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../../domain/catalog.js';
 import { buildCatalogView } from '../../../domain/catalog-view.js';
-import { STYLE_NONCE_PLACEHOLDER, errorPage, preloadAllPages, render } from '../../../web/entry-server.js';
+import { STYLE_NONCE_PLACEHOLDER, errorPage, preloadAllPages, render, withoutAppCss } from '../../../web/entry-server.js';
 import { shopCapabilities } from '../../capabilities.js';
 
 export interface WebRoutesOptions {
@@ -35,6 +35,8 @@ function withoutScripts(template: string): string {
 
 export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, options) => {
   const template = readFileSync(options.templatePath, 'utf8');
+  // Pages sent without the application: no module script, and none of the application's styles.
+  const staticTemplate = withoutAppCss(withoutScripts(template));
   await preloadAllPages();
 
   if (options.clientDir) {
@@ -86,7 +88,7 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, optio
       // The path only: query strings carry status tokens and e-mail addresses (tracking links).
       request.log.error({ err: error, path: url.split('?', 1)[0] }, 'page rendering failed');
       const page = errorPage(language);
-      const body = withoutScripts(template)
+      const body = staticTemplate
         .replace(STYLE_NONCE_PLACEHOLDER, nonces?.style ?? '')
         .replace('<!--app-lang-->', language)
         .replace('<!--app-head-->', page.head)
@@ -97,7 +99,7 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, optio
     if (result.kind === 'redirect') return reply.redirect(result.to, 302);
     // A missing file (a path with an extension): the shop's error shape, like every other 404.
     if (result.kind === 'notFound') return reply.callNotFound();
-    const page = (result.scripts ? template : withoutScripts(template))
+    const page = (result.scripts ? template : staticTemplate)
       .replace(STYLE_NONCE_PLACEHOLDER, nonces?.style ?? '')
       .replace('<!--app-lang-->', result.language)
       .replace('<!--app-head-->', result.head)
