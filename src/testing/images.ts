@@ -28,6 +28,11 @@ export function franckJpeg(index: number): Promise<Buffer> {
   return cache.get(key)!;
 }
 
+/** A fixture photo (path under test/fixtures) as a phone delivers it: at least 1280 px on both sides, JPEG. */
+export function phoneJpeg(file: string): Promise<Buffer> {
+  return sharp(path.join(FIXTURES_DIR, file)).resize({ width: 1280, height: 1280, fit: 'outside' }).jpeg({ quality: 90 }).toBuffer();
+}
+
 export function multipart(file: { buffer: Buffer; fileName: string; contentType: string }, field = 'file'): { body: Buffer; contentType: string } {
   const boundary = `----shoptest${randomBytes(8).toString('hex')}`;
   const head = Buffer.from(

@@ -2,7 +2,6 @@
 // the wizard asks for the verdict, and the worker's check is the same as an upload checked at once: the same
 // person on every photo, refusals with their reason, nothing of a refused or removed photo left behind, and
 // no order placed while a photo still waits. Here every photo waits (inlineUploads: 0); real photographs.
-import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -11,21 +10,13 @@ import type { PhotoState, UploadAnswer } from '../../../domain/order-views.js';
 import { PHOTO_CONSENT_VERSION, WAIVER_TEXT_VERSION } from '../../../domain/order-selection.js';
 import type { DatabaseHandle } from '../../db/client.js';
 import { jobs, orderUploads, photoChecks, storageIntents } from '../../db/schema.js';
-import { PROJECT_ROOT } from '../../paths.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
-import { multipart } from '../../../testing/images.js';
+import { multipart, phoneJpeg } from '../../../testing/images.js';
 import { PHOTO_CHECK_QUEUE } from './draft-uploads.js';
 
-const FIXTURES = path.join(PROJECT_ROOT, 'test/fixtures');
 const BASIC = { gender: 'male', style: 'casual', package: 'basic', location: null, outfit: null, extras: [] };
 
-/** A photo as a phone delivers it: enlarged to at least 1024 px on the short side (the upload minimum). */
-const phoneJpeg = (file: string) =>
-  sharp(path.join(FIXTURES, file))
-    .resize({ width: 1280, height: 1280, fit: 'outside' })
-    .jpeg({ quality: 90 })
-    .toBuffer();
 
 describe.each(testDatabases())('photos checked by a worker on $name', (testDb) => {
   let db: DatabaseHandle;

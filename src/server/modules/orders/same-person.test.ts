@@ -1,26 +1,16 @@
 // The same person on every photo of an order, over HTTP: real photos of one man pass, another person is
 // refused with `differentPerson` and leaves nothing behind; the face descriptor stays inside the database.
-import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PHOTO_CONSENT_VERSION } from '../../../domain/order-selection.js';
 import type { DatabaseHandle } from '../../db/client.js';
 import { orderUploads } from '../../db/schema.js';
-import { PROJECT_ROOT } from '../../paths.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
-import { multipart } from '../../../testing/images.js';
+import { multipart, phoneJpeg } from '../../../testing/images.js';
 
-const FIXTURES = path.join(PROJECT_ROOT, 'test/fixtures');
 const BASIC = { gender: 'male', style: 'casual', package: 'basic', location: null, outfit: null, extras: [] };
 
-/** A photo as a phone delivers it: enlarged to at least 1024 px on the short side (the upload minimum). */
-const phoneJpeg = (file: string) =>
-  sharp(path.join(FIXTURES, file))
-    .resize({ width: 1280, height: 1280, fit: 'outside' })
-    .jpeg({ quality: 90 })
-    .toBuffer();
 
 describe.each(testDatabases())('same person on every photo on $name', (testDb) => {
   let db: DatabaseHandle;
