@@ -27,6 +27,12 @@ export interface SeededDraft {
   uploadIds: string[];
 }
 
+/** One photo sent to a draft's upload route as the wizard sends it; the answer as it is (201, 202 or a refusal). */
+export function sendPhoto(app: FastifyInstance, draft: { orderId: string; draftToken: string }, buffer: Buffer, fileName = 'selfie.jpg') {
+  const body = multipart({ buffer, fileName, contentType: 'image/jpeg' });
+  return app.inject({ method: 'POST', url: `/api/orders/${draft.orderId}/uploads`, headers: { 'content-type': body.contentType, 'x-draft-token': draft.draftToken }, payload: body.body });
+}
+
 /** A draft order with its photos, as the wizard makes it before the order button. */
 export async function createDraft(app: FastifyInstance, options: { selection?: object; photos?: number; photo?: (index: number) => Promise<Buffer> } = {}): Promise<SeededDraft> {
   const draft = (
@@ -39,8 +45,7 @@ export async function createDraft(app: FastifyInstance, options: { selection?: o
   const uploadIds: string[] = [];
   for (let i = 0; i < (options.photos ?? 3); i++) {
     const jpeg = options.photo ? await options.photo(i) : await portraitJpeg();
-    const body = multipart({ buffer: jpeg, fileName: `selfie-${i + 1}.jpg`, contentType: 'image/jpeg' });
-    const response = await app.inject({ method: 'POST', url: `/api/orders/${draft.orderId}/uploads`, headers: { 'content-type': body.contentType, 'x-draft-token': draft.draftToken }, payload: body.body });
+    const response = await sendPhoto(app, draft, jpeg, `selfie-${i + 1}.jpg`);
     if (response.statusCode !== 201) throw new Error(`seed upload failed: ${response.body}`);
     uploadIds.push(response.json().id);
   }

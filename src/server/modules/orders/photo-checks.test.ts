@@ -7,12 +7,13 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { UPLOAD_LIMITS } from '../../../domain/catalog.js';
 import type { PhotoState, UploadAnswer } from '../../../domain/order-views.js';
-import { PHOTO_CONSENT_VERSION, WAIVER_TEXT_VERSION } from '../../../domain/order-selection.js';
+import { WAIVER_TEXT_VERSION } from '../../../domain/order-selection.js';
 import type { DatabaseHandle } from '../../db/client.js';
 import { jobs, orderUploads, photoChecks, storageIntents } from '../../db/schema.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
+import { createDraft, sendPhoto } from '../../test/seed.js';
 import { testDatabases } from '../../test/databases.js';
-import { multipart, phoneJpeg } from '../../../testing/images.js';
+import { phoneJpeg } from '../../../testing/images.js';
 import { PHOTO_CHECK_QUEUE } from './draft-uploads.js';
 
 const BASIC = { gender: 'male', style: 'casual', package: 'basic', location: null, outfit: null, extras: [] };
@@ -35,25 +36,8 @@ describe.each(testDatabases())('photos checked by a worker on $name', (testDb) =
     await db.close();
   });
 
-  async function draft() {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/orders',
-      payload: { language: 'de', selection: BASIC, photoConsent: true, photoConsentVersion: PHOTO_CONSENT_VERSION },
-    });
-    expect(response.statusCode).toBe(201);
-    return response.json() as { orderId: string; draftToken: string };
-  }
-
-  function upload(order: { orderId: string; draftToken: string }, buffer: Buffer, fileName = 'selfie.jpg') {
-    const body = multipart({ buffer, fileName, contentType: 'image/jpeg' });
-    return t.app.inject({
-      method: 'POST',
-      url: `/api/orders/${order.orderId}/uploads`,
-      headers: { 'content-type': body.contentType, 'x-draft-token': order.draftToken },
-      payload: body.body,
-    });
-  }
+  const draft = () => createDraft(t.app, { selection: BASIC, photos: 0 });
+  const upload = (order: { orderId: string; draftToken: string }, buffer: Buffer, fileName?: string) => sendPhoto(t.app, order, buffer, fileName);
 
   async function waiting(order: { orderId: string; draftToken: string }, buffer: Buffer, fileName?: string) {
     const response = await upload(order, buffer, fileName);

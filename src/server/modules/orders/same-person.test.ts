@@ -2,12 +2,12 @@
 // refused with `differentPerson` and leaves nothing behind; the face descriptor stays inside the database.
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { PHOTO_CONSENT_VERSION } from '../../../domain/order-selection.js';
 import type { DatabaseHandle } from '../../db/client.js';
 import { orderUploads } from '../../db/schema.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
+import { createDraft, sendPhoto } from '../../test/seed.js';
 import { testDatabases } from '../../test/databases.js';
-import { multipart, phoneJpeg } from '../../../testing/images.js';
+import { phoneJpeg } from '../../../testing/images.js';
 
 const BASIC = { gender: 'male', style: 'casual', package: 'basic', location: null, outfit: null, extras: [] };
 
@@ -31,25 +31,8 @@ describe.each(testDatabases())('same person on every photo on $name', (testDb) =
     await db.close();
   });
 
-  async function draft() {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/orders',
-      payload: { language: 'de', selection: BASIC, photoConsent: true, photoConsentVersion: PHOTO_CONSENT_VERSION },
-    });
-    expect(response.statusCode).toBe(201);
-    return response.json() as { orderId: string; draftToken: string };
-  }
-
-  function upload(order: { orderId: string; draftToken: string }, buffer: Buffer) {
-    const body = multipart({ buffer, fileName: 'selfie.jpg', contentType: 'image/jpeg' });
-    return t.app.inject({
-      method: 'POST',
-      url: `/api/orders/${order.orderId}/uploads`,
-      headers: { 'content-type': body.contentType, 'x-draft-token': order.draftToken },
-      payload: body.body,
-    });
-  }
+  const draft = () => createDraft(t.app, { selection: BASIC, photos: 0 });
+  const upload = (order: { orderId: string; draftToken: string }, buffer: Buffer, fileName?: string) => sendPhoto(t.app, order, buffer, fileName);
 
   async function rows(orderId: string) {
     const [row] = await db.db.select({ n: count() }).from(orderUploads).where(eq(orderUploads.orderId, orderId));
