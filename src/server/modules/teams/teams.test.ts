@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PHOTO_CONSENT_VERSION } from '../../../domain/order-selection.js';
 import { TEAM_PHOTO_CONSENT_VERSION } from '../../../domain/team.js';
 import type { DatabaseHandle } from '../../db/client.js';
-import { auditLog, generatedImages, jobs, orders, outgoingMail } from '../../db/schema.js';
+import { auditLog, generatedImages, jobs, orders, outgoingMail, photoChecks } from '../../db/schema.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
 import { addResults, deliverEvent, payOrder, setOrder } from '../../test/seed.js';
@@ -234,6 +234,20 @@ describe.each(testDatabases())('team orders on $name', (testDb) => {
     expect(run.purged.find((p) => p.orderId === joined.orderId)).toMatchObject({ reason: 'unpaidDraft', uploads: 1 });
     expect(await t.app.storage.listKeys(`uploads/${joined.orderId}/`)).toEqual([]);
     expect((await t.app.inject({ method: 'GET', url: `/api/teams/${team.orderId}`, headers: buyer(team.orderId) })).json().seatsUsed).toBe(0);
+  });
+
+  test('a member cannot submit while one of their photos still waits for its check (a busy shop checks it in a worker)', async () => {
+    const team = await paidTeam({ seats: 2 });
+    const joined = (await join(team.token, 'ben@muster.example', '10.70.1.2')).json();
+    await upload(joined.orderId, joined.draftToken);
+    // A fourth photo taken while the shop was busy: stored, its check not done yet.
+    const id = randomUUID();
+    await db.db.insert(photoChecks).values({ id, orderId: joined.orderId, fileName: 'selfie-4.jpg', storageKey: `uploads/${joined.orderId}/incoming/x`, status: 'checking' });
+    const submit = () => t.app.inject({ method: 'POST', url: `/api/team-members/${joined.orderId}/submit`, headers: { 'x-draft-token': joined.draftToken }, payload: { gender: 'male' } });
+    const waiting = await submit();
+    expect([waiting.statusCode, waiting.json().error.code]).toEqual([409, 'photosChecking']);
+    await db.db.delete(photoChecks).where(eq(photoChecks.id, id));
+    expect((await submit()).statusCode).toBe(200);
   });
 
   test('a member uploads their own photos and submits without paying; the buyer sees progress, never the photos, and cannot open the member\'s order', async () => {
