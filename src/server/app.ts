@@ -86,12 +86,7 @@ declare module 'fastify' {
   }
 }
 
-/**
- * Job runners per process for the photo-check queue alone, and how often an idle one looks for work. One: the
- * general runner takes photo checks too when it has no drafts to make, so two checks run at once on an idle
- * worker; a third job beside a check and a render made the worker's peak 425 MB on two cores for no gain.
- */
-const PHOTO_CHECK_RUNNERS = 1;
+/** How often the photo-check queue's own runner looks for work when it has none. */
 const PHOTO_CHECK_IDLE_MS = 300;
 
 export interface AppOverrides {
@@ -344,11 +339,11 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
   app.decorate('jobRunner', jobRunner);
   if (jobRunner && overrides.startJobs !== false) {
     // Photos waiting for their check have a runner of their own: a customer in the wizard does not wait
-    // behind the drafts of paid orders.
-    const photoCheckRunners = Array.from({ length: PHOTO_CHECK_RUNNERS }, () =>
-      createJobRunner({ queue: jobQueue, handlers: orders.handlers, log: app.log, idleMs: PHOTO_CHECK_IDLE_MS }),
-    );
-    const runners = [jobRunner, ...photoCheckRunners];
+    // behind the drafts of paid orders. One: the general runner takes photo checks too when it has no drafts
+    // to make, so two checks run at once on an idle worker (a second check runner, a third job beside a check
+    // and a render, raised the worker's peak on two cores for no gain).
+    const photoCheckRunner = createJobRunner({ queue: jobQueue, handlers: orders.handlers, log: app.log, idleMs: PHOTO_CHECK_IDLE_MS });
+    const runners = [jobRunner, photoCheckRunner];
     app.addHook('onReady', async () => runners.forEach((runner) => runner.start()));
     // Before the onClose hooks close the database and the models: the jobs under way finish first.
     app.addHook('preClose', async () => {
