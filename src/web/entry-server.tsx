@@ -41,7 +41,8 @@ export interface RenderInput {
 export type RenderResult =
   | { kind: 'redirect'; to: string }
   | { kind: 'notFound' }
-  | { kind: 'page'; language: Language; head: string; html: string; dataScript: string; scripts: boolean };
+  /** `scripts`: the page runs a script at all (not the offline page); `app`: that script is the React application. */
+  | { kind: 'page'; language: Language; head: string; html: string; dataScript: string; scripts: boolean; app: boolean };
 
 /**
  * Pages with nothing a visitor fills in or chooses: served without the client application (static-page-data.ts).
@@ -151,7 +152,7 @@ export async function render(input: RenderInput): Promise<RenderResult> {
     : `<script id="${APP_DATA_ELEMENT_ID}" type="application/json">${serializeAppData(data)}</script>`;
   // The offline page is what the service worker shows without a network: complete HTML, nothing to run.
   const scripts = resolution.page !== 'offline';
-  return { kind: 'page', language: input.language, head, html, dataScript: scripts ? dataScript : '', scripts };
+  return { kind: 'page', language: input.language, head, html, dataScript: scripts ? dataScript : '', scripts, app: scripts && !withoutApp };
 }
 
 /** The generic error page ('An Error Occurred') for a render that failed on the server: no React, no data. */

@@ -35,8 +35,10 @@ function withoutScripts(template: string): string {
 
 export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, options) => {
   const template = readFileSync(options.templatePath, 'utf8');
-  // Pages sent without the application: no module script, and none of the application's styles.
-  const staticTemplate = withoutAppCss(withoutScripts(template));
+  // Pages the React application does not run on leave its styles out (home, guides, legal texts: their small
+  // script only; the offline and error pages: no script at all).
+  const staticTemplate = withoutAppCss(template);
+  const scriptlessTemplate = withoutAppCss(withoutScripts(template));
   await preloadAllPages();
 
   if (options.clientDir) {
@@ -88,7 +90,7 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, optio
       // The path only: query strings carry status tokens and e-mail addresses (tracking links).
       request.log.error({ err: error, path: url.split('?', 1)[0] }, 'page rendering failed');
       const page = errorPage(language);
-      const body = staticTemplate
+      const body = scriptlessTemplate
         .replace(STYLE_NONCE_PLACEHOLDER, nonces?.style ?? '')
         .replace('<!--app-lang-->', language)
         .replace('<!--app-head-->', page.head)
@@ -99,7 +101,7 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, optio
     if (result.kind === 'redirect') return reply.redirect(result.to, 302);
     // A missing file (a path with an extension): the shop's error shape, like every other 404.
     if (result.kind === 'notFound') return reply.callNotFound();
-    const page = (result.scripts ? template : staticTemplate)
+    const page = (result.app ? template : result.scripts ? staticTemplate : scriptlessTemplate)
       .replace(STYLE_NONCE_PLACEHOLDER, nonces?.style ?? '')
       .replace('<!--app-lang-->', result.language)
       .replace('<!--app-head-->', result.head)
