@@ -55,6 +55,71 @@ test('a friend whose face the detector cannot see (half out of the photo) is dro
   expect(keep[12 * size + 2]).toBe(0);
 });
 
+test("a friend's body whose face is outside the map goes with the friend's pose; the customer's chest stays hers", () => {
+  const size = 64;
+  const map = new Uint8Array(size * size);
+  // The customer's head and body on the left; a friend's shoulder and arm touch her on the right, their face
+  // above the map (no face box reaches in, and nothing lies beside the customer's head).
+  for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) if ((x - 24) ** 2 + (y - 14) ** 2 < 64 || (y > 20 && x > 8 && x < 60)) map[y * size + x] = 230;
+  const main = { x: 18, y: 8, width: 12, height: 12 };
+  const point = (x: number, y: number, score = 0.8) => ({ x, y, score });
+  const none = point(0, 0, 0);
+  const customer = { score: 0.6, keypoints: [point(24, 14), point(21, 12), point(27, 12), point(18, 13), point(30, 13), point(14, 24), point(34, 24), none, none, none, none, point(18, 60), point(30, 60), none, none, none, none] };
+  const friend = { score: 0.4, keypoints: [point(52, -12), point(50, -14), point(54, -14), none, none, point(44, 24), point(60, 24), point(46, 44), none, point(52, 60), none, point(46, 63), point(58, 63), none, none, none, none] };
+  const without = customerRegion(map, size, main, []);
+  expect(without[40 * size + 52]).toBe(255); // without the poses the friend's arm stays: all one body
+  const keep = customerRegion(map, size, main, [], [customer, friend]);
+  expect(keep[14 * size + 24]).toBe(255); // her face
+  expect(keep[40 * size + 24]).toBe(255); // her chest
+  expect(keep[40 * size + 52]).toBe(0); // the friend's arm
+  expect(keep[24 * size + 58]).toBe(0); // the friend's shoulder
+  // Between them she fades out over a few pixels instead of ending in a cut.
+  const seam = Array.from({ length: 20 }, (_, i) => keep[40 * size + 30 + i]!);
+  expect(seam.some((value) => value > 0 && value < 255)).toBe(true);
+});
+
+test('a pose that joins a friend to the customer takes nothing from her chest', () => {
+  const size = 64;
+  const map = new Uint8Array(size * size);
+  for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) if ((x - 32) ** 2 + (y - 14) ** 2 < 64 || (y > 20 && x > 16 && x < 48)) map[y * size + x] = 230;
+  const point = (x: number, y: number, score = 0.8) => ({ x, y, score });
+  const none = point(0, 0, 0);
+  // The model's mistake: a head far to the side whose shoulder and hip lie on the customer's chest.
+  const joined = { score: 0.3, keypoints: [point(70, 10), point(68, 8), point(72, 8), none, none, point(34, 30), point(40, 30), none, none, none, none, point(32, 50), point(38, 50), none, none, none, none] };
+  const keep = customerRegion(map, size, { x: 26, y: 8, width: 12, height: 12 }, [], [joined]);
+  for (const [x, y] of [[32, 30], [34, 40], [36, 50], [32, 60]] as const) expect(keep[y * size + x], `${x},${y}`).toBe(255);
+});
+
+/** Where (as fractions of the photo) the customer and her friends are in the group crops, marked by eye. */
+const MARKED: Record<string, { customer: [number, number][]; friends: [number, number][] }> = {
+  // The friend's dark hair beside the customer's head and her maroon top; the blonde friend's sleeve on the left.
+  sample3: { customer: [[0.45, 0.3], [0.45, 0.6], [0.4, 0.85]], friends: [[0.72, 0.35], [0.85, 0.75], [0.1, 0.7]] },
+  // The friend's jeans and arm on the left, the other friend's black sleeve on the right.
+  sample4: { customer: [[0.55, 0.3], [0.5, 0.6], [0.55, 0.85]], friends: [[0.08, 0.9], [0.1, 0.45], [0.85, 0.65]] },
+  // The striped dress on the right, the green dress on the left.
+  sample6: { customer: [[0.5, 0.3], [0.55, 0.7], [0.5, 0.9]], friends: [[0.9, 0.8], [0.1, 0.85]] },
+};
+
+test('on real group crops the customer keeps her body and her friends lose theirs, poses included', { timeout: 120_000 }, async () => {
+  const size = 256;
+  for (const [name, marks] of Object.entries(MARKED)) {
+    const photo = people.find((person) => person.name === name)!.photo;
+    const { width, height } = await sharp(photo).metadata();
+    const small = await sharp(photo).resize(size, size, { fit: 'fill' }).removeAlpha().raw().toBuffer();
+    const probabilities = await inference.segment({ data: new Uint8Array(small.buffer, small.byteOffset, small.byteLength), width: size, height: size });
+    const image = await rgbOf(await sharp(photo).resize(1024, 1024, { fit: 'inside' }).jpeg().toBuffer());
+    const [faces, poses] = await Promise.all([inference.detectFaces(image), inference.detectPoses(image)]);
+    const toMap = (box: Box): Box => ({ x: (box.x * size) / image.width, y: (box.y * size) / image.height, width: (box.width * size) / image.width, height: (box.height * size) / image.height });
+    const main = faces.map((face) => face.box).sort((a, b) => b.height - a.height)[0]!;
+    const others = faces.map((face) => face.box).filter((box) => box !== main);
+    const posesInMap = poses.map((pose) => ({ score: pose.score, keypoints: pose.keypoints.map((k) => ({ x: (k.x * size) / image.width, y: (k.y * size) / image.height, score: k.score })) }));
+    const keep = customerRegion(probabilities, size, toMap(main), others.map(toMap), posesInMap);
+    const at = ([fx, fy]: [number, number]) => keep[Math.round(fy * (size - 1)) * size + Math.round(fx * (size - 1))]!;
+    for (const mark of marks.customer) expect(at(mark), `${name}: customer at ${mark} (${width}×${height})`).toBe(255);
+    for (const mark of marks.friends) expect(at(mark), `${name}: friend at ${mark}`).toBe(0);
+  }
+});
+
 test('no second face in any draft made from a cropped group photo', { timeout: 120_000 }, async () => {
   const groups = people.filter((person) => person.neighbours);
   expect(groups.length).toBeGreaterThanOrEqual(4);

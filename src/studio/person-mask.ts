@@ -3,8 +3,12 @@
 // person pixel belongs to the face it is nearest to along the person region (a geodesic distance, measured in
 // face heights, so a large face near the camera reaches further than a small one behind it); what belongs to
 // another face, or to no face at all (a stray hand, a body whose face lies outside the frame), is dropped.
+// Bodies count too: the pose model's skeletons (shoulders, arms, hips) seed their owner's region, so a friend's
+// arm across the customer's side or a shoulder whose face is turned away goes with the friend, and the
+// customer's own arms stay with the customer. Where the customer's region meets someone else's, it fades out
+// over a short ramp instead of ending in a cut.
 // Pure functions on small square masks; render.ts scales the result to the output.
-import type { Box } from './inference/types.js';
+import type { Box, Keypoint, Pose } from './inference/types.js';
 
 /** A probability at or above this (0–255) counts as person for the connectivity. */
 const PERSON_LEVEL = 96;
@@ -17,12 +21,18 @@ const FRINGE = 4;
  * in the map's pixels; other faces may lie partly or wholly outside the map) and the soft fringe around them,
  * 0 on everyone else. Multiply the probabilities by it.
  */
-export function customerRegion(probabilities: Uint8Array, size: number, main: Box, others: readonly Box[]): Uint8Array {
+export function customerRegion(probabilities: Uint8Array, size: number, main: Box, others: readonly Box[], poses: readonly Pose[] = []): Uint8Array {
   // A face far outside the map has no body in it worth claiming (and seeding the edge for it could take the
   // customer's own hair there).
   const near = others.filter((f) => f.x + f.width * 1.5 > 0 && f.x - f.width * 0.5 < size && f.y + f.height * 1.5 > 0 && f.y - f.height * 0.5 < size);
+  const bodies = bodySeeds(probabilities, size, main, poses);
   const faces = [main, ...near];
-  const distances = faces.map((face) => geodesicDistances(probabilities, size, seedsOfFace(face, size)));
+  const distances = faces.map((face, f) => geodesicDistances(probabilities, size, f === 0 ? [...seedsOfFace(face, size), ...bodies.customer] : seedsOfFace(face, size)));
+  // Other people's bodies, measured in the customer's face heights (people side by side stand at about the same distance).
+  for (const seeds of bodies.others) {
+    faces.push(main);
+    distances.push(geodesicDistances(probabilities, size, seeds));
+  }
   // Someone whose face the detector missed (half out of the picture): person pixels beside the customer's head,
   // further out than hair reaches and above the shoulders, belong to another person.
   const beside = besideTheHead(probabilities, size, main);
@@ -38,7 +48,8 @@ export function customerRegion(probabilities: Uint8Array, size: number, main: Bo
     let who = 0;
     for (let f = 0; f < faces.length; f++) {
       const d = distances[f]![i]! / Math.max(1, faces[f]!.height);
-      if (d < best) {
+      // Ties go to the customer: only someone else who is strictly nearer takes a pixel.
+      if (d < best || (d === best && f === 0)) {
         best = d;
         who = f === 0 ? CUSTOMER : OTHER;
       }
@@ -68,7 +79,124 @@ export function customerRegion(probabilities: Uint8Array, size: number, main: Bo
     }
     frontier = next;
   }
+  fadeTowardsOthers(keep, owner, size, OTHER);
   return keep;
+}
+
+/** Over this many map pixels the customer fades out where someone else's region begins (about 2 % of the frame). */
+const SEAM = 5;
+
+/**
+ * Where the customer's region touches another person's, a straight seam through one body would show as a cut:
+ * the customer's pixels within SEAM of someone else's fade out towards them, as a figure leaving the light would.
+ */
+function fadeTowardsOthers(keep: Uint8Array, owner: Uint8Array, size: number, other: number): void {
+  const steps = new Int32Array(size * size).fill(-1);
+  let frontier: number[] = [];
+  for (let i = 0; i < owner.length; i++) {
+    if (owner[i] === other) {
+      steps[i] = 0;
+      frontier.push(i);
+    }
+  }
+  for (let step = 1; step <= SEAM && frontier.length; step++) {
+    const next: number[] = [];
+    for (const i of frontier) {
+      const x = i % size;
+      for (const j of [x > 0 ? i - 1 : -1, x < size - 1 ? i + 1 : -1, i - size, i + size]) {
+        if (j < 0 || j >= steps.length || steps[j] !== -1) continue;
+        steps[j] = step;
+        next.push(j);
+        if (keep[j]) keep[j] = Math.min(keep[j]!, Math.round((255 * step) / (SEAM + 1)));
+      }
+    }
+    frontier = next;
+  }
+}
+
+/** The skeleton the pose model draws: head, arms, torso and legs as pairs of COCO body points. */
+const BONES: readonly [number, number][] = [
+  [0, 1], [0, 2], [1, 3], [2, 4], [5, 6], [5, 7], [7, 9], [6, 8], [8, 10], [5, 11], [6, 12], [11, 12], [11, 13], [13, 15], [12, 14], [14, 16],
+];
+const HEAD_POINTS = [0, 1, 2, 3, 4];
+/** A body point the model is at least this sure of counts. */
+const SURE = 0.3;
+
+/**
+ * Seeds from the pose model's skeletons (points in map pixels) and from where bodies stand: below their heads.
+ * The customer's pose is the one whose head lies in the customer's face. The customer's seed runs from the face
+ * down between the shoulders and the hips the model is sure of, and on straight down to the map's edge (so the
+ * chest stays the customer's even where the model found no body). Everyone else's sure bones seed their own
+ * region, and so does a line down from their head; what falls in the customer's column (within about a face
+ * width of the customer's middle) is left out, as the model sometimes joins a friend's knee to the customer's
+ * shoulder. A pose without a sure head counts as someone else only where the customer's own pose was found.
+ */
+function bodySeeds(probabilities: Uint8Array, size: number, main: Box, poses: readonly Pose[]): { customer: number[]; others: number[][] } {
+  const inFace = (point: { x: number; y: number }, grow: number) =>
+    point.x > main.x - main.width * grow && point.x < main.x + main.width * (1 + grow) && point.y > main.y - main.height * grow && point.y < main.y + main.height * (1 + grow);
+  const head = (pose: Pose) => centre(HEAD_POINTS.map((k) => pose.keypoints[k]!));
+  const own = [...poses].filter((pose) => { const h = head(pose); return h !== null && inFace(h, 0.1); }).sort((a, b) => b.score - a.score)[0] ?? null;
+  const middle = { x: main.x + main.width / 2, y: main.y + main.height / 2 };
+  const customer = bodyLine(middle, own, size);
+  const column = main.width * 0.75;
+  const isPerson = (i: number) => probabilities[i]! >= PERSON_LEVEL;
+  const others = poses
+    .filter((pose) => {
+      if (pose === own) return false;
+      const h = head(pose);
+      return h ? !inFace(h, 0.1) : own !== null;
+    })
+    .map((pose) => {
+      const h = head(pose);
+      const seeds = new Set(bonePixels(pose, size));
+      if (h) for (const i of bodyLine(h, pose, size)) seeds.add(i);
+      return [...seeds].filter((i) => isPerson(i) && Math.abs((i % size) - middle.x) > column && !inFace({ x: i % size, y: Math.floor(i / size) }, 0.15));
+    })
+    .filter((seeds) => seeds.length > 0);
+  return { customer: customer.filter(isPerson), others };
+}
+
+/**
+ * From a head down: between the pose's shoulders and its hips where the model is sure of both, then straight
+ * down to the map's edge.
+ */
+function bodyLine(from: { x: number; y: number }, pose: Pose | null, size: number): number[] {
+  const k = pose?.keypoints;
+  const both = (a: number, b: number) => (k && k[a]!.score >= SURE && k[b]!.score >= SURE ? { x: (k[a]!.x + k[b]!.x) / 2, y: (k[a]!.y + k[b]!.y) / 2 } : null);
+  const chain = [from, both(5, 6), both(11, 12)].filter((point): point is { x: number; y: number } => point !== null && point.y >= from.y);
+  const last = chain[chain.length - 1]!;
+  chain.push({ x: last.x, y: size - 1 });
+  const pixels = new Set<number>();
+  for (let i = 0; i + 1 < chain.length; i++) line(chain[i]!, chain[i + 1]!, size, pixels);
+  return [...pixels];
+}
+
+/** The middle of the sure points among these, or null. */
+function centre(points: readonly Keypoint[]): { x: number; y: number } | null {
+  const sure = points.filter((point) => point.score >= SURE);
+  if (!sure.length) return null;
+  return { x: sure.reduce((sum, p) => sum + p.x, 0) / sure.length, y: sure.reduce((sum, p) => sum + p.y, 0) / sure.length };
+}
+
+function line(p: { x: number; y: number }, q: { x: number; y: number }, size: number, into: Set<number>): void {
+  const steps = Math.max(1, Math.ceil(Math.hypot(q.x - p.x, q.y - p.y)));
+  for (let s = 0; s <= steps; s++) {
+    const x = Math.round(p.x + ((q.x - p.x) * s) / steps);
+    const y = Math.round(p.y + ((q.y - p.y) * s) / steps);
+    if (x >= 0 && x < size && y >= 0 && y < size) into.add(y * size + x);
+  }
+}
+
+/** The map pixels along a pose's sure bones (and its sure points), inside the map. */
+function bonePixels(pose: Pose, size: number): number[] {
+  const pixels = new Set<number>();
+  for (const point of pose.keypoints) if (point.score >= SURE) line(point, point, size, pixels);
+  for (const [a, b] of BONES) {
+    const p = pose.keypoints[a]!;
+    const q = pose.keypoints[b]!;
+    if (p.score >= SURE && q.score >= SURE) line(p, q, size, pixels);
+  }
+  return [...pixels];
 }
 
 /** Horizontal reach of the customer's hair from the face's centre, in widths of the detector's face box (which takes in the forehead). */

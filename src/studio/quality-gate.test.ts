@@ -25,6 +25,7 @@ const posed = (angles: { yaw?: number; pitch?: number; roll?: number }): Inferen
   detectFaces: async (image) => (await inference.detectFaces(image)).map((face) => ({ ...face, yaw: 0, pitch: 0, roll: 0, ...angles })),
   describeFace: (image, face) => inference.describeFace(image, face),
   segment: async () => new Uint8Array(),
+  detectPoses: (image) => inference.detectPoses(image),
   close: async () => {},
 });
 

@@ -8,7 +8,7 @@ import { OUTPUT_FORMATS, type OutputFormatKey } from './formats.js';
 import { frameFor } from './framing.js';
 import type { Inference } from './inference/client.js';
 import { SEGMENTATION_SIZE } from './inference/segmentation-size.js';
-import type { Box } from './inference/types.js';
+import type { Box, Pose } from './inference/types.js';
 import { aiXmp } from './metadata.js';
 import { customerRegion, decontaminate } from './person-mask.js';
 import { applyStyle, smoothSkin } from './retouch.js';
@@ -86,9 +86,9 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
 
   const small = await sharp(frameRgb, { raw: { width, height, channels: 3 } }).resize(SEGMENTATION_SIZE, SEGMENTATION_SIZE, { fit: 'fill' }).raw().toBuffer();
   const mainInFrame = { x: (face.x - frame.x) * scale, y: (face.y - frame.y) * scale, width: face.width * scale, height: face.height * scale };
-  const [segmented, faces] = await Promise.all([
+  const [segmented, { faces, poses }] = await Promise.all([
     input.inference.segment({ data: new Uint8Array(small.buffer, small.byteOffset, small.byteLength), width: SEGMENTATION_SIZE, height: SEGMENTATION_SIZE }),
-    photoFaces(input.photo, photo, input.inference),
+    photoPeople(input.photo, photo, input.inference),
   ]);
   const others = faces
     .filter((box) => overlap(box, input.face) < 0.3)
@@ -98,7 +98,14 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
     });
   // Only the customer: friends beside them and hands at the edge are someone else's (person-mask.ts).
   const toMap = (box: Box): Box => ({ x: (box.x * SEGMENTATION_SIZE) / width, y: (box.y * SEGMENTATION_SIZE) / height, width: (box.width * SEGMENTATION_SIZE) / width, height: (box.height * SEGMENTATION_SIZE) / height });
-  const keep = customerRegion(segmented, SEGMENTATION_SIZE, toMap(mainInFrame), others.map(toMap));
+  const posesInMap = poses.map((pose) => ({
+    score: pose.score,
+    keypoints: pose.keypoints.map((point) => {
+      const p = toOutput(point);
+      return { x: (p.x * SEGMENTATION_SIZE) / width, y: (p.y * SEGMENTATION_SIZE) / height, score: point.score };
+    }),
+  }));
+  const keep = customerRegion(segmented, SEGMENTATION_SIZE, toMap(mainInFrame), others.map(toMap), posesInMap);
   const probabilities = new Uint8Array(segmented.length);
   for (let i = 0; i < probabilities.length; i++) probabilities[i] = Math.round((segmented[i]! * keep[i]!) / 255);
 
@@ -163,11 +170,14 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
 const FACE_SEARCH_PX = 1024;
 
 // One search per photo: a photo gives several drafts (formats, backdrops), the job passes the same buffer.
-const facesOfPhoto = new WeakMap<Buffer, Promise<Box[]>>();
+const peopleOfPhoto = new WeakMap<Buffer, Promise<{ faces: Box[]; poses: Pose[] }>>();
 
-/** Every face in the photo (photo pixels), also those outside a draft's frame whose bodies reach into it. */
-function photoFaces(photo: Buffer, size: { width: number; height: number }, inference: Inference): Promise<Box[]> {
-  let found = facesOfPhoto.get(photo);
+/**
+ * Every face and every body (pose) in the photo, in photo pixels: also those outside a draft's frame whose
+ * bodies reach into it.
+ */
+function photoPeople(photo: Buffer, size: { width: number; height: number }, inference: Inference): Promise<{ faces: Box[]; poses: Pose[] }> {
+  let found = peopleOfPhoto.get(photo);
   if (!found) {
     found = (async () => {
       const scale = Math.min(1, FACE_SEARCH_PX / Math.max(size.width, size.height));
@@ -177,10 +187,14 @@ function photoFaces(photo: Buffer, size: { width: number; height: number }, infe
         .removeAlpha()
         .raw()
         .toBuffer({ resolveWithObject: true });
-      const faces = await inference.detectFaces({ data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height });
-      return faces.map((face) => ({ x: face.box.x / scale, y: face.box.y / scale, width: face.box.width / scale, height: face.box.height / scale }));
+      const image = { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
+      const [faces, poses] = await Promise.all([inference.detectFaces(image), inference.detectPoses(image)]);
+      return {
+        faces: faces.map((face) => ({ x: face.box.x / scale, y: face.box.y / scale, width: face.box.width / scale, height: face.box.height / scale })),
+        poses: poses.map((pose) => ({ score: pose.score, keypoints: pose.keypoints.map((point) => ({ x: point.x / scale, y: point.y / scale, score: point.score })) })),
+      };
     })();
-    facesOfPhoto.set(photo, found);
+    peopleOfPhoto.set(photo, found);
   }
   return found;
 }

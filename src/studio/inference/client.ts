@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { InferenceRequest, InferenceResponse, InferenceWorkerData } from './protocol.js';
-import type { DetectedFace, FaceDescriptor, RgbImage } from './types.js';
+import type { DetectedFace, FaceDescriptor, Pose, RgbImage } from './types.js';
 
 export interface Inference {
   detectFaces(image: RgbImage): Promise<DetectedFace[]>;
@@ -18,6 +18,12 @@ export interface Inference {
   describeFace(image: RgbImage, face?: Pick<DetectedFace, 'box' | 'landmarks'>): Promise<FaceDescriptor | null>;
   /** A SEGMENTATION_SIZE square in, the person probability (0–255) per pixel out. */
   segment(image: RgbImage): Promise<Uint8Array>;
+  /**
+   * The people in a photo by their body points (MoveNet MultiPose: up to six, including those whose face is
+   * turned away or outside the photo), in the image's pixels. The studio tells friends' arms and shoulders from
+   * the customer's by them.
+   */
+  detectPoses(image: RgbImage): Promise<Pose[]>;
   close(): Promise<void>;
 }
 
@@ -29,7 +35,7 @@ export interface Inference {
 export interface InferenceOptions {
   /** The thread's script: a built JavaScript file (the server bundle's studio-inference.js), or worker.ts run through tsx. */
   workerFile: string;
-  /** The folder of the studio's own models (selfie.json and its weights): src/studio/models. */
+  /** The folder of the studio's own models (selfie.json, movenet-multipose.json and their weights): src/studio/models. */
   modelDir: string;
   /** The models' thread ends after this long without work (INFERENCE_IDLE_MS unless given). */
   idleMs?: number;
@@ -132,6 +138,12 @@ export function createInference(options: InferenceOptions): Inference & { readon
       if (!response.ok) throw new Error(response.error);
       if (response.op !== 'segment') throw new Error('unexpected answer');
       return response.mask;
+    },
+    async detectPoses(image) {
+      const response = await call({ op: 'poses', image });
+      if (!response.ok) throw new Error(response.error);
+      if (response.op !== 'poses') throw new Error('unexpected answer');
+      return response.poses;
     },
     async close() {
       if (idleTimer) clearTimeout(idleTimer);

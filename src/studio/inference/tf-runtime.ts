@@ -10,7 +10,7 @@ import { loadGraphModel, type GraphModel } from '@tensorflow/tfjs-converter';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { SEGMENTATION_SIZE } from './segmentation-size.js';
 import { alignedChip, boxChip, loadFaceRecognitionNet, type FaceRecognitionNet } from './face-recognition.js';
-import type { Box, DetectedFace, FaceDescriptor, FaceLandmarks, RgbImage } from './types.js';
+import type { Box, DetectedFace, FaceDescriptor, FaceLandmarks, Pose, RgbImage } from './types.js';
 
 const require = createRequire(import.meta.url);
 const WASM_DIR = `${path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm'))}/`;
@@ -62,7 +62,14 @@ export interface Runtime {
   describeFace(image: RgbImage, face?: Pick<DetectedFace, 'box' | 'landmarks'>): Promise<FaceDescriptor | null>;
   /** Person probability (0–255) per pixel of a SEGMENTATION_SIZE square input. */
   segment(image: RgbImage): Promise<Uint8Array>;
+  /** The people in an image of any size by their 17 body points, in its pixels (the pose model's weak guesses left out). */
+  detectPoses(image: RgbImage): Promise<Pose[]>;
 }
+
+/** MultiPose Lightning's input: the longer side at this size, both sides a multiple of 32. */
+const POSE_INPUT = 256;
+/** Below this a person found by the pose model is too unsure to act on. */
+const POSE_MIN_SCORE = 0.15;
 
 // MediaPipe face mesh points (the mesh @vladmandic/human runs): eye corners and the point under the nose.
 const MESH = { rightEyeOuter: 263, rightEyeInner: 362, leftEyeOuter: 33, leftEyeInner: 133, noseBottom: 2 } as const;
@@ -136,7 +143,8 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   for (const listener of process.listeners('uncaughtException')) if (!before.exception.includes(listener)) process.removeListener('uncaughtException', listener);
   for (const listener of process.listeners('unhandledRejection')) if (!before.rejection.includes(listener)) process.removeListener('unhandledRejection', listener);
   const selfie: GraphModel = await loadGraphModel(pathToFileURL(path.join(options.modelDir, 'selfie.json')).href);
-  // Loaded on the first descriptor: a thread that only detects and segments does not hold its weights.
+  // Loaded on first use: a thread that only checks uploads holds neither the poses' nor the descriptors' weights.
+  let poses: Promise<GraphModel> | null = null;
   let recognition: Promise<FaceRecognitionNet> | null = null;
 
   async function detectFaces(image: RgbImage): Promise<DetectedFace[]> {
@@ -185,6 +193,32 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         return mask;
       } finally {
         probabilities.dispose();
+      }
+    },
+    async detectPoses(image) {
+      poses ??= loadGraphModel(pathToFileURL(path.join(options.modelDir, 'movenet-multipose.json')).href);
+      const model = await poses;
+      const scale = POSE_INPUT / Math.max(image.width, image.height);
+      const width = Math.max(32, Math.round((image.width * scale) / 32) * 32);
+      const height = Math.max(32, Math.round((image.height * scale) / 32) * 32);
+      const output = tf.tidy(() => {
+        const pixels = tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
+        const resized = tf.cast(tf.image.resizeBilinear(pixels, [height, width]), 'int32');
+        return model.execute(tf.expandDims(resized, 0)) as tf.Tensor;
+      });
+      try {
+        // [1, 6, 56]: per person 17 × (y, x, score) in the input's 0–1 coordinates, a box and the person's score.
+        const values = (await output.data()) as Float32Array;
+        const found: Pose[] = [];
+        for (let person = 0; person < 6; person++) {
+          const row = values.subarray(person * 56, person * 56 + 56);
+          if (row[55]! < POSE_MIN_SCORE) continue;
+          const keypoints = Array.from({ length: 17 }, (_, k) => ({ x: row[k * 3 + 1]! * image.width, y: row[k * 3]! * image.height, score: row[k * 3 + 2]! }));
+          found.push({ score: row[55]!, keypoints });
+        }
+        return found;
+      } finally {
+        output.dispose();
       }
     },
   };

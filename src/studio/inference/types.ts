@@ -42,3 +42,17 @@ export interface DetectedFace {
 
 /** What the face recognition net makes of a face: 128 numbers, compared by Euclidean distance. */
 export type FaceDescriptor = number[];
+
+/** One of a pose's 17 body points (COCO order: nose, eyes, ears, shoulders, elbows, wrists, hips, knees, ankles), in image pixels. */
+export interface Keypoint {
+  x: number;
+  y: number;
+  /** How sure the model is that this point is where it says (0–1). */
+  score: number;
+}
+
+/** A person the pose model found: how sure it is, and their body points. */
+export interface Pose {
+  score: number;
+  keypoints: Keypoint[];
+}

@@ -21,7 +21,9 @@ port.on('message', (request: InferenceRequest) => {
           ? { id: request.id, ok: true, op: 'detect', faces: await runtime.detectFaces(request.image) }
           : request.op === 'describe'
             ? { id: request.id, ok: true, op: 'describe', descriptor: await runtime.describeFace(request.image, request.face) }
-            : { id: request.id, ok: true, op: 'segment', mask: await runtime.segment(request.image) };
+            : request.op === 'poses'
+              ? { id: request.id, ok: true, op: 'poses', poses: await runtime.detectPoses(request.image) }
+              : { id: request.id, ok: true, op: 'segment', mask: await runtime.segment(request.image) };
     } catch (error) {
       response = { id: request.id, ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
     }

@@ -23,6 +23,9 @@ test('models that fail: the photo is accepted unchecked, the failure logged', as
     describeFace: async () => {
       throw new Error('wasm backend did not start');
     },
+    detectPoses: async () => {
+      throw new Error('wasm backend did not start');
+    },
     close: async () => {},
   };
   const lines: string[] = [];
@@ -38,7 +41,7 @@ test('a burst of uploads waits its turn for the gate: the timeout measures the c
   // Like the models' thread: one request at a time, each taking a while.
   let queue = Promise.resolve();
   const slow = <T>(answer: T) => (queue = queue.then(() => new Promise((resolve) => setTimeout(resolve, 100)))).then(() => answer);
-  const serial: Inference = { detectFaces: async () => slow([]), segment: async () => slow(new Uint8Array()), describeFace: async () => slow(null), close: async () => {} };
+  const serial: Inference = { detectFaces: async () => slow([]), segment: async () => slow(new Uint8Array()), describeFace: async () => slow(null), detectPoses: async () => slow([]), close: async () => {} };
   const lines: string[] = [];
   const log = { error: (_details: object, message: string) => void lines.push(message) } as unknown as FastifyBaseLogger;
   const photo = await readFile(PORTRAIT);
