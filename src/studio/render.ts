@@ -137,9 +137,9 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
     [300, 60].map((share) => sharp(alpha, { raw: { width, height, channels: 1 } }).blur(Math.max(2, width / share)).extractChannel(0).raw().toBuffer()),
   );
   const [background, foreground] = await Promise.all([
-    maskedBlur(frameRgb, alpha, width, height, (i) => alpha[i]! <= 26),
+    maskedBlur(frameRgb, width, height, { where: alpha, atMost: 26 }),
     // The person's colour from well inside the mask: the rim may still be the old background.
-    maskedBlur(frameRgb, alpha, width, height, (i) => interior![i]! >= 252),
+    maskedBlur(frameRgb, width, height, { where: interior!, atLeast: 252 }),
   ]);
   refineEdge(rgb, alphaPixels, background, foreground, band!);
   decontaminate(rgb, alphaPixels, background, foreground);
@@ -268,7 +268,23 @@ function fadeOutsidePhoto(alpha: Buffer, width: number, height: number, corners:
     return { nx, ny, offset: -(nx * a.x + ny * a.y), visible: crossesInterior(a, b, width, height) };
   });
   for (let y = 0; y < height; y++) {
+    // Each edge's distance is linear along the row: the pixels at least a ramp inside every visible edge (and
+    // inside the others) form one run, which keeps its alpha as it is.
+    let from = 0;
+    let to = width;
+    for (const edge of edges) {
+      const need = edge.visible ? ramp : 0;
+      const base = edge.ny * (y + 0.5) + edge.offset - need;
+      // nx·(x + 0.5) + base >= 0
+      if (Math.abs(edge.nx) < 1e-9) {
+        if (base < 0) to = from;
+      } else if (edge.nx > 0) from = Math.max(from, Math.ceil(-base / edge.nx - 0.5));
+      else to = Math.min(to, Math.floor(-base / edge.nx - 0.5) + 1);
+    }
     for (let x = 0; x < width; x++) {
+      if (x === from && to > from) x = to;
+      if (x >= width) break;
+      if (alpha[y * width + x] === 0) continue;
       let inside = Infinity;
       for (const edge of edges) {
         const distance = edge.nx * (x + 0.5) + edge.ny * (y + 0.5) + edge.offset;
@@ -314,12 +330,16 @@ function crossesInterior(a: { x: number; y: number }, b: { x: number; y: number 
 /** Radius of the colour estimates of the old background and of the person near an edge, as a share of the width. */
 const COLOUR_BLUR = 1 / 80;
 
-/** The mean colour around every pixel of the pixels `take` picks by their index (0 where there are none). */
-async function maskedBlur(rgb: Buffer, alpha: Buffer, width: number, height: number, take: (index: number) => boolean): Promise<Uint8Array> {
+/** The mean colour around every pixel of the pixels whose `where` value lies in atLeast–atMost (0 where there are none). */
+async function maskedBlur(rgb: Buffer, width: number, height: number, take: { where: Buffer; atMost?: number; atLeast?: number }): Promise<Uint8Array> {
   const weight = Buffer.alloc(width * height);
   const weighted = Buffer.alloc(width * height * 3);
+  const { where } = take;
+  const low = take.atLeast ?? 0;
+  const high = take.atMost ?? 255;
   for (let i = 0, p = 0; i < weight.length; i++, p += 3) {
-    if (!take(i)) continue;
+    const value = where[i]!;
+    if (value < low || value > high) continue;
     weight[i] = 255;
     weighted[p] = rgb[p]!;
     weighted[p + 1] = rgb[p + 1]!;

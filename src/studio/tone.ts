@@ -12,20 +12,30 @@ const NORM = 6;
 const TARGET_LUMINANCE = 118;
 const EXPOSURE_RANGE: [number, number] = [0.88, 1.22];
 
+/** (v / 255) ** NORM for every 8-bit value: the measurement runs over every person pixel of every draft. */
+const POWER = Float64Array.from({ length: 256 }, (_, value) => (value / 255) ** NORM);
+
 /** Mild white balance (shades of gray at a third of its strength, at most ±6 % a channel) and exposure towards a mid tone, measured where alpha > 50 %. */
 export function measureTone(rgb: Uint8Array, alpha: Uint8Array): ToneCorrection {
-  const sums = [0, 0, 0];
-  const powers = [0, 0, 0];
+  let r = 0;
+  let g = 0;
+  let b = 0;
+  let pr = 0;
+  let pg = 0;
+  let pb = 0;
   let n = 0;
   for (let i = 0, p = 0; i < alpha.length; i++, p += 3) {
     if (alpha[i]! < 128) continue;
-    for (let c = 0; c < 3; c++) {
-      const value = rgb[p + c]!;
-      sums[c]! += value;
-      powers[c]! += (value / 255) ** NORM;
-    }
+    r += rgb[p]!;
+    g += rgb[p + 1]!;
+    b += rgb[p + 2]!;
+    pr += POWER[rgb[p]!]!;
+    pg += POWER[rgb[p + 1]!]!;
+    pb += POWER[rgb[p + 2]!]!;
     n++;
   }
+  const sums = [r, g, b];
+  const powers = [pr, pg, pb];
   if (n === 0) return { gains: [1, 1, 1] };
   const means = sums.map((sum) => sum / n) as [number, number, number];
   const illuminant = powers.map((sum) => (sum / n) ** (1 / NORM));
