@@ -239,7 +239,7 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     if (!overrides.db) await db.close();
   });
 
-  const inference = overrides.inference ?? createInference({ workerFile: STUDIO_INFERENCE_WORKER, modelDir: STUDIO_MODELS_DIR });
+  const inference = overrides.inference ?? createInference({ workerFile: STUDIO_INFERENCE_WORKER, modelDir: STUDIO_MODELS_DIR, nice: config.backgroundNice });
   app.decorate('inference', inference);
   app.addHook('onClose', async () => {
     if (!overrides.inference) await inference.close();

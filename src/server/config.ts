@@ -86,6 +86,7 @@ const envSchema = z.object({
   EXAMPLES_FILE: optionalString,
   RUN_JOBS: bool.default(true),
   UPLOAD_INLINE_CHECKS: z.coerce.number({ error: 'must be a number' }).int().min(0).max(64).default(4),
+  BACKGROUND_NICE: z.coerce.number({ error: 'must be a number from 0 to 19' }).int().min(0).max(19).default(10),
   GENERATOR: z.enum(['replicate', 'cog'], { error: 'must be replicate or cog' }).optional(),
   REPLICATE_API_TOKEN: optionalString,
   REPLICATE_API_URL: url.optional(),
@@ -150,6 +151,8 @@ export interface AppConfig {
   runJobs: boolean;
   /** Uploads this process decodes and checks itself at once; further photos wait for a worker's check (draft-uploads.ts). */
   inlineUploadChecks: number;
+  /** Scheduling priority ("nice", 0–19) of background work: the worker process and the models' thread. */
+  backgroundNice: number;
   /** An external image generator (Replicate's API or a Cog container) and its model profile; null when not configured. */
   generator: GeneratorConfig | null;
   /** Who makes the pictures of a new order until staff choose otherwise. */
@@ -369,6 +372,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     examples,
     runJobs: env.RUN_JOBS,
     inlineUploadChecks: env.UPLOAD_INLINE_CHECKS,
+    backgroundNice: env.BACKGROUND_NICE,
     defaultProductionMode: env.DEFAULT_PRODUCTION_MODE,
     generator,
   };

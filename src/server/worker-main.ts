@@ -2,6 +2,7 @@
 // as many as you like beside the web processes; they share the database and take jobs one at a time each.
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { lowerPriority } from './cpu-priority.js';
 
 async function main() {
   let config;
@@ -14,6 +15,8 @@ async function main() {
     }
     throw error;
   }
+  // Before any thread starts (they inherit it): customers' requests on the same machine go first.
+  lowerPriority(config.backgroundNice);
   const app = await buildApp(config);
   const applied = await app.db.migrate();
   if (applied.length) app.log.info({ applied }, 'database migrated');

@@ -39,6 +39,8 @@ export interface InferenceOptions {
   modelDir: string;
   /** The models' thread ends after this long without work (INFERENCE_IDLE_MS unless given). */
   idleMs?: number;
+  /** The models' thread runs at this lower scheduling priority (0–19), so requests of its process go first. */
+  nice?: number;
 }
 
 /** A built worker as it is; the TypeScript one (tests, tsx) through tsx. */
@@ -56,7 +58,7 @@ export const INFERENCE_IDLE_MS = 5 * 60 * 1000;
 
 export function createInference(options: InferenceOptions): Inference & { readonly threadRunning: boolean } {
   const idleMs = options.idleMs ?? INFERENCE_IDLE_MS;
-  const workerData: InferenceWorkerData = { modelDir: options.modelDir };
+  const workerData: InferenceWorkerData = { modelDir: options.modelDir, nice: options.nice ?? 0 };
   let worker: Worker | null = null;
   // The models take a few hundred MB: a shop between orders gives them back.
   let idleTimer: NodeJS.Timeout | null = null;

@@ -17,4 +17,6 @@ export type InferenceResponse =
 export interface InferenceWorkerData {
   /** The folder of the studio's own models: selfie.json, movenet-multipose.json and their weights. */
   modelDir: string;
+  /** The thread's scheduling priority ("nice", 0–19; 0 leaves it as it is). */
+  nice: number;
 }

@@ -9,6 +9,6 @@ export const SOURCE_INFERENCE: Pick<InferenceOptions, 'workerFile' | 'modelDir'>
   modelDir: fileURLToPath(new URL('../models', import.meta.url)),
 };
 
-export function createTestInference(options: Pick<InferenceOptions, 'idleMs'> = {}): ReturnType<typeof createInference> {
+export function createTestInference(options: Pick<InferenceOptions, 'idleMs' | 'nice'> = {}): ReturnType<typeof createInference> {
   return createInference({ ...SOURCE_INFERENCE, ...options });
 }
