@@ -15,6 +15,8 @@ const SOURCE = path.join(PROJECT_ROOT, 'examples/sources/portrait-astronaut.png'
 const OUT = path.join(PROJECT_ROOT, 'public/examples');
 const CREDIT = 'NASA, gemeinfrei (public domain)';
 const SIZE = { width: 480, height: 600 };
+/** The phones' variant: an image shown about 190 px wide at a device pixel ratio up to 1.9 needs no more. */
+const SMALL_WIDTH = 360;
 
 const PAIRS: { id: string; style: BaseStyle; location: BackdropKind; variant: number; format: OutputFormatKey }[] = [
   { id: 'studio-professional', style: 'professional', location: 'studio', variant: 1, format: 'portrait' },
@@ -29,17 +31,20 @@ try {
   const photo = await sharp(SOURCE).resize(1200, 1500, { fit: 'cover' }).jpeg({ quality: 90 }).toBuffer();
   const report = await assessPhoto(photo, inference);
   if (!report.face) throw new Error('no face found in the source portrait');
-  // One source, one "before" file shared by its pairs.
-  await writeFile(path.join(OUT, 'astronaut-before.webp'), await sharp(photo).resize(SIZE.width, SIZE.height).webp({ quality: 80 }).toBuffer());
+  // One source, one "before" file shared by its pairs; each image also SMALL_WIDTH wide for phones (srcset).
+  const before = await sharp(photo).resize(SIZE.width, SIZE.height).webp({ quality: 80 }).toBuffer();
+  await writeFile(path.join(OUT, 'astronaut-before.webp'), before);
+  await writeFile(path.join(OUT, `astronaut-before-${SMALL_WIDTH}.webp`), await sharp(before).resize(SMALL_WIDTH).webp({ quality: 80 }).toBuffer());
   const pairs = [];
   for (const pair of PAIRS) {
     const draft = await renderDraft({ photo, face: report.face, spec: { format: pair.format, backdrop: { kind: pair.location, variant: pair.variant }, style: pair.style }, inference });
     const after = await sharp(draft.buffer).resize(SIZE.width, SIZE.height).webp({ quality: 82 }).toBuffer();
     await writeFile(path.join(OUT, `${pair.id}-after.webp`), after);
+    await writeFile(path.join(OUT, `${pair.id}-after-${SMALL_WIDTH}.webp`), await sharp(after).resize(SMALL_WIDTH).webp({ quality: 82 }).toBuffer());
     pairs.push({
       id: pair.id,
-      before: { src: '/examples/astronaut-before.webp', ...SIZE },
-      after: { src: `/examples/${pair.id}-after.webp`, ...SIZE },
+      before: { src: '/examples/astronaut-before.webp', ...SIZE, small: { src: `/examples/astronaut-before-${SMALL_WIDTH}.webp`, width: SMALL_WIDTH } },
+      after: { src: `/examples/${pair.id}-after.webp`, ...SIZE, small: { src: `/examples/${pair.id}-after-${SMALL_WIDTH}.webp`, width: SMALL_WIDTH } },
       style: pair.style,
       location: pair.location,
       credit: CREDIT,

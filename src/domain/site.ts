@@ -60,6 +60,8 @@ export interface ExampleImage {
   src: string;
   width: number;
   height: number;
+  /** The same image narrower, for phones (offered beside it in a srcset). */
+  small?: { src: string; width: number };
 }
 
 /** One before/after pair for the home page and the first guide, from the examples manifest. */

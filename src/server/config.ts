@@ -203,12 +203,14 @@ function languageName(code: string): string | null {
   }
 }
 
+// A file of the shop (served from public/) or an https address.
+const imageSource = z.string().regex(/^(\/[A-Za-z0-9._/-]+|https:\/\/\S+)$/);
 const exampleImage = z
   .object({
-    // A file of the shop (served from public/) or an https address.
-    src: z.string().regex(/^(\/[A-Za-z0-9._/-]+|https:\/\/\S+)$/),
+    src: imageSource,
     width: z.number().int().min(1).max(4000),
     height: z.number().int().min(1).max(4000),
+    small: z.object({ src: imageSource, width: z.number().int().min(1).max(4000) }).strict().optional(),
   })
   .strict();
 const examplesSchema = z

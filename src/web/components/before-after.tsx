@@ -1,9 +1,17 @@
 // Before/after pairs from the examples manifest (configuration): the home page's section and the first
 // guide's examples. Without pairs nothing is shown, and no link points here.
 import type { ReactNode } from 'react';
-import type { ExamplePair } from '../../domain/site.js';
+import type { ExampleImage, ExamplePair } from '../../domain/site.js';
 import { useAppData } from '../app-data.js';
 import { useI18n } from '../i18n/i18n.js';
+
+/** Each image is shown about 190 px wide (two to a card, cards at least 320 px): half the phone's width. */
+const SIZES = '(min-width: 720px) 200px, 46vw';
+
+/** The image's narrower variant beside it, for the browser to pick by the screen. */
+function sources(image: ExampleImage) {
+  return image.small ? { srcSet: `${image.small.src} ${image.small.width}w, ${image.src} ${image.width}w`, sizes: SIZES } : {};
+}
 
 function Pair({ pair }: { pair: ExamplePair }) {
   const { t } = useI18n();
@@ -14,11 +22,11 @@ function Pair({ pair }: { pair: ExamplePair }) {
       <figure className="before-after__figure">
         <div className="before-after__images">
           <div className="before-after__image">
-            <img src={pair.before.src} width={pair.before.width} height={pair.before.height} alt={t('home.examples.beforeAlt')} loading="lazy" decoding="async" />
+            <img src={pair.before.src} {...sources(pair.before)} width={pair.before.width} height={pair.before.height} alt={t('home.examples.beforeAlt')} loading="lazy" decoding="async" />
             <span className="before-after__label">{t('home.examples.before')}</span>
           </div>
           <div className="before-after__image">
-            <img src={pair.after.src} width={pair.after.width} height={pair.after.height} alt={t('home.examples.afterAlt', { style, location })} loading="lazy" decoding="async" />
+            <img src={pair.after.src} {...sources(pair.after)} width={pair.after.width} height={pair.after.height} alt={t('home.examples.afterAlt', { style, location })} loading="lazy" decoding="async" />
             <span className="before-after__label before-after__label--after">{t('home.examples.after')}</span>
           </div>
         </div>

@@ -1,5 +1,5 @@
 // What a visitor (or a search engine, or curl) gets from every public route without JavaScript.
-import { writeFile } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -283,11 +283,19 @@ describe('the shop\'s own examples', () => {
         for (const image of [pair.before, pair.after]) {
           const meta = await sharp(path.join(PROJECT_ROOT, 'public', image.src)).metadata();
           expect({ src: image.src, width: meta.width, height: meta.height }).toEqual({ src: image.src, width: image.width, height: image.height });
+          // Phones get the narrower variant of the same picture: same proportions, fewer bytes.
+          expect(image.small).toBeDefined();
+          const small = await sharp(path.join(PROJECT_ROOT, 'public', image.small!.src)).metadata();
+          expect(small.width).toBe(image.small!.width);
+          expect(small.width! / small.height!).toBeCloseTo(image.width / image.height, 2);
+          expect((await stat(path.join(PROJECT_ROOT, 'public', image.small!.src))).size).toBeLessThan((await stat(path.join(PROJECT_ROOT, 'public', image.src))).size);
         }
         expect(pair.credit).toContain('NASA');
       }
       const home = (await t.app.inject({ method: 'GET', url: '/' })).body;
       expect(home.match(/data-testid="before-after-pair"/g)).toHaveLength(t.config.examples.length);
+      const first = t.config.examples[0]!.after;
+      expect(home).toContain(`srcSet="${first.small!.src} 360w, ${first.src} 480w" sizes="(min-width: 720px) 200px, 46vw"`);
       expect(home).toContain('href="/#before-after"');
     } finally {
       await t.close();
