@@ -3,6 +3,7 @@
 // checkout. A process with enough uploads under way stores a new photo as sent and lets a worker check it
 // (the photo-check queue): the customer gets an answer at once and the wizard asks for the verdict.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { Transform, pipeline, type Readable } from 'node:stream';
 import { UPLOAD_LIMITS } from '../../../domain/catalog.js';
 import type { PhotoCheckView, PhotoState, UploadAnswer } from '../../../domain/order-views.js';
 import { AppError, conflict, notFound, unprocessable } from '../../http/errors.js';
@@ -19,6 +20,30 @@ export const PHOTO_CHECK_QUEUE = 'photo-check';
 
 /** A check that failed this often (storage away, a crash) refuses the photo instead of spinning forever. */
 const CHECK_ATTEMPTS = 3;
+
+/**
+ * How much of a photo's start its header checks read when it goes to a worker (a JPEG's, PNG's or WebP's
+ * header lies well inside it, even behind a large EXIF block); a HEIC, whose index may point anywhere, is read
+ * whole from storage.
+ */
+const HEADER_BYTES = 256 * 1024;
+
+/**
+ * A photo as the route receives it. The service reads the body: into memory for a check at once, or straight
+ * into storage for a worker's check, so a busy web process holds no photo in memory. `received` vets what
+ * arrived (the address's volume, the size limit) before anything else happens; it throws to refuse.
+ */
+export interface IncomingPhoto {
+  stream: Readable;
+  fileName: string | undefined;
+  received(bytes: number): Promise<void>;
+}
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
 
 /**
  * The name shown to the customer and staff: no control characters, no path separators, and no format
@@ -124,15 +149,39 @@ export function createDraftUploads(ctx: OrderContext) {
     if (cleaned.every((result) => result.status === 'fulfilled')) await settleIntent(db, files).catch(() => {});
   }
 
-  /** A busy process: the photo is stored as sent (after the header checks) and waits for a worker. */
-  async function defer(orderId: string, buffer: Buffer, fileName: string): Promise<PhotoCheckView> {
-    const inspected = await inspectCustomerPhoto(buffer);
-    if (!inspected.ok) throw rejection(inspected.code);
+  /**
+   * A busy process: the photo goes into storage as it arrives, and only its start stays in memory for the
+   * header checks (format, size, pixels, resolution: refused at once); then it waits for a worker.
+   */
+  async function defer(orderId: string, file: IncomingPhoto): Promise<PhotoCheckView> {
     const id = randomUUID();
     const key = `uploads/${orderId}/incoming/${randomBytes(16).toString('hex')}`;
     await noteIntent(db, [key], deps.now());
     try {
-      await storage.put(key, buffer, { contentType: 'application/octet-stream' });
+      const head: Buffer[] = [];
+      let headBytes = 0;
+      let bytes = 0;
+      const counted = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          bytes += chunk.length;
+          if (headBytes < HEADER_BYTES) {
+            head.push(chunk);
+            headBytes += chunk.length;
+          }
+          done(null, chunk);
+        },
+      });
+      // A body that breaks off fails the copy the storage reads (its error reaches the caller from there).
+      pipeline(file.stream, counted, () => {});
+      await storage.put(key, counted, { contentType: 'application/octet-stream' });
+      await file.received(bytes);
+      await admit(orderId);
+      const start = Buffer.concat(head);
+      let inspected = await inspectCustomerPhoto(start);
+      // The start was not enough (a HEIC, or a header further in than usual): the whole file decides.
+      if (!inspected.ok && bytes > start.length) inspected = await inspectCustomerPhoto(await storage.getBuffer(key));
+      if (!inspected.ok) throw rejection(inspected.code);
+      const fileName = safeFileName(file.fileName);
       const row = await db.transaction(async (tx) => {
         const repo = createOrderRepository(tx);
         const order = await repo.lock(orderId);
@@ -148,6 +197,8 @@ export function createDraftUploads(ctx: OrderContext) {
       });
       return checkView(row);
     } catch (error) {
+      // A refused photo, a body that broke off or a failed write: nothing stays behind.
+      file.stream.resume();
       await removeFiles([key]);
       throw error;
     }
@@ -188,13 +239,14 @@ export function createDraftUploads(ctx: OrderContext) {
   return {
     handlers: { [PHOTO_CHECK_QUEUE]: runCheck },
 
-    async addUpload(orderId: string, file: { buffer: Buffer; fileName: string | undefined }): Promise<UploadAnswer> {
-      await admit(orderId);
-      const fileName = safeFileName(file.fileName);
-      if (inline >= inlineLimit) return defer(orderId, file.buffer, fileName);
+    async addUpload(orderId: string, file: IncomingPhoto): Promise<UploadAnswer> {
+      if (inline >= inlineLimit) return defer(orderId, file);
       inline++;
       try {
-        return await uploadView(await checkAndStore(orderId, randomUUID(), file.buffer, fileName));
+        const buffer = await readAll(file.stream);
+        await file.received(buffer.length);
+        await admit(orderId);
+        return await uploadView(await checkAndStore(orderId, randomUUID(), buffer, safeFileName(file.fileName)));
       } finally {
         inline--;
       }

@@ -2,6 +2,8 @@
 // the wizard asks for the verdict, and the worker's check is the same as an upload checked at once: the same
 // person on every photo, refusals with their reason, nothing of a refused or removed photo left behind, and
 // no order placed while a photo still waits. Here every photo waits (inlineUploads: 0); real photographs.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -13,7 +15,8 @@ import { jobs, orderUploads, photoChecks, storageIntents } from '../../db/schema
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { createDraft, sendPhoto } from '../../test/seed.js';
 import { testDatabases } from '../../test/databases.js';
-import { phoneJpeg } from '../../../testing/images.js';
+import { multipart, phoneJpeg } from '../../../testing/images.js';
+import { FIXTURES_DIR } from '../../../testing/project-root.js';
 import { PHOTO_CHECK_QUEUE } from './draft-uploads.js';
 
 const BASIC = { gender: 'male', style: 'casual', package: 'basic', location: null, outfit: null, extras: [] };
@@ -136,6 +139,46 @@ describe.each(testDatabases())('photos checked by a worker on $name', (testDb) =
     expect(text.statusCode).toBe(415);
     expect(await files(order.orderId)).toEqual([]);
     expect(await checkRows(order.orderId)).toEqual([]);
+  });
+
+  test('a waiting photo goes to storage as it arrives: a HEIC and a JPEG with a large EXIF block are read as well as a plain one', { timeout: 120_000 }, async () => {
+    const order = await draft();
+    // The HEIC's index points behind the first bytes: it is read whole from storage for its header.
+    const heic = await readFile(path.join(FIXTURES_DIR, 'faces/franck_04117.heic'));
+    await waiting(order, heic, 'IMG_4117.HEIC');
+    // A phone's JPEG whose EXIF block comes before the image header.
+    const exif = await sharp(franck[1]!).withExif({ IFD0: { Make: 'Markermann', ImageDescription: 'x'.repeat(60_000) } }).jpeg().toBuffer();
+    await waiting(order, exif, 'exif.jpg');
+    const stored = await files(order.orderId);
+    expect(stored).toHaveLength(2);
+    expect(stored.every((key) => key.includes('/incoming/'))).toBe(true);
+    // What was stored is what was sent, byte for byte.
+    const kept = await Promise.all(stored.map((key) => t.app.storage.getBuffer(key)));
+    expect(kept.map((buffer) => buffer.length).sort()).toEqual([heic.length, exif.length].sort());
+    await t.app.jobRunner!.drain();
+    expect((await uploadRows(order.orderId)).map((row) => row.fileName).sort()).toEqual(['IMG_4117.HEIC', 'exif.jpg']);
+  });
+
+  test('a body that breaks off, a file over the size limit or one that is not a photo leaves no file, row or note behind', async () => {
+    const order = await draft();
+    const before = await intents();
+    const good = multipart({ buffer: franck[0]!, fileName: 'selfie.jpg', contentType: 'image/jpeg' });
+    const cut = await t.app.inject({
+      method: 'POST',
+      url: `/api/orders/${order.orderId}/uploads`,
+      headers: { 'content-type': good.contentType, 'x-draft-token': order.draftToken },
+      payload: good.body.subarray(0, Math.floor(good.body.length / 2)),
+    });
+    expect(cut.statusCode).toBe(400);
+    expect(cut.json().error.code).toBe('malformedUpload');
+    const huge = await upload(order, Buffer.concat([franck[0]!, Buffer.alloc(UPLOAD_LIMITS.maxFileBytes)]));
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json().error.code).toBe('fileTooLarge');
+    const text = await upload(order, Buffer.alloc(400_000, 'Markermann '));
+    expect(text.statusCode).toBe(415);
+    expect(await files(order.orderId)).toEqual([]);
+    expect(await checkRows(order.orderId)).toEqual([]);
+    expect(await intents()).toEqual(before);
   });
 
   test('a photo removed while it waits leaves nothing once the worker comes to it', async () => {

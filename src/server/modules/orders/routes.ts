@@ -75,13 +75,29 @@ export const orderRoutes: FastifyPluginAsync<{ service: OrderService }> = async 
     if (!request.isMultipart()) throw new AppError(415, 'notAnImage');
     const file = await request.file().catch(rethrowMultipartError);
     if (!file) throw new AppError(400, 'noFile');
-    const buffer = await file.toBuffer().catch(rethrowMultipartError);
-    // Counted as received, before the photo is decoded or checked.
-    const counted = await limiter.hit(uploadKey, uploadKbPerHour, HOUR_MS, Math.ceil(buffer.length / 1024));
-    if (!counted.allowed) refuse(reply, counted, 'uploadLimitReached');
-    // The multipart limit stops reading at the limit and marks the stream truncated.
-    if (file.file.truncated) throw new AppError(413, 'fileTooLarge', 'fileTooLarge', { maxBytes: UPLOAD_LIMITS.maxFileBytes });
-    const answer = await service.addUpload(request.params.id, { buffer, fileName: file.filename });
+    // A body that breaks off or is malformed fails the stream the service reads: that is the customer's 400.
+    let bodyError: unknown = null;
+    file.file.once('error', (error) => {
+      bodyError = error;
+    });
+    const answer = await service
+      .addUpload(request.params.id, {
+        stream: file.file,
+        fileName: file.filename,
+        async received(bytes) {
+          // Counted as received, before the photo is decoded or checked.
+          const counted = await limiter.hit(uploadKey, uploadKbPerHour, HOUR_MS, Math.ceil(bytes / 1024));
+          if (!counted.allowed) refuse(reply, counted, 'uploadLimitReached');
+          // The multipart limit stops reading at the limit and marks the stream truncated.
+          if (file.file.truncated) throw new AppError(413, 'fileTooLarge', 'fileTooLarge', { maxBytes: UPLOAD_LIMITS.maxFileBytes });
+        },
+      })
+      .catch((error: unknown) => {
+        // (It may have failed before this handler listened: the stream keeps it.)
+        const failed = bodyError ?? file.file.errored;
+        if (failed) rethrowMultipartError(failed);
+        throw error;
+      });
     // 202: stored, its check runs in a worker; the wizard asks for the verdict below.
     return reply.status('state' in answer ? 202 : 201).send(answer);
   });
