@@ -9,7 +9,7 @@ import { createTestInference } from '../src/studio/inference/test-inference.js';
 import { assessPhoto } from '../src/studio/quality-gate.js';
 import { renderDraft, type DraftSpec } from '../src/studio/render.js';
 import { largestFace } from '../src/studio/test-faces.js';
-import { peopleCorpus } from '../src/testing/people.js';
+import { peopleCorpus, tightGroupCrop } from '../src/testing/people.js';
 
 const dir = path.resolve(process.argv[2] ?? 'tmp/studio-previews');
 mkdirSync(dir, { recursive: true });
@@ -51,6 +51,18 @@ try {
       .png()
       .toFile(path.join(dir, `sheet-${format}.png`));
   }
+  // Party photos cut tighter, as a customer crops them until the gate finds no other face: the photo and its
+  // portrait draft side by side.
+  const tight: { input: Buffer; left: number; top: number }[] = [];
+  for (const [row, file] of ['sample3', 'sample6', 'sample1', 'sample5', 'sample2'].entries()) {
+    const photo = await tightGroupCrop(file);
+    const face = (await assessPhoto(photo, inference)).face ?? (await largestFace(photo, inference));
+    const draft = await renderDraft({ photo, face, spec: { format: 'portrait', backdrop: BACKDROPS[2]!, style: 'professional' }, inference });
+    for (const [column, image] of [photo, draft.buffer].entries()) {
+      tight.push({ input: await sharp(image).resize(TILE, TILE, { fit: 'contain', background: '#ffffff' }).png().toBuffer(), left: column * TILE, top: row * TILE });
+    }
+  }
+  await sharp({ create: { width: TILE * 2, height: TILE * 5, channels: 3, background: '#ffffff' } }).composite(tight).png().toFile(path.join(dir, 'sheet-tight-crops.png'));
   console.log(`drafts and contact sheets in ${dir}`);
 } finally {
   await inference.close();

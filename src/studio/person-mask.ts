@@ -21,7 +21,15 @@ const FRINGE = 4;
  * in the map's pixels; other faces may lie partly or wholly outside the map) and the soft fringe around them,
  * 0 on everyone else. Multiply the probabilities by it.
  */
-export function customerRegion(probabilities: Uint8Array, size: number, main: Box, others: readonly Box[], poses: readonly Pose[] = []): Uint8Array {
+export function customerRegion(
+  probabilities: Uint8Array,
+  size: number,
+  main: Box,
+  others: readonly Box[],
+  poses: readonly Pose[] = [],
+  /** Per map row, the columns the photo covers (the frame may reach beyond the photo); the whole row if not given. */
+  photoRows?: readonly { from: number; to: number }[],
+): Uint8Array {
   // A face far outside the map has no body in it worth claiming (and seeding the edge for it could take the
   // customer's own hair there).
   const near = others.filter((f) => f.x + f.width * 1.5 > 0 && f.x - f.width * 0.5 < size && f.y + f.height * 1.5 > 0 && f.y - f.height * 0.5 < size);
@@ -35,7 +43,7 @@ export function customerRegion(probabilities: Uint8Array, size: number, main: Bo
   }
   // Someone whose face the detector missed (half out of the picture): person pixels beside the customer's head,
   // further out than hair reaches and above the shoulders, belong to another person.
-  const beside = besideTheHead(probabilities, size, main);
+  const beside = besideTheHead(probabilities, size, main, photoRows);
   if (beside.length) {
     faces.push(main);
     distances.push(geodesicDistances(probabilities, size, beside));
@@ -201,16 +209,28 @@ function bonePixels(pose: Pose, size: number): number[] {
 
 /** Horizontal reach of the customer's hair from the face's centre, in widths of the detector's face box (which takes in the forehead). */
 const HAIR_REACH = 1.05;
+/**
+ * Nearer than that, hair at the photo's side edge (at head height) is still someone else's: a customer's own
+ * hair ends inside the photo, while a friend cropped away at the side enters it there.
+ */
+const EDGE_REACH = 0.75;
 /** Below the face's top, in face heights, where the shoulders begin (above it, only head and hair). */
 const SHOULDER_LINE = 1.1;
 
-function besideTheHead(probabilities: Uint8Array, size: number, main: Box): number[] {
+function besideTheHead(probabilities: Uint8Array, size: number, main: Box, photoRows?: readonly { from: number; to: number }[]): number[] {
   const centre = main.x + main.width / 2;
   const bottom = Math.min(size, Math.floor(main.y + main.height * SHOULDER_LINE));
+  const mouth = main.y + main.height * 0.75;
   const seeds: number[] = [];
   for (let y = 0; y < bottom; y++) {
-    for (let x = 0; x < size; x++) {
-      if (Math.abs(x - centre) > HAIR_REACH * main.width && probabilities[y * size + x]! >= PERSON_LEVEL) seeds.push(y * size + x);
+    const row = photoRows?.[y] ?? { from: 0, to: size - 1 };
+    for (let x = Math.max(0, row.from); x <= Math.min(size - 1, row.to); x++) {
+      const i = y * size + x;
+      if (probabilities[i]! < PERSON_LEVEL) continue;
+      const away = Math.abs(x - centre);
+      // Only beside the face, above the mouth: lower down, the customer's own shoulders reach the edge.
+      const atEdge = y < mouth && (x - row.from < 2 || row.to - x < 2);
+      if (away > HAIR_REACH * main.width || (atEdge && away > EDGE_REACH * main.width)) seeds.push(i);
     }
   }
   return seeds;

@@ -105,7 +105,16 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
       return { x: (p.x * SEGMENTATION_SIZE) / width, y: (p.y * SEGMENTATION_SIZE) / height, score: point.score };
     }),
   }));
-  const keep = customerRegion(segmented, SEGMENTATION_SIZE, toMap(mainInFrame), others.map(toMap), posesInMap);
+  const photoInMap = [
+    { x: 0, y: 0 },
+    { x: original.width, y: 0 },
+    { x: original.width, y: original.height },
+    { x: 0, y: original.height },
+  ].map((corner) => {
+    const p = toOutput(corner);
+    return { x: (p.x * SEGMENTATION_SIZE) / width, y: (p.y * SEGMENTATION_SIZE) / height };
+  });
+  const keep = customerRegion(segmented, SEGMENTATION_SIZE, toMap(mainInFrame), others.map(toMap), posesInMap, rowSpans(photoInMap, SEGMENTATION_SIZE));
   const probabilities = new Uint8Array(segmented.length);
   for (let i = 0; i < probabilities.length; i++) probabilities[i] = Math.round((segmented[i]! * keep[i]!) / 255);
 
@@ -300,6 +309,28 @@ function fadeOutsidePhoto(alpha: Buffer, width: number, height: number, corners:
       alpha[i] = Math.round(alpha[i]! * inside * inside * (3 - 2 * inside));
     }
   }
+}
+
+/**
+ * Per row of a size × size map, the columns inside a convex polygon (the photo, perhaps turned), clamped to the
+ * map; a row the polygon misses gets an empty span (from > to).
+ */
+function rowSpans(polygon: { x: number; y: number }[], size: number): { from: number; to: number }[] {
+  return Array.from({ length: size }, (_, row) => {
+    const y = row + 0.5;
+    let from = Infinity;
+    let to = -Infinity;
+    for (let i = 0; i < polygon.length; i++) {
+      const a = polygon[i]!;
+      const b = polygon[(i + 1) % polygon.length]!;
+      if ((a.y <= y && b.y > y) || (b.y <= y && a.y > y)) {
+        const x = a.x + ((y - a.y) / (b.y - a.y)) * (b.x - a.x);
+        from = Math.min(from, x);
+        to = Math.max(to, x);
+      }
+    }
+    return { from: Math.max(0, Math.ceil(from - 0.5)), to: Math.min(size - 1, Math.floor(to - 0.5)) };
+  });
 }
 
 /** Whether the segment a–b passes through the output's interior (more than a pixel inside its border). */
