@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { GENDERS, PACKAGES, UPLOAD_LIMITS, type Gender, type PackageKey } from '../../../domain/catalog.js';
-import { ORDER_ID_SHAPE } from '../../../domain/validation.js';
+import { ORDER_ID_SHAPE } from '../../../domain/validation-rules.js';
 import { useAppData } from '../../app-data.js';
 import { useI18n, useNamespace } from '../../i18n/i18n.js';
 import { ApiError, api } from '../../lib/api.js';
