@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { inlineCss } from './scripts/vite/inline-css.js';
 import { precompress } from './scripts/vite/precompress.js';
+import { routerWithoutDisplayNames } from './scripts/vite/router-display-names.js';
 import { serviceWorker } from './scripts/vite/service-worker.js';
 
 // `npm run dev`: Vite serves the browser app on 3000 with the API (started by scripts/dev.mjs on 3001) behind it.
@@ -11,6 +12,7 @@ const apiTarget = `http://localhost:${process.env.API_PORT ?? 3001}`;
 export default defineConfig({
   plugins: [
     react(),
+    routerWithoutDisplayNames(),
     serviceWorker({ source: 'src/web/sw/service-worker.js', publicDir: 'public', extraShell: ['/manifest.webmanifest'] }),
     inlineCss(),
     precompress(),

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
+import { Link } from '../../components/link.js';
 import { EXTRAS, PACKAGES, UPLOAD_LIMITS, offeredExtras, type ExtraKey } from '../../../domain/catalog.js';
 import { BILLING_LIMITS, completeSelection, WAIVER_TEXT_VERSION } from '../../../domain/selection.js';
 import { formatMoney } from '../../../domain/money.js';

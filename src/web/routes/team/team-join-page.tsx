@@ -2,7 +2,8 @@
 // and the member's own e-mail and own consent to the processing of their face photos. Joining takes a seat
 // (counted on the server) and opens the member's own page with their draft.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
+import { Link } from '../../components/link.js';
 import { RETENTION, UPLOAD_LIMITS, type PackageKey } from '../../../domain/catalog.js';
 import { TEAM_PHOTO_CONSENT_VERSION } from '../../../domain/team-rules.js';
 import { useAppData } from '../../app-data.js';

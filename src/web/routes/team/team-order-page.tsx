@@ -2,7 +2,7 @@
 // price that follows every change. The checks here are for comfort; the server validates with the same schema,
 // prices from its catalogue and decides the VAT treatment.
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../components/link.js';
 import { offeredLocations } from '../../../domain/capabilities.js';
 import { BASE_STYLES, OUTFITS, PACKAGES, PACKAGE_KEYS, type BaseStyle, type Location, type Outfit, type PackageKey } from '../../../domain/catalog.js';
 import { formatMoney, localeFor } from '../../../domain/money.js';

@@ -2,7 +2,8 @@
 // and reminders, each member's progress (never their photos), the team's ZIPs, the order and its invoices.
 // The link's token is kept for this browser session and taken out of the address bar, as on the status page.
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
+import { Link } from '../../components/link.js';
 import { formatMoney } from '../../../domain/money.js';
 import { TEAM_LIMITS, type TeamView } from '../../../domain/team-rules.js';
 import { ORDER_ID_SHAPE } from '../../../domain/validation-rules.js';

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { Link } from '../../components/link.js';
 import { formatDate } from '../../../domain/money.js';
 import { ORDER_ID_SHAPE } from '../../../domain/validation-rules.js';
 import { ApiError, api } from '../../lib/api.js';

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
+import { Link } from '../../components/link.js';
 import { ApiError, api } from '../../lib/api.js';
 import { loadChecksOnUse, loadFormChecks } from '../../lib/form-checks.js';
 import { useI18n } from '../../i18n/i18n.js';
