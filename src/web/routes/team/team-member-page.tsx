@@ -9,7 +9,7 @@ import { ORDER_ID_SHAPE } from '../../../domain/validation-rules.js';
 import { useAppData } from '../../app-data.js';
 import { useI18n, useNamespace } from '../../i18n/i18n.js';
 import { ApiError, api } from '../../lib/api.js';
-import { ChoiceButton } from '../order/choice-steps.js';
+import { ChoiceButton } from '../order/choice-button.js';
 import { PhotoExamples, PhotoUploader, usePhotoUploads, type DraftResponse } from '../order/photo-uploader.js';
 import { rememberOrderAccess } from '../tracking/order-access.js';
 import { memberAccess, rememberMember, type MemberAccess } from './member-access.js';

@@ -18,7 +18,7 @@ import { ApiError, api } from '../../lib/api.js';
 import { loadChecksOnUse, loadFormChecks } from '../../lib/form-checks.js';
 import { trackEvent } from '../../lib/metrics.js';
 import { linkTarget } from '../../routes.js';
-import { ChoiceButton } from '../order/choice-steps.js';
+import { ChoiceButton } from '../order/choice-button.js';
 import { NumberedHeading, useTeamErrorText } from './team-parts.js';
 
 const FORM_STORAGE_KEY = 'team-order';
