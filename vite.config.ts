@@ -2,7 +2,9 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { inlineCss } from './scripts/vite/inline-css.js';
+import { loadOrderChunks } from './scripts/vite/load-order-chunks.js';
 import { precompress } from './scripts/vite/precompress.js';
+import { routerWithoutDisplayNames } from './scripts/vite/router-display-names.js';
 import { serviceWorker } from './scripts/vite/service-worker.js';
 
 // `npm run dev`: Vite serves the browser app on 3000 with the API (started by scripts/dev.mjs on 3001) behind it.
@@ -11,6 +13,7 @@ const apiTarget = `http://localhost:${process.env.API_PORT ?? 3001}`;
 export default defineConfig({
   plugins: [
     react(),
+    routerWithoutDisplayNames(),
     serviceWorker({ source: 'src/web/sw/service-worker.js', publicDir: 'public', extraShell: ['/manifest.webmanifest'] }),
     inlineCss(),
     precompress(),
@@ -30,7 +33,35 @@ export default defineConfig({
     outDir: 'dist/client',
     emptyOutDir: true,
     sourcemap: true,
-    rollupOptions: { input: 'index.html' },
+    rollupOptions: {
+      input: 'index.html',
+      output: {
+        codeSplitting: loadOrderChunks(/src[\\/]web[\\/]entry-client\.tsx$/, [
+          // React, the router and the page's frame. A page served without the application runs static-page.ts
+          // instead (entry-client.tsx). The order wizard's frame comes along: most visitors who load the app go
+          // through it, and a file of its own would cost every step a request.
+          {
+            name: 'app',
+            root: /src[\\/]web[\\/]client-start\.tsx$/,
+            with: [/src[\\/]web[\\/]routes[\\/]order[\\/]order-routes\.tsx$/],
+            besides: [/src[\\/]web[\\/]static-page\.ts$/],
+            smallShared: { roots: 3, maxBytes: 3000 },
+          },
+          // The summary with the price calculation, which the team order and the staff area use too.
+          {
+            name: 'summary',
+            root: /src[\\/]web[\\/]routes[\\/]order[\\/]summary-step\.tsx$/,
+            followers: [/src[\\/]web[\\/]routes[\\/]team[\\/]team-order-page\.tsx$/, /src[\\/]web[\\/]routes[\\/]admin[\\/]admin-routes\.tsx$/],
+          },
+          // The upload step with the photo uploader; a team member's pages use the uploader too.
+          {
+            name: 'upload',
+            root: /src[\\/]web[\\/]routes[\\/]order[\\/]upload-step\.tsx$/,
+            followers: [/src[\\/]web[\\/]routes[\\/]team[\\/]team-(join|member)-page\.tsx$/],
+          },
+        ]),
+      },
+    },
   },
   server: {
     port: 3000,

@@ -1,15 +1,20 @@
 // What the customer chooses in the wizard, validated the same way in the browser and on the server.
 import { z } from 'zod';
-import { BASE_STYLES, EXTRA_KEYS, GENDERS, LANGUAGES, LOCATIONS, OUTFITS, PACKAGES, PACKAGE_KEYS, isExtraOffered } from './catalog.js';
-import type { BaseStyle, ExtraKey, Gender, Location, Outfit, PackageKey } from './catalog.js';
-import { offeredLocations, type Capabilities } from './capabilities.js';
-import { PHOTO_CONSENT_VERSION, type Selection } from './selection.js';
+import { BASE_STYLES, EXTRA_KEYS, GENDERS, LANGUAGES, LOCATIONS, OUTFITS, PACKAGE_KEYS } from './catalog.js';
+import { BILLING_LIMITS, PHOTO_CONSENT_VERSION, WAIVER_TEXT_VERSION, type Selection } from './selection.js';
 import { emailSchema, multilineText, plainText } from './validation.js';
 
-export { EMPTY_SELECTION, PHOTO_CONSENT_VERSION, deliverableSelection, type Selection } from './selection.js';
-
-/** Version of the withdrawal-waiver text at the order button; stored with the consent. */
-export const WAIVER_TEXT_VERSION = '2026-11-01';
+export {
+  BILLING_LIMITS,
+  EMPTY_SELECTION,
+  PHOTO_CONSENT_VERSION,
+  WAIVER_TEXT_VERSION,
+  completeSelection,
+  deliverableSelection,
+  type CompleteSelection,
+  type Selection,
+  type SelectionProblem,
+} from './selection.js';
 
 export const selectionSchema = z
   .object({
@@ -36,8 +41,6 @@ export const draftCreateSchema = z
     photoConsentVersion: z.literal(PHOTO_CONSENT_VERSION, { error: 'consentOutdated' }),
   })
   .strict();
-
-export const BILLING_LIMITS = { name: 120, address: 300 } as const;
 
 /**
  * What the invoice font (DejaVu Sans) prints: Latin, Greek and Cyrillic letters with their accents, digits,
@@ -77,46 +80,3 @@ export const checkoutSchema = z
   .strict();
 
 export type CheckoutInput = z.output<typeof checkoutSchema>;
-
-export interface CompleteSelection {
-  gender: Gender;
-  style: BaseStyle;
-  package: PackageKey;
-  location: Location | null;
-  outfit: Outfit | null;
-  extras: ExtraKey[];
-}
-
-export type SelectionProblem = 'genderRequired' | 'styleRequired' | 'packageRequired' | 'refinementRequired' | 'extraNotOffered' | 'outfitNotOffered' | 'locationNotOffered';
-
-/**
- * A selection that can be ordered: every step answered, location (and, where the shop can make new
- * outfits, an outfit) exactly when the package has refinement, only extras the package offers. Without
- * a generator an outfit is refused: nobody could deliver it.
- */
-export function completeSelection(
-  selection: Selection,
-  capabilities: Capabilities,
-): { ok: true; value: CompleteSelection } | { ok: false; code: SelectionProblem } {
-  if (!selection.gender) return { ok: false, code: 'genderRequired' };
-  if (!selection.style) return { ok: false, code: 'styleRequired' };
-  if (!selection.package) return { ok: false, code: 'packageRequired' };
-  if (selection.outfit && !capabilities.newOutfits) return { ok: false, code: 'outfitNotOffered' };
-  if (selection.location && !offeredLocations(capabilities).includes(selection.location)) return { ok: false, code: 'locationNotOffered' };
-  const pkg = PACKAGES[selection.package];
-  if (pkg.hasRefinement && (!selection.location || (capabilities.newOutfits && !selection.outfit))) return { ok: false, code: 'refinementRequired' };
-  const extras = [...new Set(selection.extras)];
-  if (extras.some((extra) => !isExtraOffered(selection.package!, extra))) return { ok: false, code: 'extraNotOffered' };
-  return {
-    ok: true,
-    value: {
-      gender: selection.gender,
-      style: selection.style,
-      package: selection.package,
-      location: pkg.hasRefinement ? selection.location : null,
-      outfit: pkg.hasRefinement && capabilities.newOutfits ? selection.outfit : null,
-      extras,
-    },
-  };
-}
-

@@ -1,4 +1,4 @@
-import { Suspense, useEffect, type ReactNode } from 'react';
+import { Suspense, useEffect, useRef, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { AppDataProvider, useAppData, type AppData } from './app-data.js';
 import { ConsentProvider } from './components/consent.js';
@@ -9,7 +9,6 @@ import { UpdateNotice } from './components/update-notice.js';
 import { I18nProvider, useI18n } from './i18n/i18n.js';
 import { lazyPage, type LazyPage } from './lazy-page.js';
 import { trackPageView } from './lib/metrics.js';
-import { pageTitle } from './meta.js';
 import { resolvePath, PAGES, type PageKey } from './routes.js';
 import { OfflinePage } from './routes/offline/offline-page.js';
 import { stepPageForPath } from './routes/order/order-steps.js';
@@ -97,9 +96,28 @@ function RouteEffects({ countViews }: { countViews: boolean }) {
     }
     document.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView();
   }, [location.pathname, location.hash]);
+  // The server's HTML has the first page's title; the titles of the pages and languages that follow come
+  // from meta.ts, loaded with the first change.
+  const firstTitle = useRef(true);
   useEffect(() => {
+    if (firstTitle.current) {
+      firstTitle.current = false;
+      return;
+    }
     const resolution = resolvePath(location.pathname);
-    if (resolution.kind === 'page') document.title = pageTitle(resolution.page, language, messages, site, catalog);
+    if (resolution.kind !== 'page') return;
+    let current = true;
+    import('./meta.js').then(
+      (meta) => {
+        if (current) document.title = meta.pageTitle(resolution.page, language, messages, site, catalog);
+      },
+      () => {
+        // Not loaded (offline): the previous title stays.
+      },
+    );
+    return () => {
+      current = false;
+    };
   }, [location.pathname, language, messages, site, catalog]);
   useEffect(() => {
     if (countViews) trackPageView(location.pathname, language);

@@ -1,17 +1,20 @@
 // Consent for third-party services (decisions.md section 4): analytics and chat are optional, configured by
 // the operator, and load only after the visitor agrees. Rejecting takes one click, as accepting does; the
 // footer's cookie link opens the settings again. Without such services there is nothing to ask.
-import { createContext, useCallback, useContext, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Suspense, createContext, lazy, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { CONSENT_KINDS, type ConsentServices } from '../../domain/site.js';
 import { useAppData } from '../app-data.js';
-import { useI18n } from '../i18n/i18n.js';
-import { PageLink } from './page-link.js';
+
+// The banner and the settings load when the browser shows them: only a shop with such a service asks, and
+// never in the server's HTML (the browser decides after reading its storage).
+const ConsentDialog = lazy(() => import('./consent-dialog.js').then((m) => ({ default: m.ConsentDialog })));
 
 export const CONSENT_STORAGE_KEY = 'consent';
 /** Asked again when the services change. */
 const CONSENT_VERSION = 1;
 
-type Kind = keyof ConsentServices;
+export type ConsentKind = keyof ConsentServices;
+type Kind = ConsentKind;
 const KINDS = CONSENT_KINDS;
 export type ConsentChoice = Record<Kind, boolean>;
 
@@ -114,103 +117,18 @@ export function ConsentProvider({ children }: { children: ReactNode }) {
     <ConsentContext.Provider value={value}>
       {children}
       {view && kinds.length > 0 && (
-        <ConsentDialog
-          kinds={kinds}
-          services={services}
-          current={choice ?? null}
-          settings={view === 'settings'}
-          onSettings={() => setView('settings')}
-          onDecide={decide}
-          onClose={choice ? () => decide(choice) : null}
-        />
+        <Suspense fallback={null}>
+          <ConsentDialog
+            kinds={kinds}
+            services={services}
+            current={choice ?? null}
+            settings={view === 'settings'}
+            onSettings={() => setView('settings')}
+            onDecide={decide}
+            onClose={choice ? () => decide(choice) : null}
+          />
+        </Suspense>
       )}
     </ConsentContext.Provider>
-  );
-}
-
-function ConsentDialog(props: {
-  kinds: Kind[];
-  services: ConsentServices;
-  current: ConsentChoice | null;
-  settings: boolean;
-  onSettings: () => void;
-  onDecide: (choice: ConsentChoice) => void;
-  onClose: (() => void) | null;
-}) {
-  const { t } = useI18n();
-  const titleId = useId();
-  const [draft, setDraft] = useState<ConsentChoice>(props.current ?? { analytics: false, chat: false });
-  const dialogRef = useRef<HTMLDivElement>(null);
-  const all = (value: boolean): ConsentChoice => ({ analytics: value && props.kinds.includes('analytics'), chat: value && props.kinds.includes('chat') });
-  const names = props.kinds.map((kind) => t(`common.consent.${kind}`, { name: props.services[kind]!.name })).join(', ');
-  const { onClose } = props;
-
-  useEffect(() => {
-    // The settings were asked for: they take the focus. The first-visit banner does not interrupt reading.
-    if (props.settings) dialogRef.current?.focus();
-  }, [props.settings]);
-
-  useEffect(() => {
-    if (!onClose) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onClose();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [onClose]);
-
-  return (
-    <div ref={dialogRef} className="cookie-consent" role="dialog" aria-modal="false" aria-labelledby={titleId} tabIndex={-1} data-testid="consent">
-      <div className="cookie-consent__inner">
-        <h2 id={titleId} className="cookie-consent__title">
-          {props.settings ? t('common.consent.settingsTitle') : t('common.consent.title')}
-        </h2>
-        <p className="cookie-consent__text">{t('common.consent.text', { services: names })}</p>
-        {props.settings && (
-          <fieldset className="cookie-consent__options">
-            <legend className="visually-hidden">{t('common.consent.settingsTitle')}</legend>
-            {props.kinds.map((kind) => (
-              <label key={kind} className="cookie-consent__option">
-                <input
-                  type="checkbox"
-                  checked={draft[kind]}
-                  onChange={(event) => setDraft((d) => ({ ...d, [kind]: event.target.checked }))}
-                  data-testid={`consent-${kind}`}
-                />
-                <span>
-                  <strong>{t(`common.consent.${kind}`, { name: props.services[kind]!.name })}</strong>
-                  <span className="cookie-consent__hint">{t(`common.consent.${kind}Text`)}</span>
-                </span>
-              </label>
-            ))}
-          </fieldset>
-        )}
-        <p className="cookie-consent__links">
-          <PageLink to="datenschutz">{t('common.consent.privacyLink')}</PageLink>
-        </p>
-        <div className="cookie-consent__actions">
-          <button type="button" className="button button--consent" onClick={() => props.onDecide(all(false))} data-testid="consent-reject">
-            {t('common.consent.rejectAll')}
-          </button>
-          {props.settings ? (
-            <button type="button" className="button button--consent" onClick={() => props.onDecide(draft)} data-testid="consent-save">
-              {t('common.consent.save')}
-            </button>
-          ) : (
-            <button type="button" className="button button--consent" onClick={props.onSettings} data-testid="consent-settings">
-              {t('common.consent.settings')}
-            </button>
-          )}
-          <button type="button" className="button button--consent" onClick={() => props.onDecide(all(true))} data-testid="consent-accept">
-            {t('common.consent.acceptAll')}
-          </button>
-        </div>
-        {props.onClose && (
-          <button type="button" className="cookie-consent__close" aria-label={t('common.consent.close')} onClick={props.onClose}>
-            <span aria-hidden="true">×</span>
-          </button>
-        )}
-      </div>
-    </div>
   );
 }

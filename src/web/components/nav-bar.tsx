@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
+import { Link } from './link.js';
 import { LANGUAGES, type Language } from '../../domain/catalog.js';
 import { useAppData } from '../app-data.js';
 import { useI18n } from '../i18n/i18n.js';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from './link.js';
 import type { MetricEvent } from '../../domain/metrics.js';
 import { trackEvent } from '../lib/metrics.js';
 import { linkTarget, type LinkKey } from '../routes.js';

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { NavLink, Outlet } from 'react-router';
+import { Outlet } from 'react-router';
+import { NavLink } from '../../components/link.js';
 import { useStaff } from './staff-session.js';
 
 /** Top bar on every back-office page: Dashboard, Bestellungen, who is signed in, Abmelden. */

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../../components/link.js';
 import { useAdminTitle } from './admin-layout.js';
 import type { DashboardResponse } from './admin-types.js';
 import { Badge } from './admin-ui.js';

@@ -1,6 +1,6 @@
 // Jobs that failed for good (dead letters): staff see them on the dashboard and send them round again.
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../components/link.js';
 import type { AdminJob } from './admin-types.js';
 import { JobLine } from './studio-panel.js';
 import { useStaff } from './staff-session.js';

@@ -1,5 +1,6 @@
 import { useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
+import { Link } from '../../components/link.js';
 import { formatMoney } from '../../../domain/money.js';
 import { useAdminTitle } from './admin-layout.js';
 import type { AdminOrder, AdminOrderDetail } from './admin-types.js';

@@ -1,5 +1,6 @@
 import { useState, type FormEvent, type MouseEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
+import { Link } from '../../components/link.js';
 import { formatMoney } from '../../../domain/money.js';
 import { useAdminTitle } from './admin-layout.js';
 import type { OrderListItem, OrderListResponse } from './admin-types.js';

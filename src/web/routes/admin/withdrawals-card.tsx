@@ -1,7 +1,7 @@
 // Declarations made with "Vertrag widerrufen": staff see each new one, open its order (to refund from
 // there) and mark it handled.
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../components/link.js';
 import type { WithdrawalOutcome } from '../../../domain/withdrawal.js';
 import { Badge } from './admin-ui.js';
 import { formatDateTime } from './admin-format.js';

@@ -1,7 +1,8 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
-import { CONTACT_LIMITS, contactFormSchema, cutText, fieldErrors } from '../../../domain/validation.js';
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { CONTACT_LIMITS, cutText } from '../../../domain/validation-rules.js';
 import { useAppData } from '../../app-data.js';
 import { ApiError, api } from '../../lib/api.js';
+import { loadChecksOnUse, loadFormChecks } from '../../lib/form-checks.js';
 import { useI18n } from '../../i18n/i18n.js';
 
 type Field = 'name' | 'email' | 'message';
@@ -14,6 +15,8 @@ export function ContactPage() {
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [state, setState] = useState<'editing' | 'submitting' | 'success'>('editing');
   const [formError, setFormError] = useState<string | null>(null);
+  // Sent and not yet answered (the checks may still be loading): a second press does nothing.
+  const sending = useRef(false);
 
   const change = (field: Field, value: string) => {
     // Spec: input is cut at 2000 characters; an error clears when its field is edited.
@@ -24,20 +27,31 @@ export function ContactPage() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const parsed = contactFormSchema.safeParse(values);
-    if (!parsed.success) {
-      const found = fieldErrors(parsed.error);
-      setErrors({ name: found.name, email: found.email, message: found.message });
-      return;
-    }
-    setState('submitting');
+    if (sending.current) return;
+    sending.current = true;
     try {
-      await api('/api/contact', { method: 'POST', body: { ...parsed.data, language } });
-      setState('success');
-    } catch (caught) {
-      setState('editing');
-      if (caught instanceof ApiError && Object.keys(caught.fields).length) setErrors(caught.fields as Partial<Record<Field, string>>);
-      else setFormError(t(`contact.errors.${caught instanceof ApiError && caught.code === 'rateLimited' ? 'rateLimited' : 'submitError'}`));
+      const checks = await loadFormChecks().catch(() => null);
+      if (!checks) {
+        setFormError(t('contact.errors.submitError'));
+        return;
+      }
+      const parsed = checks.contactFormSchema.safeParse(values);
+      if (!parsed.success) {
+        const found = checks.fieldErrors(parsed.error);
+        setErrors({ name: found.name, email: found.email, message: found.message });
+        return;
+      }
+      setState('submitting');
+      try {
+        await api('/api/contact', { method: 'POST', body: { ...parsed.data, language } });
+        setState('success');
+      } catch (caught) {
+        setState('editing');
+        if (caught instanceof ApiError && Object.keys(caught.fields).length) setErrors(caught.fields as Partial<Record<Field, string>>);
+        else setFormError(t(`contact.errors.${caught instanceof ApiError && caught.code === 'rateLimited' ? 'rateLimited' : 'submitError'}`));
+      }
+    } finally {
+      sending.current = false;
     }
   };
 
@@ -114,7 +128,7 @@ export function ContactPage() {
               </button>
             </div>
           ) : (
-            <form onSubmit={submit} noValidate>
+            <form onSubmit={submit} noValidate {...loadChecksOnUse}>
               <h2 id="contact-form-title">{t('contact.form.title')}</h2>
               {field('name', t('contact.form.name'), <input id="contact-name" autoComplete="name" value={values.name} onChange={(e) => change('name', e.target.value)} data-testid="contact-name" {...described('name')} />)}
               {field(

@@ -3,7 +3,7 @@
 // from the site configuration and is shown only when it is set; every price, count and period comes from
 // the catalogue, so the texts cannot drift from what the software sells and enforces.
 import { Fragment, type ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../components/link.js';
 import {
   EXTRAS,
   MAX_UPLOAD_MB,

@@ -10,17 +10,7 @@ import { useI18n } from '../../i18n/i18n.js';
 import { StepHeader, StepNav } from './order-layout.js';
 import { useWizard } from './wizard-state.js';
 import { trackEvent } from '../../lib/metrics.js';
-
-export function ChoiceButton(props: { selected: boolean; onClick: () => void; title: string; description?: string; badge?: string; extra?: React.ReactNode; testId: string }) {
-  return (
-    <button type="button" className={`choice${props.selected ? ' choice--selected' : ''}`} aria-pressed={props.selected} onClick={props.onClick} data-testid={props.testId}>
-      {props.badge && <span className="choice__badge">{props.badge}</span>}
-      <span className="choice__title">{props.title}</span>
-      {props.description && <span className="choice__description">{props.description}</span>}
-      {props.extra}
-    </button>
-  );
-}
+import { ChoiceButton } from './choice-button.js';
 
 export function GenderStep() {
   const { t } = useI18n();

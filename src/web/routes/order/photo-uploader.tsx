@@ -3,13 +3,18 @@
 // took at once), refusals with their reason, the crop offered for a group photo, and the counter towards the
 // minimum. Used by the wizard's upload step and by a team member's page; each
 // brings its own draft (the wizard makes one on the first file, a member has one from joining).
-import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
 import { UPLOAD_LIMITS } from '../../../domain/catalog.js';
 import type { PhotoCheckView, PhotoState, UploadAnswer, UploadView } from '../../../domain/order-views.js';
 import { CheckboxField, type CheckboxError } from '../../components/form-fields.js';
 import { ApiError, api, uploadFile } from '../../lib/api.js';
 import { useI18n } from '../../i18n/i18n.js';
-import { PhotoCrop, cropOffer, type CropOffer } from './photo-crop.js';
+import type { CropOffer } from './photo-crop.js';
+
+// The crop dialog loads with the first photo refused for showing several people (it asks the dialog's module
+// whether the photo can be cropped), not with the step: most customers never see it.
+const cropModule = () => import('./photo-crop.js');
+const PhotoCrop = lazy(() => cropModule().then((m) => ({ default: m.PhotoCrop })));
 
 /** A draft this browser may upload into: its id and its draft token. */
 export interface DraftAccess {
@@ -147,9 +152,16 @@ export function usePhotoUploads(options: PhotoUploadsOptions) {
           if (file && result.error && CROPPABLE_ERRORS.has(result.error)) {
             const source = cropSources.current.get(file) ?? file;
             // Only a photo this browser can open is offered for cropping (most cannot open HEIC).
-            void cropOffer(source).then((offer) => {
-              if (offer !== 'none') setItem(item.key, { crop: offer, file: source });
-            });
+            void cropModule()
+              .then((m) => m.cropOffer(source))
+              .then(
+                (offer) => {
+                  if (offer !== 'none') setItem(item.key, { crop: offer, file: source });
+                },
+                () => {
+                  // Not loaded (offline): the photo is refused without the offer, as where it cannot be opened.
+                },
+              );
           }
           return false;
         },
@@ -393,18 +405,21 @@ export function PhotoUploader({ photos }: { photos: PhotoUploads }) {
         ))}
       </ul>
       {cropping && (
-        <PhotoCrop
-          file={cropping.file}
-          onCancel={() => setCropping(null)}
-          onConfirm={(cropped) => {
-            setCropping(null);
-            cropSources.current.set(cropped, cropping.file);
-            // The crop takes the refused photo's place in the list, and its way: the same upload and checks.
-            setPending((p) => p.filter((x) => x.key !== cropping.key));
-            list.current?.focus({ preventScroll: true });
-            void addFiles([cropped]);
-          }}
-        />
+        // Loaded already: the crop button appears only once the dialog's module has answered cropOffer.
+        <Suspense fallback={null}>
+          <PhotoCrop
+            file={cropping.file}
+            onCancel={() => setCropping(null)}
+            onConfirm={(cropped) => {
+              setCropping(null);
+              cropSources.current.set(cropped, cropping.file);
+              // The crop takes the refused photo's place in the list, and its way: the same upload and checks.
+              setPending((p) => p.filter((x) => x.key !== cropping.key));
+              list.current?.focus({ preventScroll: true });
+              void addFiles([cropped]);
+            }}
+          />
+        </Suspense>
       )}
     </>
   );

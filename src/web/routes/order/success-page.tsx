@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
+import { Link } from '../../components/link.js';
 import { formatMoney } from '../../../domain/money.js';
 import { PageLink } from '../../components/page-link.js';
 import { ApiError, api } from '../../lib/api.js';

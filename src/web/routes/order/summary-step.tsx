@@ -1,17 +1,17 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
+import { Link } from '../../components/link.js';
 import { EXTRAS, PACKAGES, UPLOAD_LIMITS, offeredExtras, type ExtraKey } from '../../../domain/catalog.js';
-import { completeSelection, WAIVER_TEXT_VERSION } from '../../../domain/order-selection.js';
+import { BILLING_LIMITS, completeSelection, WAIVER_TEXT_VERSION } from '../../../domain/selection.js';
 import { formatMoney } from '../../../domain/money.js';
 import { priceOrder } from '../../../domain/pricing.js';
-import { emailSchema } from '../../../domain/validation.js';
-import { BILLING_LIMITS, billingFields } from '../../../domain/order-selection.js';
 import { useAppData } from '../../app-data.js';
 import { DetailRows, packageFeatures } from '../../components/details.js';
 import { CheckboxField, FormField, SubmitButton } from '../../components/form-fields.js';
 import { PageLink } from '../../components/page-link.js';
 import { linkTarget } from '../../routes.js';
 import { ApiError, api } from '../../lib/api.js';
+import { loadChecksOnUse, loadFormChecks } from '../../lib/form-checks.js';
 import { useI18n } from '../../i18n/i18n.js';
 import { StepHeader } from './order-layout.js';
 import type { UploadView } from '../../../domain/order-views.js';
@@ -43,6 +43,8 @@ export function SummaryStep() {
   const [billingErrors, setBillingErrors] = useState<{ billingName?: string; billingAddress?: string }>({});
   const billingBox = useRef<HTMLDetailsElement>(null);
   const [submitting, setSubmitting] = useState(false);
+  // The checks are loading for a press of the order button: a second press does nothing.
+  const sending = useRef(false);
   const emailInput = useRef<HTMLInputElement>(null);
   const waiverInput = useRef<HTMLInputElement>(null);
   const selection = state.selection;
@@ -91,9 +93,16 @@ export function SummaryStep() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (submitting) return;
+    if (submitting || sending.current) return;
     setError(null);
-    const email = emailSchema.safeParse(state.email);
+    sending.current = true;
+    const checks = await loadFormChecks().catch(() => null);
+    sending.current = false;
+    if (!checks) {
+      setError(`${t('order.summary.checkoutError', { message: t('errors.network') })} ${t('order.summary.retry')}`);
+      return;
+    }
+    const email = checks.emailSchema.safeParse(state.email);
     if (!email.success) {
       const code = email.error.issues[0]?.message;
       setEmailError(code === 'invalidText' ? t('errors.invalidText') : state.email.trim() ? t('order.summary.emailInvalid') : t('order.summary.emailRequired'));
@@ -107,7 +116,7 @@ export function SummaryStep() {
     }
     const billingProblems: { billingName?: string; billingAddress?: string } = {};
     for (const field of ['billingName', 'billingAddress'] as const) {
-      const checked = billingFields[field].safeParse(state[field]);
+      const checked = checks.billingFields[field].safeParse(state[field]);
       if (!checked.success) billingProblems[field] = checked.error.issues[0]?.message ?? 'invalidText';
     }
     setBillingErrors(billingProblems);
@@ -178,7 +187,7 @@ export function SummaryStep() {
           {t('order.summary.failed')}
         </p>
       )}
-      <form className="summary" onSubmit={submit} noValidate>
+      <form className="summary" onSubmit={submit} noValidate {...loadChecksOnUse}>
         <div className="summary__main">
           <FormField id="email" label={t('order.summary.emailLabel')} error={emailError} hint={t('order.summary.emailHint')}>
             {(aria) => (

@@ -1,15 +1,16 @@
 // The join page of a team's link (/team/join/:token): who invites, what is paid for, the team's fixed look,
 // and the member's own e-mail and own consent to the processing of their face photos. Joining takes a seat
 // (counted on the server) and opens the member's own page with their draft.
-import { useEffect, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { Link } from '../../components/link.js';
 import { RETENTION, UPLOAD_LIMITS, type PackageKey } from '../../../domain/catalog.js';
-import { TEAM_PHOTO_CONSENT_VERSION } from '../../../domain/team.js';
-import { emailSchema } from '../../../domain/validation.js';
+import { TEAM_PHOTO_CONSENT_VERSION } from '../../../domain/team-rules.js';
 import { useAppData } from '../../app-data.js';
 import { FormField, SubmitButton } from '../../components/form-fields.js';
 import { useI18n, useNamespace } from '../../i18n/i18n.js';
 import { ApiError, api } from '../../lib/api.js';
+import { loadChecksOnUse, loadFormChecks } from '../../lib/form-checks.js';
 import { PhotoConsent } from '../order/photo-uploader.js';
 import { rememberMember } from './member-access.js';
 import { LookRows, useTeamErrorText, type TeamLook } from './team-parts.js';
@@ -37,6 +38,8 @@ export function TeamJoinPage() {
   const [consentError, setConsentError] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  // The checks are loading for a press of the join button: a second press does nothing.
+  const sending = useRef(false);
 
   useEffect(() => {
     if (!token) return;
@@ -67,9 +70,16 @@ export function TeamJoinPage() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (submitting) return;
+    if (submitting || sending.current) return;
     setError(null);
-    const parsed = emailSchema.safeParse(email);
+    sending.current = true;
+    const checks = await loadFormChecks().catch(() => null);
+    sending.current = false;
+    if (!checks) {
+      setError(errorText('network'));
+      return;
+    }
+    const parsed = checks.emailSchema.safeParse(email);
     if (!parsed.success) {
       setEmailError(errorText(parsed.error.issues[0]?.message ?? 'invalidEmail'));
       document.getElementById('join-email')?.focus();
@@ -128,7 +138,7 @@ export function TeamJoinPage() {
           </section>
         </div>
         <aside className="team-join__side">
-          <form className="card team-join__form" onSubmit={submit} noValidate aria-labelledby="join-form-title">
+          <form className="card team-join__form" onSubmit={submit} noValidate aria-labelledby="join-form-title" {...loadChecksOnUse}>
             <h2 id="join-form-title">{t('team.join.formTitle')}</h2>
             <ol className="team-steps">
               <li>{t('team.join.steps.join')}</li>

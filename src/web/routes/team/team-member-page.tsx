@@ -2,13 +2,14 @@
 // their photos through the same upload, gate and crop as the wizard, then sending them. No payment: the team
 // has paid. The draft token from joining stays in this browser session, as the wizard keeps its draft.
 import { useCallback, useEffect, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
+import { Link } from '../../components/link.js';
 import { GENDERS, PACKAGES, UPLOAD_LIMITS, type Gender, type PackageKey } from '../../../domain/catalog.js';
-import { ORDER_ID_SHAPE } from '../../../domain/validation.js';
+import { ORDER_ID_SHAPE } from '../../../domain/validation-rules.js';
 import { useAppData } from '../../app-data.js';
 import { useI18n, useNamespace } from '../../i18n/i18n.js';
 import { ApiError, api } from '../../lib/api.js';
-import { ChoiceButton } from '../order/choice-steps.js';
+import { ChoiceButton } from '../order/choice-button.js';
 import { PhotoExamples, PhotoUploader, usePhotoUploads, type DraftResponse } from '../order/photo-uploader.js';
 import { rememberOrderAccess } from '../tracking/order-access.js';
 import { memberAccess, rememberMember, type MemberAccess } from './member-access.js';

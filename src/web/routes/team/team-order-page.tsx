@@ -1,24 +1,24 @@
 // The company's order (issue 17): seats of one package, the team's look, the billing data and the VAT ID, and a
 // price that follows every change. The checks here are for comfort; the server validates with the same schema,
 // prices from its catalogue and decides the VAT treatment.
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
-import { Link } from 'react-router';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { Link } from '../../components/link.js';
 import { offeredLocations } from '../../../domain/capabilities.js';
 import { BASE_STYLES, OUTFITS, PACKAGES, PACKAGE_KEYS, type BaseStyle, type Location, type Outfit, type PackageKey } from '../../../domain/catalog.js';
 import { formatMoney, localeFor } from '../../../domain/money.js';
-import { BILLING_LIMITS } from '../../../domain/order-selection.js';
 import { priceTeamOrder, type VatTreatment } from '../../../domain/pricing.js';
-import { TEAM_LIMITS, teamCheckoutSchema } from '../../../domain/team.js';
-import { fieldErrors } from '../../../domain/validation.js';
+import { BILLING_LIMITS } from '../../../domain/selection.js';
+import { TEAM_LIMITS } from '../../../domain/team-rules.js';
 import { checkVatId, vatTreatmentFor } from '../../../domain/vat-id.js';
 import { useAppData } from '../../app-data.js';
 import { CheckboxField, FormField, SubmitButton } from '../../components/form-fields.js';
 import { PageLink } from '../../components/page-link.js';
 import { useI18n, useNamespace } from '../../i18n/i18n.js';
 import { ApiError, api } from '../../lib/api.js';
+import { loadChecksOnUse, loadFormChecks } from '../../lib/form-checks.js';
 import { trackEvent } from '../../lib/metrics.js';
 import { linkTarget } from '../../routes.js';
-import { ChoiceButton } from '../order/choice-steps.js';
+import { ChoiceButton } from '../order/choice-button.js';
 import { NumberedHeading, useTeamErrorText } from './team-parts.js';
 
 const FORM_STORAGE_KEY = 'team-order';
@@ -116,6 +116,8 @@ export function TeamOrderPage() {
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  // The checks are loading for a press of the order button: a second press does nothing.
+  const sending = useRef(false);
 
   useEffect(() => {
     // Kept for this browser session, so a cancelled payment or a reload does not empty the form.
@@ -174,8 +176,15 @@ export function TeamOrderPage() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (submitting) return;
+    if (submitting || sending.current) return;
     setFormError(null);
+    sending.current = true;
+    const checks = await loadFormChecks().catch(() => null);
+    sending.current = false;
+    if (!checks) {
+      setFormError(t('team.order.checkoutError', { message: errorText('network') }));
+      return;
+    }
     const body = {
       language,
       email: form.email,
@@ -189,8 +198,8 @@ export function TeamOrderPage() {
       ...(form.vatId.trim() ? { vatId: form.vatId } : {}),
       businessConfirmed: business,
     };
-    const parsed = teamCheckoutSchema.safeParse(body);
-    const found: Partial<Record<Field, string>> = parsed.success ? {} : (fieldErrors(parsed.error) as Partial<Record<Field, string>>);
+    const parsed = checks.teamCheckoutSchema.safeParse(body);
+    const found: Partial<Record<Field, string>> = parsed.success ? {} : (checks.fieldErrors(parsed.error) as Partial<Record<Field, string>>);
     if (pkg.hasRefinement && !location) found.location = 'locationRequired';
     if (pkg.hasRefinement && capabilities.newOutfits && !outfit) found.outfit = 'outfitRequired';
     if (vatProblem) found.vatId = vatProblem;
@@ -237,7 +246,7 @@ export function TeamOrderPage() {
         </ul>
       </header>
 
-      <form className="summary team-form" onSubmit={submit} noValidate>
+      <form className="summary team-form" onSubmit={submit} noValidate {...loadChecksOnUse}>
         <div className="summary__main">
           <section className="team-form__section" aria-labelledby="team-package-title">
             <NumberedHeading id="team-package-title" number={1}>{t('team.order.packageTitle')}</NumberedHeading>

@@ -2,16 +2,17 @@
 // and reminders, each member's progress (never their photos), the team's ZIPs, the order and its invoices.
 // The link's token is kept for this browser session and taken out of the address bar, as on the status page.
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
+import { Link } from '../../components/link.js';
 import { formatMoney } from '../../../domain/money.js';
-import type { TeamView } from '../../../domain/team.js';
-import { TEAM_LIMITS } from '../../../domain/team.js';
-import { ORDER_ID_SHAPE, emailSchema } from '../../../domain/validation.js';
+import { TEAM_LIMITS, type TeamView } from '../../../domain/team-rules.js';
+import { ORDER_ID_SHAPE } from '../../../domain/validation-rules.js';
 import { useAppData } from '../../app-data.js';
 import { DetailRows } from '../../components/details.js';
 import { FormField } from '../../components/form-fields.js';
 import { useI18n, useNamespace } from '../../i18n/i18n.js';
 import { ApiError, api } from '../../lib/api.js';
+import { loadChecksOnUse, loadFormChecks } from '../../lib/form-checks.js';
 import { orderAccessToken, rememberOrderAccess } from '../tracking/order-access.js';
 import { DownloadLink, formatDateTime } from '../tracking/order-view.js';
 import { useTeamErrorText } from './team-parts.js';
@@ -287,6 +288,8 @@ function MembersCard({ view, token, onChange }: { view: TeamView; token: string;
   const [notice, setNotice] = useState<Notice>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [removing, setRemoving] = useState<string | null>(null);
+  // The checks are loading for a press of the invite button: a second press does nothing.
+  const sending = useRef(false);
   const headers = { 'x-status-token': token };
 
   const act = async (key: string, path: string, done: string) => {
@@ -308,7 +311,12 @@ function MembersCard({ view, token, onChange }: { view: TeamView; token: string;
     setNotice(null);
     const emails = addresses.split(/[\s,;]+/).filter(Boolean);
     if (!emails.length) return setInviteError(t('team.status.inviteEmpty'));
-    const bad = emails.find((email) => !emailSchema.safeParse(email).success);
+    if (sending.current) return;
+    sending.current = true;
+    const checks = await loadFormChecks().catch(() => null);
+    sending.current = false;
+    if (!checks) return setInviteError(errorText('network'));
+    const bad = emails.find((email) => !checks.emailSchema.safeParse(email).success);
     if (bad) return setInviteError(t('team.status.inviteInvalid', { email: bad }));
     if (emails.length > TEAM_LIMITS.maxInvites) return setInviteError(errorText('tooManyInvites'));
     setBusy('invite');
@@ -408,7 +416,7 @@ function MembersCard({ view, token, onChange }: { view: TeamView; token: string;
           ))}
         </ul>
       )}
-      <form className="team-invite" onSubmit={invite} noValidate>
+      <form className="team-invite" onSubmit={invite} noValidate {...loadChecksOnUse}>
         <h3 className="team-invite__title">{t('team.status.inviteTitle')}</h3>
         <FormField id="team-invite-emails" noteId="team-invite" label={t('team.status.inviteLabel')} error={inviteError} hint={t('team.status.inviteHint')}>
           {(aria) => (

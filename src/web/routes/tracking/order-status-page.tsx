@@ -1,8 +1,10 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { Link } from '../../components/link.js';
 import { formatDate } from '../../../domain/money.js';
-import { ORDER_ID_SHAPE, revisionRequestSchema, fieldErrors } from '../../../domain/validation.js';
+import { ORDER_ID_SHAPE } from '../../../domain/validation-rules.js';
 import { ApiError, api } from '../../lib/api.js';
+import { loadChecksOnUse, loadFormChecks } from '../../lib/form-checks.js';
 import { linkTarget } from '../../routes.js';
 import { useI18n } from '../../i18n/i18n.js';
 import { orderAccessToken, rememberOrderAccess } from './order-access.js';
@@ -57,6 +59,8 @@ function Revision({ order, token, selected, onChange }: { order: OrderView; toke
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState(false);
+  // Sent and not yet answered (the checks may still be loading): a second press does nothing.
+  const sending = useRef(false);
   const { revision } = order;
   const answers = revision.answers.length > 0 && (
     <div data-testid="revision-answers">
@@ -90,23 +94,34 @@ function Revision({ order, token, selected, onChange }: { order: OrderView; toke
   }
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const parsed = revisionRequestSchema.safeParse({ imageIds: selected, message });
-    if (!parsed.success) {
-      const errors = fieldErrors(parsed.error);
-      setError(t(`orderStatus.revision.errors.${errors.imageIds ?? errors.message ?? 'picturesRequired'}`));
-      return;
-    }
-    setBusy(true);
+    if (sending.current) return;
+    sending.current = true;
     try {
-      const next = await api<OrderView>(`/api/orders/${order.orderId}/revision`, { method: 'POST', body: parsed.data, headers: { 'x-status-token': token } });
-      setSent(true);
-      setMessage('');
-      onChange(next);
-    } catch (caught) {
-      const code = caught instanceof ApiError ? caught.code : 'unknown';
-      setError(REVISION_ERRORS.includes(code) ? t(`orderStatus.revision.errors.${code}`) : t(`errors.${code}`));
+      const checks = await loadFormChecks().catch(() => null);
+      if (!checks) {
+        setError(t('errors.network'));
+        return;
+      }
+      const parsed = checks.revisionRequestSchema.safeParse({ imageIds: selected, message });
+      if (!parsed.success) {
+        const errors = checks.fieldErrors(parsed.error);
+        setError(t(`orderStatus.revision.errors.${errors.imageIds ?? errors.message ?? 'picturesRequired'}`));
+        return;
+      }
+      setBusy(true);
+      try {
+        const next = await api<OrderView>(`/api/orders/${order.orderId}/revision`, { method: 'POST', body: parsed.data, headers: { 'x-status-token': token } });
+        setSent(true);
+        setMessage('');
+        onChange(next);
+      } catch (caught) {
+        const code = caught instanceof ApiError ? caught.code : 'unknown';
+        setError(REVISION_ERRORS.includes(code) ? t(`orderStatus.revision.errors.${code}`) : t(`errors.${code}`));
+      } finally {
+        setBusy(false);
+      }
     } finally {
-      setBusy(false);
+      sending.current = false;
     }
   };
   return (
@@ -116,7 +131,7 @@ function Revision({ order, token, selected, onChange }: { order: OrderView; toke
       {revision.remaining === 0 ? (
         <p>{t('orderStatus.revision.usedUp', { budget: revision.budget })}</p>
       ) : (
-        <form onSubmit={submit} noValidate>
+        <form onSubmit={submit} noValidate {...loadChecksOnUse}>
           <p>{t('orderStatus.revision.text', { date: formatDate(revision.allowedUntil, language), remaining: revision.remaining, budget: revision.budget })}</p>
           <p aria-live="polite" data-testid="redo-count">
             {t('orderStatus.revision.selected', { n: selected.length, max: revision.remaining })}

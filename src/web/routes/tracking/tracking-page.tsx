@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
-import { trackingFormSchema, fieldErrors } from '../../../domain/validation.js';
+import { useSearchParams } from 'react-router';
+import { Link } from '../../components/link.js';
 import { ApiError, api } from '../../lib/api.js';
+import { loadChecksOnUse, loadFormChecks } from '../../lib/form-checks.js';
 import { useI18n } from '../../i18n/i18n.js';
 import { rememberOrderAccess, renewOrder } from './order-access.js';
 import { OrderSummary, ProcessingInfo, ProgressSteps, ResultsGallery, StatusBanner, UploadsGallery, type OrderView } from './order-view.js';
@@ -48,6 +49,7 @@ export function TrackingPage() {
   const expiredLink = params.get('link') === 'expired';
   const [lockedUntil, setLockedUntil] = useState<number | null>(null);
   const autoSearched = useRef(false);
+  const searchRunning = useRef(false);
 
   useEffect(() => {
     const attempts = readAttempts();
@@ -69,49 +71,61 @@ export function TrackingPage() {
 
   const search = useCallback(
     async (rawId: string, rawEmail: string) => {
-      setError(null);
-      setLinkSent(false);
-      const parsed = trackingFormSchema.safeParse({ orderId: rawId, email: rawEmail });
-      if (!parsed.success) {
-        const fields = fieldErrors(parsed.error);
-        const code = fields._form ?? fields.orderId ?? fields.email ?? 'required';
-        setError(t(`tracking.errors.${code}`));
-        return;
-      }
-      const attempts = readAttempts();
-      if (attempts.lockedUntil && attempts.lockedUntil > Date.now()) {
-        lock(attempts.lockedUntil);
-        return;
-      }
-      setSearching(true);
+      // One search at a time: a second press while the checks load or the answer is awaited does nothing.
+      if (searchRunning.current) return;
+      searchRunning.current = true;
       try {
-        const result = await api<{ order: OrderView; statusToken: string } | { outcome: 'linkSent' }>('/api/tracking', { method: 'POST', body: parsed.data });
-        if ('outcome' in result) {
+        setError(null);
+        setLinkSent(false);
+        const checks = await loadFormChecks().catch(() => null);
+        if (!checks) {
+          setError(t('tracking.errors.loadError'));
+          return;
+        }
+        const parsed = checks.trackingFormSchema.safeParse({ orderId: rawId, email: rawEmail });
+        if (!parsed.success) {
+          const fields = checks.fieldErrors(parsed.error);
+          const code = fields._form ?? fields.orderId ?? fields.email ?? 'required';
+          setError(t(`tracking.errors.${code}`));
+          return;
+        }
+        const attempts = readAttempts();
+        if (attempts.lockedUntil && attempts.lockedUntil > Date.now()) {
+          lock(attempts.lockedUntil);
+          return;
+        }
+        setSearching(true);
+        try {
+          const result = await api<{ order: OrderView; statusToken: string } | { outcome: 'linkSent' }>('/api/tracking', { method: 'POST', body: parsed.data });
+          if ('outcome' in result) {
+            setOrder(null);
+            setLinkSent(true);
+            return;
+          }
+          writeAttempts(null);
+          rememberOrderAccess(result.order.orderId, result.statusToken);
+          setOrder(result.order);
+        } catch (caught) {
           setOrder(null);
-          setLinkSent(true);
-          return;
-        }
-        writeAttempts(null);
-        rememberOrderAccess(result.order.orderId, result.statusToken);
-        setOrder(result.order);
-      } catch (caught) {
-        setOrder(null);
-        const code = caught instanceof ApiError ? caught.code : 'loadError';
-        if (code === 'rateLimited') {
-          const seconds = caught instanceof ApiError ? Number(caught.details.retryAfterSeconds ?? 900) : 900;
-          lock(Date.now() + seconds * 1000);
-          return;
-        }
-        const next = { ...attempts, count: attempts.count + 1 };
-        if (next.count >= LOCK.attempts) {
+          const code = caught instanceof ApiError ? caught.code : 'loadError';
+          if (code === 'rateLimited') {
+            const seconds = caught instanceof ApiError ? Number(caught.details.retryAfterSeconds ?? 900) : 900;
+            lock(Date.now() + seconds * 1000);
+            return;
+          }
+          const next = { ...attempts, count: attempts.count + 1 };
+          if (next.count >= LOCK.attempts) {
+            writeAttempts(next);
+            lock(Date.now() + LOCK.ms);
+            return;
+          }
           writeAttempts(next);
-          lock(Date.now() + LOCK.ms);
-          return;
+          setError(t(code === 'notFound' ? 'tracking.errors.notFound' : 'tracking.errors.loadError'));
+        } finally {
+          setSearching(false);
         }
-        writeAttempts(next);
-        setError(t(code === 'notFound' ? 'tracking.errors.notFound' : 'tracking.errors.loadError'));
       } finally {
-        setSearching(false);
+        searchRunning.current = false;
       }
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -125,7 +139,6 @@ export function TrackingPage() {
     const id = params.get('order_id');
     const mail = params.get('email');
     // Searching is the point of this effect: the link in a mail or on the success page carries both fields.
-    // eslint-disable-next-line react-hooks/set-state-in-effect
     if (id && mail) void search(id, mail);
   }, [params, search]);
 
@@ -145,7 +158,7 @@ export function TrackingPage() {
           {t('tracking.linkExpired')}
         </p>
       )}
-      <form className="track-form" onSubmit={submit} noValidate>
+      <form className="track-form" onSubmit={submit} noValidate {...loadChecksOnUse}>
         <div className="field">
           <label htmlFor="track-order">{t('tracking.orderIdLabel')}</label>
           <input id="track-order" value={orderId} onChange={(e) => setOrderId(e.target.value)} autoComplete="off" spellCheck={false} maxLength={40} data-testid="track-order" />

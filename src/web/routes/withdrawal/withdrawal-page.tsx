@@ -4,8 +4,9 @@ import { useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { formatDate, formatTime } from '../../../domain/money.js';
 import type { WithdrawalOutcome } from '../../../domain/withdrawal.js';
-import { fieldErrors, WITHDRAWAL_LIMITS, withdrawalFormSchema } from '../../../domain/validation.js';
+import { WITHDRAWAL_LIMITS } from '../../../domain/validation-rules.js';
 import { ApiError, api } from '../../lib/api.js';
+import { loadChecksOnUse, loadFormChecks } from '../../lib/form-checks.js';
 import { useI18n } from '../../i18n/i18n.js';
 
 type Field = 'name' | 'reference' | 'email';
@@ -27,6 +28,8 @@ export function WithdrawalPage() {
   const [busy, setBusy] = useState(false);
   const [receipt, setReceipt] = useState<Receipt | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
+  // Sent and not yet answered (the checks may still be loading): a second press does nothing.
+  const sending = useRef(false);
 
   const change = (field: Field, value: string) => {
     setValues((v) => ({ ...v, [field]: value }));
@@ -36,21 +39,32 @@ export function WithdrawalPage() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const parsed = withdrawalFormSchema.safeParse(values);
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error) as Partial<Record<Field, string>>);
-      return;
-    }
-    setBusy(true);
+    if (sending.current) return;
+    sending.current = true;
     try {
-      const answer = await api<Omit<Receipt, 'email'>>('/api/withdrawals', { method: 'POST', body: { ...parsed.data, language } });
-      setReceipt({ ...answer, email: parsed.data.email });
-      requestAnimationFrame(() => heading.current?.focus());
-    } catch (caught) {
-      if (caught instanceof ApiError && Object.keys(caught.fields).length) setErrors(caught.fields as Partial<Record<Field, string>>);
-      else setFormError(t(`withdrawal.errors.${caught instanceof ApiError && caught.code === 'rateLimited' ? 'rateLimited' : 'failed'}`));
+      const checks = await loadFormChecks().catch(() => null);
+      if (!checks) {
+        setFormError(t('withdrawal.errors.failed'));
+        return;
+      }
+      const parsed = checks.withdrawalFormSchema.safeParse(values);
+      if (!parsed.success) {
+        setErrors(checks.fieldErrors(parsed.error) as Partial<Record<Field, string>>);
+        return;
+      }
+      setBusy(true);
+      try {
+        const answer = await api<Omit<Receipt, 'email'>>('/api/withdrawals', { method: 'POST', body: { ...parsed.data, language } });
+        setReceipt({ ...answer, email: parsed.data.email });
+        requestAnimationFrame(() => heading.current?.focus());
+      } catch (caught) {
+        if (caught instanceof ApiError && Object.keys(caught.fields).length) setErrors(caught.fields as Partial<Record<Field, string>>);
+        else setFormError(t(`withdrawal.errors.${caught instanceof ApiError && caught.code === 'rateLimited' ? 'rateLimited' : 'failed'}`));
+      } finally {
+        setBusy(false);
+      }
     } finally {
-      setBusy(false);
+      sending.current = false;
     }
   };
 
@@ -107,7 +121,7 @@ export function WithdrawalPage() {
     <div className="page page--narrow">
       <h1>{t('withdrawal.title')}</h1>
       <p className="page__lead">{t('withdrawal.intro')}</p>
-      <form className="card withdrawal-form" onSubmit={(event) => void submit(event)} noValidate>
+      <form className="card withdrawal-form" onSubmit={(event) => void submit(event)} noValidate {...loadChecksOnUse}>
         {field('name', t('withdrawal.name'), { autoComplete: 'name', maxLength: WITHDRAWAL_LIMITS.name })}
         {field('reference', t('withdrawal.reference'), { maxLength: WITHDRAWAL_LIMITS.reference, autoCapitalize: 'characters' }, t('withdrawal.referenceHint'))}
         {field('email', t('withdrawal.email'), { type: 'email', autoComplete: 'email', inputMode: 'email' })}

@@ -1,0 +1,48 @@
+// What a page loads before anyone touches it (issue 22): the wizard's steps and the form pages hydrate without
+// the schema library, a wizard step without the other steps' code; a form's checks load when it is used.
+import { expect, test, type Browser, type Response } from '@playwright/test';
+import { open } from './helpers.js';
+
+/** The script files a new visitor's first load of `path` fetched: their names without the build's hash, and their code. */
+async function firstLoadScripts(browser: Browser, path: string): Promise<{ names: string[]; code: string }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const responses: Response[] = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() === 'script') responses.push(response);
+  });
+  await open(page, path);
+  await page.waitForLoadState('networkidle');
+  const names = responses.map((response) => new URL(response.url()).pathname.replace(/^\/assets\//, '').replace(/-[\w-]{8}\.js$/, ''));
+  const code = (await Promise.all(responses.map((response) => response.text()))).join('\n');
+  await context.close();
+  return { names, code };
+}
+
+/** A name zod gives its errors' class: in the code of whatever file carries the schema library. */
+const SCHEMA_LIBRARY = '$ZodError';
+
+test('wizard steps and form pages hydrate without the schema library, each step without the others', async ({ browser }) => {
+  const others = { '/order/gender': ['upload', 'summary'], '/order/upload': ['choice-steps', 'summary'], '/order/summary': ['choice-steps', 'upload'] };
+  for (const [path, notLoaded] of Object.entries(others)) {
+    const { names, code } = await firstLoadScripts(browser, path);
+    expect(code.includes(SCHEMA_LIBRARY), `${path} loads the schemas`).toBe(false);
+    for (const name of notLoaded) expect(names, `${path} loads ${name}`).not.toContain(name);
+  }
+  for (const path of ['/kontakt', '/widerruf', '/tracking', '/team']) {
+    const { code } = await firstLoadScripts(browser, path);
+    expect(code.includes(SCHEMA_LIBRARY), `${path} loads the schemas`).toBe(false);
+  }
+});
+
+test('a form loads its checks when a field gets the focus, and a form sent at once is checked too', async ({ page }) => {
+  await open(page, '/kontakt');
+  const schemas = page.waitForResponse(async (response) => response.request().resourceType() === 'script' && (await response.text()).includes(SCHEMA_LIBRARY));
+  await page.getByTestId('contact-name').focus();
+  await schemas;
+
+  // Sent before any field had the focus: the press waits for the checks and shows their verdict.
+  await open(page, '/widerruf');
+  await page.getByTestId('withdrawal-submit').click();
+  await expect(page.locator('#withdrawal-name-error')).toBeVisible();
+});
