@@ -87,15 +87,35 @@ export function createLocalStorage(options: LocalStorageOptions): LocalStorage {
     return file;
   }
 
+  /** Writes the buffers in order, also when the system writes only part of them at once. */
+  async function writeAll(handle: FileHandle, buffers: Buffer[], total: number): Promise<void> {
+    const { bytesWritten } = await handle.writev(buffers);
+    if (bytesWritten < total) await handle.writeFile(Buffer.concat(buffers).subarray(bytesWritten));
+  }
+
+  /** How much of a streamed body is gathered before it is written. */
+  const WRITE_BATCH_BYTES = 256 * 1024;
+
   async function writeSynced(file: string, body: Buffer | Readable): Promise<void> {
     const handle = await open(file, 'wx', 0o600);
     try {
       if (Buffer.isBuffer(body)) {
         await handle.writeFile(body);
       } else {
+        // A network body arrives in chunks of a few KB: written in batches, not one write per chunk.
+        let batch: Buffer[] = [];
+        let batched = 0;
         for await (const chunk of body) {
-          await handle.write(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Uint8Array));
+          const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+          batch.push(bytes);
+          batched += bytes.length;
+          if (batched >= WRITE_BATCH_BYTES) {
+            await writeAll(handle, batch, batched);
+            batch = [];
+            batched = 0;
+          }
         }
+        if (batch.length) await writeAll(handle, batch, batched);
       }
       // Without fsync a power cut after the rename can leave an empty file under the real key.
       await handle.sync();
