@@ -2,7 +2,7 @@ import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { CONTACT_LIMITS, cutText } from '../../../domain/validation-rules.js';
 import { useAppData } from '../../app-data.js';
 import { ApiError, api } from '../../lib/api.js';
-import { loadChecksOnUse, loadFormChecks } from '../../lib/form-checks.js';
+import { checkForm, loadChecksOnUse } from '../../lib/form-checks.js';
 import { useI18n } from '../../i18n/i18n.js';
 
 type Field = 'name' | 'email' | 'message';
@@ -30,20 +30,19 @@ export function ContactPage() {
     if (sending.current) return;
     sending.current = true;
     try {
-      const checks = await loadFormChecks().catch(() => null);
-      if (!checks) {
+      const checked = await checkForm((schemas) => schemas.contactFormSchema, values);
+      if (checked.status === 'unavailable') {
         setFormError(t('contact.errors.submitError'));
         return;
       }
-      const parsed = checks.contactFormSchema.safeParse(values);
-      if (!parsed.success) {
-        const found = checks.fieldErrors(parsed.error);
+      if (checked.status === 'invalid') {
+        const found = checked.fields;
         setErrors({ name: found.name, email: found.email, message: found.message });
         return;
       }
       setState('submitting');
       try {
-        await api('/api/contact', { method: 'POST', body: { ...parsed.data, language } });
+        await api('/api/contact', { method: 'POST', body: { ...checked.data, language } });
         setState('success');
       } catch (caught) {
         setState('editing');

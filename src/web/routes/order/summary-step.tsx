@@ -11,7 +11,7 @@ import { CheckboxField, FormField, SubmitButton } from '../../components/form-fi
 import { PageLink } from '../../components/page-link.js';
 import { linkTarget } from '../../routes.js';
 import { ApiError, api } from '../../lib/api.js';
-import { loadChecksOnUse, loadFormChecks } from '../../lib/form-checks.js';
+import { checkForm, loadChecksOnUse } from '../../lib/form-checks.js';
 import { useI18n } from '../../i18n/i18n.js';
 import { StepHeader } from './order-layout.js';
 import type { UploadView } from '../../../domain/order-views.js';
@@ -96,15 +96,20 @@ export function SummaryStep() {
     if (submitting || sending.current) return;
     setError(null);
     sending.current = true;
-    const checks = await loadFormChecks().catch(() => null);
+    const checked = await checkForm((schemas) => schemas.summaryFieldsSchema, {
+      email: state.email,
+      billingName: state.billingName,
+      billingAddress: state.billingAddress,
+    });
     sending.current = false;
-    if (!checks) {
+    if (checked.status === 'unavailable') {
       setError(`${t('order.summary.checkoutError', { message: t('errors.network') })} ${t('order.summary.retry')}`);
       return;
     }
-    const email = checks.emailSchema.safeParse(state.email);
-    if (!email.success) {
-      const code = email.error.issues[0]?.message;
+    // Each field's first problem, in the order the form shows them: the e-mail, the waiver, then billing.
+    const problems = checked.status === 'invalid' ? checked.fields : {};
+    if (problems.email) {
+      const code = problems.email;
       setEmailError(code === 'invalidText' ? t('errors.invalidText') : state.email.trim() ? t('order.summary.emailInvalid') : t('order.summary.emailRequired'));
       emailInput.current?.focus();
       return;
@@ -114,13 +119,10 @@ export function SummaryStep() {
       waiverInput.current?.focus();
       return;
     }
-    const billingProblems: { billingName?: string; billingAddress?: string } = {};
-    for (const field of ['billingName', 'billingAddress'] as const) {
-      const checked = checks.billingFields[field].safeParse(state[field]);
-      if (!checked.success) billingProblems[field] = checked.error.issues[0]?.message ?? 'invalidText';
-    }
+    const billingProblems = { billingName: problems.billingName, billingAddress: problems.billingAddress };
     setBillingErrors(billingProblems);
-    if (billingProblems.billingName || billingProblems.billingAddress) {
+    // The e-mail's problem returned above: a form still in error has one in its billing fields.
+    if (checked.status === 'invalid') {
       if (billingBox.current) billingBox.current.open = true;
       document.getElementById(billingProblems.billingName ? 'billing-name' : 'billing-address')?.focus();
       return;
@@ -145,7 +147,7 @@ export function SummaryStep() {
         body: {
           language,
           selection: { ...selection, extras },
-          email: email.data,
+          email: checked.data.email,
           waiverAccepted: true,
           waiverTextVersion: WAIVER_TEXT_VERSION,
           ...(state.billingName.trim() ? { billingName: state.billingName } : {}),

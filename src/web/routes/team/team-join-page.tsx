@@ -10,7 +10,7 @@ import { useAppData } from '../../app-data.js';
 import { FormField, SubmitButton } from '../../components/form-fields.js';
 import { useI18n, useNamespace } from '../../i18n/i18n.js';
 import { ApiError, api } from '../../lib/api.js';
-import { loadChecksOnUse, loadFormChecks } from '../../lib/form-checks.js';
+import { checkForm, loadChecksOnUse } from '../../lib/form-checks.js';
 import { PhotoConsent } from '../order/photo-uploader.js';
 import { rememberMember } from './member-access.js';
 import { LookRows, useTeamErrorText, type TeamLook } from './team-parts.js';
@@ -73,15 +73,15 @@ export function TeamJoinPage() {
     if (submitting || sending.current) return;
     setError(null);
     sending.current = true;
-    const checks = await loadFormChecks().catch(() => null);
+    const checked = await checkForm((schemas) => schemas.emailSchema, email);
     sending.current = false;
-    if (!checks) {
+    if (checked.status === 'unavailable') {
       setError(errorText('network'));
       return;
     }
-    const parsed = checks.emailSchema.safeParse(email);
-    if (!parsed.success) {
-      setEmailError(errorText(parsed.error.issues[0]?.message ?? 'invalidEmail'));
+    if (checked.status === 'invalid') {
+      // A schema of one value: its problem stands under _form.
+      setEmailError(errorText(checked.fields._form ?? 'invalidEmail'));
       document.getElementById('join-email')?.focus();
       return;
     }
@@ -94,7 +94,7 @@ export function TeamJoinPage() {
     try {
       const joined = await api<{ orderId: string; orderNumber: string; draftToken: string }>(`/api/team-join/${encodeURIComponent(token)}`, {
         method: 'POST',
-        body: { email: parsed.data, language, photoConsent: true, photoConsentVersion: TEAM_PHOTO_CONSENT_VERSION },
+        body: { email: checked.data, language, photoConsent: true, photoConsentVersion: TEAM_PHOTO_CONSENT_VERSION },
       });
       rememberMember(joined.orderId, { draftToken: joined.draftToken, orderNumber: joined.orderNumber, company });
       navigate(`/team/member/${joined.orderId}`);

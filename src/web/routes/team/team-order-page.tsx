@@ -15,7 +15,7 @@ import { CheckboxField, FormField, SubmitButton } from '../../components/form-fi
 import { PageLink } from '../../components/page-link.js';
 import { useI18n, useNamespace } from '../../i18n/i18n.js';
 import { ApiError, api } from '../../lib/api.js';
-import { loadChecksOnUse, loadFormChecks } from '../../lib/form-checks.js';
+import { checkForm, loadChecksOnUse } from '../../lib/form-checks.js';
 import { trackEvent } from '../../lib/metrics.js';
 import { linkTarget } from '../../routes.js';
 import { ChoiceButton } from '../order/choice-button.js';
@@ -179,12 +179,6 @@ export function TeamOrderPage() {
     if (submitting || sending.current) return;
     setFormError(null);
     sending.current = true;
-    const checks = await loadFormChecks().catch(() => null);
-    sending.current = false;
-    if (!checks) {
-      setFormError(t('team.order.checkoutError', { message: errorText('network') }));
-      return;
-    }
     const body = {
       language,
       email: form.email,
@@ -198,19 +192,24 @@ export function TeamOrderPage() {
       ...(form.vatId.trim() ? { vatId: form.vatId } : {}),
       businessConfirmed: business,
     };
-    const parsed = checks.teamCheckoutSchema.safeParse(body);
-    const found: Partial<Record<Field, string>> = parsed.success ? {} : (checks.fieldErrors(parsed.error) as Partial<Record<Field, string>>);
+    const checked = await checkForm((schemas) => schemas.teamCheckoutSchema, body);
+    sending.current = false;
+    if (checked.status === 'unavailable') {
+      setFormError(t('team.order.checkoutError', { message: errorText('network') }));
+      return;
+    }
+    const found: Partial<Record<Field, string>> = checked.status === 'invalid' ? (checked.fields as Partial<Record<Field, string>>) : {};
     if (pkg.hasRefinement && !location) found.location = 'locationRequired';
     if (pkg.hasRefinement && capabilities.newOutfits && !outfit) found.outfit = 'outfitRequired';
     if (vatProblem) found.vatId = vatProblem;
-    if (Object.keys(found).length || !parsed.success) {
+    if (Object.keys(found).length || checked.status !== 'valid') {
       showErrors(found);
       return;
     }
     setSubmitting(true);
     trackEvent('begin_checkout');
     try {
-      const session = await api<{ orderId: string; url: string }>('/api/teams', { method: 'POST', body: parsed.data });
+      const session = await api<{ orderId: string; url: string }>('/api/teams', { method: 'POST', body: checked.data });
       window.location.assign(session.url);
     } catch (caught) {
       setSubmitting(false);

@@ -4,7 +4,7 @@ import { Link } from '../../components/link.js';
 import { formatDate } from '../../../domain/money.js';
 import { ORDER_ID_SHAPE } from '../../../domain/validation-rules.js';
 import { ApiError, api } from '../../lib/api.js';
-import { loadChecksOnUse, loadFormChecks } from '../../lib/form-checks.js';
+import { checkForm, loadChecksOnUse } from '../../lib/form-checks.js';
 import { linkTarget } from '../../routes.js';
 import { useI18n } from '../../i18n/i18n.js';
 import { orderAccessToken, rememberOrderAccess } from './order-access.js';
@@ -97,20 +97,19 @@ function Revision({ order, token, selected, onChange }: { order: OrderView; toke
     if (sending.current) return;
     sending.current = true;
     try {
-      const checks = await loadFormChecks().catch(() => null);
-      if (!checks) {
+      const checked = await checkForm((schemas) => schemas.revisionRequestSchema, { imageIds: selected, message });
+      if (checked.status === 'unavailable') {
         setError(t('errors.network'));
         return;
       }
-      const parsed = checks.revisionRequestSchema.safeParse({ imageIds: selected, message });
-      if (!parsed.success) {
-        const errors = checks.fieldErrors(parsed.error);
+      if (checked.status === 'invalid') {
+        const errors = checked.fields;
         setError(t(`orderStatus.revision.errors.${errors.imageIds ?? errors.message ?? 'picturesRequired'}`));
         return;
       }
       setBusy(true);
       try {
-        const next = await api<OrderView>(`/api/orders/${order.orderId}/revision`, { method: 'POST', body: parsed.data, headers: { 'x-status-token': token } });
+        const next = await api<OrderView>(`/api/orders/${order.orderId}/revision`, { method: 'POST', body: checked.data, headers: { 'x-status-token': token } });
         setSent(true);
         setMessage('');
         onChange(next);

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import { useSearchParams } from 'react-router';
 import { Link } from '../../components/link.js';
 import { ApiError, api } from '../../lib/api.js';
-import { loadChecksOnUse, loadFormChecks } from '../../lib/form-checks.js';
+import { checkForm, loadChecksOnUse } from '../../lib/form-checks.js';
 import { useI18n } from '../../i18n/i18n.js';
 import { rememberOrderAccess, renewOrder } from './order-access.js';
 import { OrderSummary, ProcessingInfo, ProgressSteps, ResultsGallery, StatusBanner, UploadsGallery, type OrderView } from './order-view.js';
@@ -77,14 +77,13 @@ export function TrackingPage() {
       try {
         setError(null);
         setLinkSent(false);
-        const checks = await loadFormChecks().catch(() => null);
-        if (!checks) {
+        const checked = await checkForm((schemas) => schemas.trackingFormSchema, { orderId: rawId, email: rawEmail });
+        if (checked.status === 'unavailable') {
           setError(t('tracking.errors.loadError'));
           return;
         }
-        const parsed = checks.trackingFormSchema.safeParse({ orderId: rawId, email: rawEmail });
-        if (!parsed.success) {
-          const fields = checks.fieldErrors(parsed.error);
+        if (checked.status === 'invalid') {
+          const fields = checked.fields;
           const code = fields._form ?? fields.orderId ?? fields.email ?? 'required';
           setError(t(`tracking.errors.${code}`));
           return;
@@ -96,7 +95,7 @@ export function TrackingPage() {
         }
         setSearching(true);
         try {
-          const result = await api<{ order: OrderView; statusToken: string } | { outcome: 'linkSent' }>('/api/tracking', { method: 'POST', body: parsed.data });
+          const result = await api<{ order: OrderView; statusToken: string } | { outcome: 'linkSent' }>('/api/tracking', { method: 'POST', body: checked.data });
           if ('outcome' in result) {
             setOrder(null);
             setLinkSent(true);

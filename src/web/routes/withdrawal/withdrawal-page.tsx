@@ -6,7 +6,7 @@ import { formatDate, formatTime } from '../../../domain/money.js';
 import type { WithdrawalOutcome } from '../../../domain/withdrawal.js';
 import { WITHDRAWAL_LIMITS } from '../../../domain/validation-rules.js';
 import { ApiError, api } from '../../lib/api.js';
-import { loadChecksOnUse, loadFormChecks } from '../../lib/form-checks.js';
+import { checkForm, loadChecksOnUse } from '../../lib/form-checks.js';
 import { useI18n } from '../../i18n/i18n.js';
 
 type Field = 'name' | 'reference' | 'email';
@@ -42,20 +42,19 @@ export function WithdrawalPage() {
     if (sending.current) return;
     sending.current = true;
     try {
-      const checks = await loadFormChecks().catch(() => null);
-      if (!checks) {
+      const checked = await checkForm((schemas) => schemas.withdrawalFormSchema, values);
+      if (checked.status === 'unavailable') {
         setFormError(t('withdrawal.errors.failed'));
         return;
       }
-      const parsed = checks.withdrawalFormSchema.safeParse(values);
-      if (!parsed.success) {
-        setErrors(checks.fieldErrors(parsed.error) as Partial<Record<Field, string>>);
+      if (checked.status === 'invalid') {
+        setErrors(checked.fields as Partial<Record<Field, string>>);
         return;
       }
       setBusy(true);
       try {
-        const answer = await api<Omit<Receipt, 'email'>>('/api/withdrawals', { method: 'POST', body: { ...parsed.data, language } });
-        setReceipt({ ...answer, email: parsed.data.email });
+        const answer = await api<Omit<Receipt, 'email'>>('/api/withdrawals', { method: 'POST', body: { ...checked.data, language } });
+        setReceipt({ ...answer, email: checked.data.email });
         requestAnimationFrame(() => heading.current?.focus());
       } catch (caught) {
         if (caught instanceof ApiError && Object.keys(caught.fields).length) setErrors(caught.fields as Partial<Record<Field, string>>);
