@@ -44,7 +44,7 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
   const meta = await sharp(input.photo).metadata();
   const original = { width: meta.autoOrient?.width ?? meta.width!, height: meta.autoOrient?.height ?? meta.height! };
   // A head tilted sideways is set level: the photo is turned by the face's roll (once per photo).
-  const source = await levelled(input.photo, original, input.face.roll ?? 0);
+  const source = await levelled(input.photo, original, input.face);
   const photo = { width: source.width, height: source.height };
   const face = source.box(input.face);
   // The frame must not run past the photo's bottom (framing.ts); a turned photo's bottom is its higher lower corner.
@@ -88,7 +88,7 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
   const mainInFrame = { x: (face.x - frame.x) * scale, y: (face.y - frame.y) * scale, width: face.width * scale, height: face.height * scale };
   const [segmented, { faces, poses }] = await Promise.all([
     input.inference.segment({ data: new Uint8Array(small.buffer, small.byteOffset, small.byteLength), width: SEGMENTATION_SIZE, height: SEGMENTATION_SIZE }),
-    photoPeople(input.photo, photo, input.inference),
+    photoPeople(input.photo, input.inference),
   ]);
   const others = faces
     .filter((box) => overlap(box, input.face) < 0.3)
@@ -182,13 +182,15 @@ const FACE_SEARCH_PX = 1024;
 const peopleOfPhoto = new WeakMap<Buffer, Promise<{ faces: Box[]; poses: Pose[] }>>();
 
 /**
- * Every face and every body (pose) in the photo, in photo pixels: also those outside a draft's frame whose
- * bodies reach into it.
+ * Every face and every body (pose) in the photo as sent (auto-oriented), in its pixels: also those outside a
+ * draft's frame whose bodies reach into it. Its size is read here: a levelled copy's would stretch the search.
  */
-function photoPeople(photo: Buffer, size: { width: number; height: number }, inference: Inference): Promise<{ faces: Box[]; poses: Pose[] }> {
+function photoPeople(photo: Buffer, inference: Inference): Promise<{ faces: Box[]; poses: Pose[] }> {
   let found = peopleOfPhoto.get(photo);
   if (!found) {
     found = (async () => {
+      const meta = await sharp(photo).metadata();
+      const size = { width: meta.autoOrient?.width ?? meta.width!, height: meta.autoOrient?.height ?? meta.height! };
       const scale = Math.min(1, FACE_SEARCH_PX / Math.max(size.width, size.height));
       const { data, info } = await sharp(photo)
         .rotate()
@@ -454,34 +456,55 @@ interface Source {
   height: number;
   /** A point of the original (auto-oriented) photo in this image. */
   point: (p: { x: number; y: number }) => { x: number; y: number };
-  /** A box of the original photo in this image (same size, its centre moved). */
+  /** A box of the original photo in this image (its centre moved, its size scaled as the photo was). */
   box: (b: Box) => Box;
   /** The lowest row that is photo all the way across the face's surroundings: the higher of the lower corners. */
   bottom: number;
 }
 
-const levelledPhotos = new WeakMap<Buffer, Map<number, Promise<Source>>>();
+const levelledPhotos = new WeakMap<Buffer, Map<string, Promise<Source>>>();
 
-/** The photo turned so the face is level, cached per photo and angle; the photo itself when the roll is small. */
-function levelled(photo: Buffer, size: { width: number; height: number }, roll: number): Promise<Source> {
+/**
+ * The largest face any draft makes, in output pixels (the format's face height at its widest variation): a
+ * turned photo keeps at least LEVEL_MARGIN times this, so the frame is still scaled down afterwards.
+ */
+const LARGEST_OUTPUT_FACE = Math.max(
+  ...Object.values(OUTPUT_FORMATS).map((format) => format.faceHeight * format.height * Math.max(...(format.key === 'application' ? APPLICATION_FACE_SCALE : VARIATION_FACE_SCALE))),
+);
+const LEVEL_MARGIN = 1.25;
+
+/**
+ * The photo turned so the face is level, cached per photo and angle; the photo itself when the roll is small.
+ * Turning needs the whole photo decoded at once (an 11 MP photo took the worker 175 MB more for a moment), so a
+ * photo is first scaled down to what the largest draft needs of it: the face at LEVEL_MARGIN times its largest
+ * size in any output.
+ */
+function levelled(photo: Buffer, size: { width: number; height: number }, face: Box & { roll?: number }): Promise<Source> {
+  const roll = face.roll ?? 0;
   const angle = Math.abs(roll) < LEVEL_MIN_ROLL || Math.abs(roll) > LEVEL_MAX_ROLL ? 0 : -roll;
+  const scale = angle === 0 ? 1 : Math.min(1, (LARGEST_OUTPUT_FACE * LEVEL_MARGIN) / Math.max(1, face.height));
+  const key = `${angle}:${scale}`;
   let perPhoto = levelledPhotos.get(photo);
   if (!perPhoto) levelledPhotos.set(photo, (perPhoto = new Map()));
-  let found = perPhoto.get(angle);
+  let found = perPhoto.get(key);
   if (!found) {
     found = (async (): Promise<Source> => {
       if (angle === 0) return { buffer: photo, ...size, point: (p) => p, box: (b) => b, bottom: size.height };
       const cos = Math.cos(angle);
       const sin = Math.sin(angle);
-      const { data, info } = await sharp(photo)
-        .rotate()
+      const scaled = { width: Math.max(1, Math.round(size.width * scale)), height: Math.max(1, Math.round(size.height * scale)) };
+      // Two steps: sharp would otherwise turn before it scales.
+      const smaller = await sharp(photo).rotate().resize(scaled.width, scaled.height, { fit: 'fill' }).removeAlpha().raw().toBuffer();
+      const { data, info } = await sharp(smaller, { raw: { ...scaled, channels: 3 } })
         .rotate((angle * 180) / Math.PI, { background: { r: 0, g: 0, b: 0 } })
         .jpeg({ quality: 95, chromaSubsampling: '4:4:4' })
         .toBuffer({ resolveWithObject: true });
+      const sx = scaled.width / size.width;
+      const sy = scaled.height / size.height;
       // sharp turns clockwise on screen (y down) about the centre and grows the canvas to hold every corner.
       const point = (p: { x: number; y: number }) => {
-        const dx = p.x - size.width / 2;
-        const dy = p.y - size.height / 2;
+        const dx = p.x * sx - scaled.width / 2;
+        const dy = p.y * sy - scaled.height / 2;
         return { x: info.width / 2 + dx * cos - dy * sin, y: info.height / 2 + dx * sin + dy * cos };
       };
       return {
@@ -492,11 +515,13 @@ function levelled(photo: Buffer, size: { width: number; height: number }, roll: 
         bottom: Math.floor(Math.min(point({ x: 0, y: size.height }).y, point({ x: size.width, y: size.height }).y)),
         box: (b) => {
           const centre = point({ x: b.x + b.width / 2, y: b.y + b.height / 2 });
-          return { x: Math.round(centre.x - b.width / 2), y: Math.round(centre.y - b.height / 2), width: b.width, height: b.height };
+          const width = b.width * sx;
+          const height = b.height * sy;
+          return { x: Math.round(centre.x - width / 2), y: Math.round(centre.y - height / 2), width, height };
         },
       };
     })();
-    perPhoto.set(angle, found);
+    perPhoto.set(key, found);
   }
   return found;
 }

@@ -30,10 +30,10 @@ export async function groupFaceCrops(file: string, inference: Pick<Inference, 'd
  * The largest face in an image, in its pixels: the customer in a crop of a group photo (centred on them, the one
  * closest to the camera), or the one face of a draft.
  */
-export async function largestFace(image: Buffer, inference: Pick<Inference, 'detectFaces'>): Promise<Box> {
+export async function largestFace(image: Buffer, inference: Pick<Inference, 'detectFaces'>): Promise<Box & { roll: number }> {
   const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const faces = await inference.detectFaces({ data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height });
   const largest = [...faces].sort((a, b) => b.box.height - a.box.height)[0];
   if (!largest) throw new Error('no face in the image');
-  return largest.box;
+  return { ...largest.box, roll: largest.roll };
 }
