@@ -7,6 +7,7 @@ import { OUTPUT_DPI } from '../domain/catalog.js';
 import { OUTPUT_FORMATS, type OutputFormatKey } from './formats.js';
 import { frameFor } from './framing.js';
 import type { Inference } from './inference/client.js';
+import { POSE_INPUT } from './inference/pose-size.js';
 import { SEGMENTATION_SIZE } from './inference/segmentation-size.js';
 import type { Box, Pose } from './inference/types.js';
 import { aiXmp } from './metadata.js';
@@ -199,10 +200,20 @@ function photoPeople(photo: Buffer, inference: Inference): Promise<{ faces: Box[
         .raw()
         .toBuffer({ resolveWithObject: true });
       const image = { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
-      const [faces, poses] = await Promise.all([inference.detectFaces(image), inference.detectPoses(image)]);
+      // The pose model sees POSE_INPUT pixels anyway: sent that small, its input takes the models' memory a
+      // sixteenth of the room (their WebAssembly memory keeps its largest size).
+      const poseScale = Math.min(1, POSE_INPUT / Math.max(info.width, info.height));
+      const forPoses = await sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } })
+        .resize(Math.max(1, Math.round(info.width * poseScale)), Math.max(1, Math.round(info.height * poseScale)), { fit: 'fill' })
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const poseImage = { data: new Uint8Array(forPoses.data.buffer, forPoses.data.byteOffset, forPoses.data.byteLength), width: forPoses.info.width, height: forPoses.info.height };
+      const [faces, poses] = await Promise.all([inference.detectFaces(image), inference.detectPoses(poseImage)]);
+      const poseX = size.width / poseImage.width;
+      const poseY = size.height / poseImage.height;
       return {
         faces: faces.map((face) => ({ x: face.box.x / scale, y: face.box.y / scale, width: face.box.width / scale, height: face.box.height / scale })),
-        poses: poses.map((pose) => ({ score: pose.score, keypoints: pose.keypoints.map((point) => ({ x: point.x / scale, y: point.y / scale, score: point.score })) })),
+        poses: poses.map((pose) => ({ score: pose.score, keypoints: pose.keypoints.map((point) => ({ x: point.x * poseX, y: point.y * poseY, score: point.score })) })),
       };
     })();
     peopleOfPhoto.set(photo, found);

@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import * as tf from '@tensorflow/tfjs-core';
 import { loadGraphModel, type GraphModel } from '@tensorflow/tfjs-converter';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import { POSE_INPUT } from './pose-size.js';
 import { SEGMENTATION_SIZE } from './segmentation-size.js';
 import { alignedChip, boxChip, loadFaceRecognitionNet, type FaceRecognitionNet } from './face-recognition.js';
 import type { Box, DetectedFace, FaceDescriptor, FaceLandmarks, Pose, RgbImage } from './types.js';
@@ -66,8 +67,6 @@ export interface Runtime {
   detectPoses(image: RgbImage): Promise<Pose[]>;
 }
 
-/** MultiPose Lightning's input: the longer side at this size, both sides a multiple of 32. */
-const POSE_INPUT = 256;
 /** Below this a person found by the pose model is too unsure to act on. */
 const POSE_MIN_SCORE = 0.15;
 
