@@ -2,7 +2,7 @@
 import type { ExtraKey } from './catalog.js';
 
 /** Warnings of the quality gate the customer sees on a photo (refusals never become an upload). */
-export type PhotoWarning = 'faceTooSmall' | 'headTurned' | 'headTilted' | 'blurred' | 'tooDark' | 'tooBright' | 'lowResolution';
+export type PhotoWarning = 'faceTooSmall' | 'headTurned' | 'headTilted' | 'blurred' | 'tooDark' | 'tooBright' | 'lowResolution' | 'otherPeople';
 
 /** A customer's uploaded photo in the wizard: signed links to the photo and its thumbnail, and the gate's verdict. */
 export interface UploadView {

@@ -302,3 +302,25 @@ export function decontaminate(rgb: Uint8Array, alpha: Uint8Array, background: Ui
     }
   }
 }
+
+/**
+ * Per row of a size × size map, the columns inside a convex polygon (the photo, perhaps turned), clamped to the
+ * map; a row the polygon misses gets an empty span (from > to).
+ */
+export function rowSpans(polygon: { x: number; y: number }[], size: number): { from: number; to: number }[] {
+  return Array.from({ length: size }, (_, row) => {
+    const y = row + 0.5;
+    let from = Infinity;
+    let to = -Infinity;
+    for (let i = 0; i < polygon.length; i++) {
+      const a = polygon[i]!;
+      const b = polygon[(i + 1) % polygon.length]!;
+      if ((a.y <= y && b.y > y) || (b.y <= y && a.y > y)) {
+        const x = a.x + ((y - a.y) / (b.y - a.y)) * (b.x - a.x);
+        from = Math.min(from, x);
+        to = Math.max(to, x);
+      }
+    }
+    return { from: Math.max(0, Math.ceil(from - 0.5)), to: Math.min(size - 1, Math.floor(to - 0.5)) };
+  });
+}

@@ -4,6 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { PORTRAIT } from '../testing/images.js';
+import { tightGroupCrop } from '../testing/people.js';
 import { FIXTURES_DIR } from '../testing/project-root.js';
 import type { Inference } from './inference/client.js';
 import { createTestInference } from './inference/test-inference.js';
@@ -24,7 +25,7 @@ const asUpload = (input: string | Buffer) => sharp(input).resize(1024, 1024, { f
 const posed = (angles: { yaw?: number; pitch?: number; roll?: number }): Inference => ({
   detectFaces: async (image) => (await inference.detectFaces(image)).map((face) => ({ ...face, yaw: 0, pitch: 0, roll: 0, ...angles })),
   describeFace: (image, face) => inference.describeFace(image, face),
-  segment: async () => new Uint8Array(),
+  segment: (image) => inference.segment(image),
   detectPoses: (image) => inference.detectPoses(image),
   close: async () => {},
 });
@@ -118,6 +119,26 @@ test('made-bad photos: heavy blur, far too dark, burnt out and a photo on its si
   }
   console.log(`quality gate, made bad:\n${rows.join('\n')}`);
   expect(wrong).toEqual([]);
+});
+
+test('someone else at the photo\'s side is warned about (party photos cropped until no other face is found); single portraits and turned ones are not', { timeout: 120_000 }, async () => {
+  const rows: string[] = [];
+  for (const { name, photo } of people) {
+    for (const [variant, made] of [['', photo], [' turned 15°', await rotated(15)(photo)], [' turned −15°', await rotated(-15)(photo)]] as const) {
+      const report = await assessPhoto(made, inference);
+      rows.push(`${(name + variant).padEnd(28)} ${report.measures.otherPersonAtSide}`);
+      expect(codes(report), name + variant).not.toContain('otherPeople');
+    }
+  }
+  // Of the other two, sample1 shows of her friends only a glove, below (nothing beside her face), and sample4's
+  // crop still holds a second face large enough to be refused.
+  for (const name of ['sample2', 'sample3', 'sample5', 'sample6']) {
+    const report = await assessPhoto(await tightGroupCrop(name), inference);
+    rows.push(`${`${name} cropped tight`.padEnd(28)} ${report.measures.otherPersonAtSide}`);
+    expect(report.issues, name).toContainEqual({ code: 'otherPeople', measured: expect.any(Number), limit: GATE.maxOtherPersonAtSide });
+    expect(report.verdict, name).toBe('warning');
+  }
+  console.log(`someone at the side (share of the rows beside the face):\n${rows.join('\n')}`);
 });
 
 test('refused: no face (a crop of the suit), and two people side by side', async () => {

@@ -6,8 +6,10 @@
 import sharp from 'sharp';
 import { roundDescriptor } from './identity.js';
 import type { Inference } from './inference/client.js';
-import type { Box, DetectedFace, FaceDescriptor } from './inference/types.js';
-import { FACE_SAMPLE_PX, GATE } from './thresholds.js';
+import { SEGMENTATION_SIZE } from './inference/segmentation-size.js';
+import type { Box, DetectedFace, FaceDescriptor, RgbImage } from './inference/types.js';
+import { rowSpans } from './person-mask.js';
+import { FACE_SAMPLE_PX, GATE, LEVEL_MIN_ROLL } from './thresholds.js';
 
 /**
  * A severe case has a code of its own ('tooBlurred' beside 'blurred', …) rather than a severity on the same
@@ -16,7 +18,7 @@ import { FACE_SAMPLE_PX, GATE } from './thresholds.js';
  * and stored reports never hold a refusing code, because a refused photo is not stored.
  */
 export const REFUSING_ISSUES = ['noFace', 'multipleFaces', 'tooBlurred', 'farTooDark', 'farTooBright', 'headTiltedTooFar'] as const;
-export const WARNING_ISSUES = ['faceTooSmall', 'lowResolution', 'headTurned', 'headTilted', 'blurred', 'tooDark', 'tooBright'] as const;
+export const WARNING_ISSUES = ['faceTooSmall', 'lowResolution', 'headTurned', 'headTilted', 'blurred', 'tooDark', 'tooBright', 'otherPeople'] as const;
 export type QualityIssueCode = (typeof REFUSING_ISSUES)[number] | (typeof WARNING_ISSUES)[number];
 
 export function isRefusing(code: QualityIssueCode): boolean {
@@ -34,7 +36,7 @@ export interface QualityReport {
   issues: QualityIssue[];
   /** The main face in the stored photo's pixels, for framing later. */
   face: (Box & { yaw: number; pitch: number; roll: number }) | null;
-  measures: { faces: number; faceHeightRatio?: number; faceHeightPx?: number; sharpness?: number; brightness?: number; clipped?: number };
+  measures: { faces: number; faceHeightRatio?: number; faceHeightPx?: number; sharpness?: number; brightness?: number; clipped?: number; otherPersonAtSide?: number };
   /**
    * The main face's 128-d descriptor (biometric data: stored only with the photo, never logged or shown).
    * Missing in reports made before the identity check, and when the net found no face to describe.
@@ -132,6 +134,10 @@ export async function assessPhoto(input: Buffer, inference: Inference, options: 
   else if (brightness > GATE.maxBrightness || clipped > GATE.maxClippedShare) {
     issues.push({ code: 'tooBright', measured: Math.round(brightness), limit: GATE.maxBrightness });
   }
+  // Someone else at the photo's side (a friend cropped away: hair, a half face, a hand). The studio cuts such
+  // people away, but pieces can stay: the customer hears that a photo of them alone works best.
+  const atSide = await otherPersonAtSide(analysed, main, inference);
+  if (atSide > GATE.maxOtherPersonAtSide) issues.push({ code: 'otherPeople', measured: round(atSide), limit: GATE.maxOtherPersonAtSide });
   // The upload answers with the first issue: a refusal comes before the warnings.
   issues.sort((a, b) => Number(isRefusing(b.code)) - Number(isRefusing(a.code)));
 
@@ -143,9 +149,66 @@ export async function assessPhoto(input: Buffer, inference: Inference, options: 
     verdict: issues.some((issue) => isRefusing(issue.code)) ? 'refused' : issues.length ? 'warning' : 'ok',
     issues,
     face: { x: Math.round(main.box.x / scale), y: Math.round(main.box.y / scale), width: Math.round(main.box.width / scale), height: Math.round(main.box.height / scale), yaw: round(main.yaw), pitch: round(main.pitch), roll: round(main.roll) },
-    measures: { faces: 1, faceHeightRatio: round(faceHeightRatio), faceHeightPx: Math.round(faceHeightPx), sharpness: Math.round(sharpness), brightness: Math.round(brightness), clipped: round(clipped) },
+    measures: { faces: 1, faceHeightRatio: round(faceHeightRatio), faceHeightPx: Math.round(faceHeightPx), sharpness: Math.round(sharpness), brightness: Math.round(brightness), clipped: round(clipped), otherPersonAtSide: round(atSide) },
     ...(descriptor ? { descriptor: roundDescriptor(descriptor) } : {}),
   };
+}
+
+/** Person probability from which a pixel of the segmentation map counts as someone. */
+const PERSON = 128;
+/** Nearer to the face's centre than this (in face widths), a person at the photo's edge may be the customer's own hair. */
+const SIDE_REACH = 0.75;
+/** The rows beside the face: from its top down to the mouth (in face heights), above the customer's shoulders. */
+const MOUTH_LINE = 0.75;
+
+/**
+ * GATE.maxOtherPersonAtSide's measure: on the person map of the photo set level (as the studio sets it for a
+ * draft), the share of the rows beside the face in which a person touches the photo's left or right edge
+ * further out than SIDE_REACH face widths; the larger of the two sides.
+ */
+async function otherPersonAtSide(image: RgbImage, main: DetectedFace, inference: Inference): Promise<number> {
+  const angle = Math.abs(main.roll) < LEVEL_MIN_ROLL || Math.abs(main.roll) > GATE.maxRoll ? 0 : -main.roll;
+  const turned = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+    .rotate((angle * 180) / Math.PI, { background: { r: 0, g: 0, b: 0 } })
+    .resize(SEGMENTATION_SIZE, SEGMENTATION_SIZE, { fit: 'fill' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const probabilities = await inference.segment({ data: new Uint8Array(turned.data.buffer, turned.data.byteOffset, turned.data.byteLength), width: SEGMENTATION_SIZE, height: SEGMENTATION_SIZE });
+  // sharp turns clockwise on screen about the centre and grows the canvas: its size, from the turned corners.
+  const cos = Math.cos(angle);
+  const sin = Math.sin(angle);
+  const canvas = { width: Math.abs(image.width * cos) + Math.abs(image.height * sin), height: Math.abs(image.width * sin) + Math.abs(image.height * cos) };
+  const toMap = (p: { x: number; y: number }) => {
+    const dx = p.x - image.width / 2;
+    const dy = p.y - image.height / 2;
+    return { x: ((canvas.width / 2 + dx * cos - dy * sin) * SEGMENTATION_SIZE) / canvas.width, y: ((canvas.height / 2 + dx * sin + dy * cos) * SEGMENTATION_SIZE) / canvas.height };
+  };
+  const centre = toMap({ x: main.box.x + main.box.width / 2, y: main.box.y + main.box.height / 2 });
+  const faceWidth = (main.box.width * SEGMENTATION_SIZE) / canvas.width;
+  const faceHeight = (main.box.height * SEGMENTATION_SIZE) / canvas.height;
+  const photo = rowSpans(
+    [
+      { x: 0, y: 0 },
+      { x: image.width, y: 0 },
+      { x: image.width, y: image.height },
+      { x: 0, y: image.height },
+    ].map(toMap),
+    SEGMENTATION_SIZE,
+  );
+  const person = (y: number, x: number, inward: number) => probabilities[y * SEGMENTATION_SIZE + x]! >= PERSON || probabilities[y * SEGMENTATION_SIZE + x + inward]! >= PERSON;
+  const top = Math.max(0, Math.floor(centre.y - faceHeight / 2));
+  const mouth = Math.min(SEGMENTATION_SIZE, Math.ceil(centre.y - faceHeight / 2 + faceHeight * MOUTH_LINE));
+  let rows = 0;
+  let left = 0;
+  let right = 0;
+  for (let y = top; y < mouth; y++) {
+    const { from, to } = photo[y]!;
+    if (to - from < 2) continue;
+    rows++;
+    if (centre.x - from > SIDE_REACH * faceWidth && person(y, from, 1)) left++;
+    if (to - centre.x > SIDE_REACH * faceWidth && person(y, to, -1)) right++;
+  }
+  return rows ? Math.max(left, right) / rows : 0;
 }
 
 /** Stretches the 1st–99th percentile of the values to 0–255. */

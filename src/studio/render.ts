@@ -11,9 +11,9 @@ import { POSE_INPUT } from './inference/pose-size.js';
 import { SEGMENTATION_SIZE } from './inference/segmentation-size.js';
 import type { Box, Pose } from './inference/types.js';
 import { aiXmp } from './metadata.js';
-import { customerRegion, decontaminate } from './person-mask.js';
+import { customerRegion, decontaminate, rowSpans } from './person-mask.js';
 import { applyStyle, smoothSkin } from './retouch.js';
-import { GATE } from './thresholds.js';
+import { GATE, LEVEL_MIN_ROLL } from './thresholds.js';
 import { measureTone } from './tone.js';
 
 export interface DraftSpec {
@@ -324,28 +324,6 @@ function fadeOutsidePhoto(alpha: Buffer, width: number, height: number, corners:
   }
 }
 
-/**
- * Per row of a size × size map, the columns inside a convex polygon (the photo, perhaps turned), clamped to the
- * map; a row the polygon misses gets an empty span (from > to).
- */
-function rowSpans(polygon: { x: number; y: number }[], size: number): { from: number; to: number }[] {
-  return Array.from({ length: size }, (_, row) => {
-    const y = row + 0.5;
-    let from = Infinity;
-    let to = -Infinity;
-    for (let i = 0; i < polygon.length; i++) {
-      const a = polygon[i]!;
-      const b = polygon[(i + 1) % polygon.length]!;
-      if ((a.y <= y && b.y > y) || (b.y <= y && a.y > y)) {
-        const x = a.x + ((y - a.y) / (b.y - a.y)) * (b.x - a.x);
-        from = Math.min(from, x);
-        to = Math.max(to, x);
-      }
-    }
-    return { from: Math.max(0, Math.ceil(from - 0.5)), to: Math.min(size - 1, Math.floor(to - 0.5)) };
-  });
-}
-
 /** Whether the segment a–b passes through the output's interior (more than a pixel inside its border). */
 function crossesInterior(a: { x: number; y: number }, b: { x: number; y: number }, width: number, height: number): boolean {
   // Liang–Barsky clipping against the rectangle shrunk by one pixel.
@@ -457,8 +435,7 @@ function suppressSpill(rgb: Uint8Array, interior: Buffer, background: Uint8Array
   }
 }
 
-/** Roll (radians) below this is left alone; above the gate's warning limit the pose is taken as meant (and warned about). */
-const LEVEL_MIN_ROLL = 0.05;
+/** Roll below LEVEL_MIN_ROLL is left alone; above the gate's warning limit the pose is taken as meant (and warned about). */
 const LEVEL_MAX_ROLL = GATE.maxRoll;
 
 interface Source {

@@ -1,5 +1,6 @@
 // The pictures of one order: the customer's originals, uploading results, and publishing them.
 import { useRef, useState, type ChangeEvent } from 'react';
+import type { PhotoWarning } from '../../../domain/order-views.js';
 import type { AdminOrderDetail, AdminResult, AdminUpload, ResultStatus } from './admin-types.js';
 import { Badge, Lightbox, SafeImage, type LightboxAction, type LightboxItem } from './admin-ui.js';
 import { fileFacts, formatDateTime, outfitName, resultStatusLabel, resultStatusTone, STUDIO_ERRORS } from './admin-format.js';
@@ -15,7 +16,7 @@ function useLightbox(items: LightboxItem[]) {
   return { open: setIndex, element };
 }
 
-const WARNING_LABELS: Record<string, string> = {
+const WARNING_LABELS: Record<PhotoWarning, string> = {
   faceTooSmall: 'Gesicht klein',
   headTurned: 'Kopf gedreht',
   headTilted: 'Kopf schief',
@@ -23,6 +24,7 @@ const WARNING_LABELS: Record<string, string> = {
   tooDark: 'zu dunkel',
   tooBright: 'zu hell',
   lowResolution: 'wenige Pixel',
+  otherPeople: 'jemand anderes am Rand',
 };
 
 export function OriginalsSection({ uploads }: { uploads: AdminUpload[] }) {
@@ -52,7 +54,7 @@ export function OriginalsSection({ uploads }: { uploads: AdminUpload[] }) {
                 </p>
                 <p className="admin-image__facts">{fileFacts(upload)}</p>
                 <p className="admin-image__variant" data-testid="original-quality">
-                  Prüfung: {upload.quality.verdict === 'ok' ? 'gut geeignet' : upload.quality.verdict === 'warning' ? `Hinweise (${upload.quality.warnings.map((w) => WARNING_LABELS[w] ?? w).join(', ')})` : 'nicht geprüft'}
+                  Prüfung: {upload.quality.verdict === 'ok' ? 'gut geeignet' : upload.quality.verdict === 'warning' ? `Hinweise (${upload.quality.warnings.map((w) => WARNING_LABELS[w as PhotoWarning] ?? w).join(', ')})` : 'nicht geprüft'}
                 </p>
                 <a className="button button--secondary button--small" href={upload.downloadUrl} download data-testid="original-download">
                   Herunterladen
