@@ -1,4 +1,4 @@
-import { StrictMode, useEffect } from 'react';
+import { StrictMode, startTransition, useEffect } from 'react';
 import { hydrateRoot, createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { APP_DATA_ELEMENT_ID, type AppData } from './app-data.js';
@@ -28,14 +28,19 @@ export async function start() {
     const data = JSON.parse(element.textContent) as AppData;
     // Load this page's module first: hydration then matches the server's HTML at once.
     await pageForPath(window.location.pathname)?.preload().catch(() => {});
-    hydrateRoot(
-      root,
-      <StrictMode>
-        <BrowserRouter>
-          <App data={data} extra={<LanguageRestore data={data} />} />
-        </BrowserRouter>
-      </StrictMode>,
-    );
+    // As a transition, hydration yields to the browser every few milliseconds instead of holding the main
+    // thread until the whole page is done: a tap during it is answered sooner (React replays it once the
+    // part tapped is hydrated), and no single long task blocks the page.
+    startTransition(() => {
+      hydrateRoot(
+        root,
+        <StrictMode>
+          <BrowserRouter>
+            <App data={data} extra={<LanguageRestore data={data} />} />
+          </BrowserRouter>
+        </StrictMode>,
+      );
+    });
     return;
   }
   // Development without server rendering (the Vite dev server): fetch what the server would embed.
