@@ -4,8 +4,7 @@ import { expect, test } from 'vitest';
 import { LANGUAGES } from '../domain/catalog.js';
 import { ALL_MESSAGES } from './all-messages.js';
 import { argumentsOf } from './format.js';
-import { REFUSING_ISSUES, WARNING_ISSUES } from '../studio/quality-gate.js';
-import { PAGE_NAMESPACES, SERVER_NAMESPACES, loadMessages, loadPageMessages, lookup, messagesFor, translate } from './messages.js';
+import { PAGE_NAMESPACES, SERVER_NAMESPACES, loadMessages, loadPageMessages, messagesFor, translate } from './messages.js';
 
 function keys(node: unknown, prefix = ''): string[] {
   if (typeof node === 'string') return [prefix];
@@ -42,13 +41,6 @@ test('translations are well formed, not empty, and take the same values in every
       // argumentsOf parses the text: an unbalanced brace or a plural without "other" fails here.
       expect(argumentsOf(text), `${lang}:${key}`).toEqual(argumentsOf(german));
     }
-  }
-});
-
-test('every verdict of the photo check has its text: refusals as errors, warnings as advice under the photo', () => {
-  for (const lang of LANGUAGES) {
-    for (const code of REFUSING_ISSUES) expect(typeof lookup(ALL_MESSAGES[lang], `errors.${code}`), `${lang}: errors.${code}`).toBe('string');
-    for (const code of WARNING_ISSUES) expect(typeof lookup(ALL_MESSAGES[lang], `order.upload.quality.warnings.${code}`), `${lang}: ${code}`).toBe('string');
   }
 });
 
