@@ -9,7 +9,8 @@ import type { Inference } from './inference/client.js';
 import { SEGMENTATION_SIZE } from './inference/segmentation-size.js';
 import type { Box, DetectedFace, FaceDescriptor, RgbImage } from './inference/types.js';
 import { rowSpans } from './person-mask.js';
-import { FACE_SAMPLE_PX, GATE, LEVEL_MIN_ROLL } from './thresholds.js';
+import { levellingAngle, turned } from './levelling.js';
+import { FACE_SAMPLE_PX, GATE } from './thresholds.js';
 
 /**
  * A severe case has a code of its own ('tooBlurred' beside 'blurred', …) rather than a severity on the same
@@ -167,21 +168,17 @@ const MOUTH_LINE = 0.75;
  * further out than SIDE_REACH face widths; the larger of the two sides.
  */
 async function otherPersonAtSide(image: RgbImage, main: DetectedFace, inference: Inference): Promise<number> {
-  const angle = Math.abs(main.roll) < LEVEL_MIN_ROLL || Math.abs(main.roll) > GATE.maxRoll ? 0 : -main.roll;
-  const turned = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+  const angle = levellingAngle(main.roll);
+  const level = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
     .rotate((angle * 180) / Math.PI, { background: { r: 0, g: 0, b: 0 } })
     .resize(SEGMENTATION_SIZE, SEGMENTATION_SIZE, { fit: 'fill' })
     .raw()
-    .toBuffer({ resolveWithObject: true });
-  const probabilities = await inference.segment({ data: new Uint8Array(turned.data.buffer, turned.data.byteOffset, turned.data.byteLength), width: SEGMENTATION_SIZE, height: SEGMENTATION_SIZE });
-  // sharp turns clockwise on screen about the centre and grows the canvas: its size, from the turned corners.
-  const cos = Math.cos(angle);
-  const sin = Math.sin(angle);
-  const canvas = { width: Math.abs(image.width * cos) + Math.abs(image.height * sin), height: Math.abs(image.width * sin) + Math.abs(image.height * cos) };
+    .toBuffer();
+  const probabilities = await inference.segment({ data: new Uint8Array(level.buffer, level.byteOffset, level.byteLength), width: SEGMENTATION_SIZE, height: SEGMENTATION_SIZE });
+  const canvas = turned(image, angle);
   const toMap = (p: { x: number; y: number }) => {
-    const dx = p.x - image.width / 2;
-    const dy = p.y - image.height / 2;
-    return { x: ((canvas.width / 2 + dx * cos - dy * sin) * SEGMENTATION_SIZE) / canvas.width, y: ((canvas.height / 2 + dx * sin + dy * cos) * SEGMENTATION_SIZE) / canvas.height };
+    const q = canvas.point(p);
+    return { x: (q.x * SEGMENTATION_SIZE) / canvas.width, y: (q.y * SEGMENTATION_SIZE) / canvas.height };
   };
   const centre = toMap({ x: main.box.x + main.box.width / 2, y: main.box.y + main.box.height / 2 });
   const faceWidth = (main.box.width * SEGMENTATION_SIZE) / canvas.width;

@@ -13,7 +13,7 @@ import type { Box, Pose } from './inference/types.js';
 import { aiXmp } from './metadata.js';
 import { customerRegion, decontaminate, rowSpans } from './person-mask.js';
 import { applyStyle, smoothSkin } from './retouch.js';
-import { GATE, LEVEL_MIN_ROLL } from './thresholds.js';
+import { levellingAngle, turned } from './levelling.js';
 import { measureTone } from './tone.js';
 
 export interface DraftSpec {
@@ -435,9 +435,6 @@ function suppressSpill(rgb: Uint8Array, interior: Buffer, background: Uint8Array
   }
 }
 
-/** Roll below LEVEL_MIN_ROLL is left alone; above the gate's warning limit the pose is taken as meant (and warned about). */
-const LEVEL_MAX_ROLL = GATE.maxRoll;
-
 interface Source {
   buffer: Buffer;
   width: number;
@@ -468,8 +465,7 @@ const LEVEL_MARGIN = 1.25;
  * size in any output.
  */
 function levelled(photo: Buffer, size: { width: number; height: number }, face: Box & { roll?: number }): Promise<Source> {
-  const roll = face.roll ?? 0;
-  const angle = Math.abs(roll) < LEVEL_MIN_ROLL || Math.abs(roll) > LEVEL_MAX_ROLL ? 0 : -roll;
+  const angle = levellingAngle(face.roll ?? 0);
   const scale = angle === 0 ? 1 : Math.min(1, (LARGEST_OUTPUT_FACE * LEVEL_MARGIN) / Math.max(1, face.height));
   const key = `${angle}:${scale}`;
   let perPhoto = levelledPhotos.get(photo);
@@ -478,8 +474,6 @@ function levelled(photo: Buffer, size: { width: number; height: number }, face: 
   if (!found) {
     found = (async (): Promise<Source> => {
       if (angle === 0) return { buffer: photo, ...size, point: (p) => p, box: (b) => b, bottom: size.height };
-      const cos = Math.cos(angle);
-      const sin = Math.sin(angle);
       const scaled = { width: Math.max(1, Math.round(size.width * scale)), height: Math.max(1, Math.round(size.height * scale)) };
       // Two steps: sharp would otherwise turn before it scales.
       const smaller = await sharp(photo).rotate().resize(scaled.width, scaled.height, { fit: 'fill' }).removeAlpha().raw().toBuffer();
@@ -489,12 +483,8 @@ function levelled(photo: Buffer, size: { width: number; height: number }, face: 
         .toBuffer({ resolveWithObject: true });
       const sx = scaled.width / size.width;
       const sy = scaled.height / size.height;
-      // sharp turns clockwise on screen (y down) about the centre and grows the canvas to hold every corner.
-      const point = (p: { x: number; y: number }) => {
-        const dx = p.x * sx - scaled.width / 2;
-        const dy = p.y * sy - scaled.height / 2;
-        return { x: info.width / 2 + dx * cos - dy * sin, y: info.height / 2 + dx * sin + dy * cos };
-      };
+      const turn = turned(scaled, angle, info);
+      const point = (p: { x: number; y: number }) => turn.point({ x: p.x * sx, y: p.y * sy });
       return {
         buffer: data,
         width: info.width,
