@@ -8,7 +8,7 @@ import { OUTPUT_FORMAT_KEYS } from '../src/studio/formats.js';
 import { createTestInference } from '../src/studio/inference/test-inference.js';
 import { assessPhoto } from '../src/studio/quality-gate.js';
 import { renderDraft, type DraftSpec } from '../src/studio/render.js';
-import { largestFace } from '../src/studio/test-faces.js';
+import { customerFace } from '../src/studio/test-faces.js';
 import { peopleCorpus, tightGroupCrop } from '../src/testing/people.js';
 
 const dir = path.resolve(process.argv[2] ?? 'tmp/studio-previews');
@@ -25,9 +25,9 @@ try {
   const people = await peopleCorpus();
   const faces = await Promise.all(
     people.map(async ({ photo }) => {
-      // A group crop is refused at upload (several faces); here the largest face stands for the customer.
+      // A group crop is refused at upload (several faces); here the face nearest the crop's middle stands for the customer.
       const report = await assessPhoto(photo, inference);
-      return report.face ?? largestFace(photo, inference);
+      return report.face ?? customerFace(photo, inference);
     }),
   );
   for (const format of OUTPUT_FORMAT_KEYS) {
@@ -56,7 +56,7 @@ try {
   const tight: { input: Buffer; left: number; top: number }[] = [];
   for (const [row, file] of ['sample3', 'sample6', 'sample1', 'sample5', 'sample2'].entries()) {
     const photo = await tightGroupCrop(file);
-    const face = (await assessPhoto(photo, inference)).face ?? (await largestFace(photo, inference));
+    const face = (await assessPhoto(photo, inference)).face ?? (await customerFace(photo, inference));
     const draft = await renderDraft({ photo, face, spec: { format: 'portrait', backdrop: BACKDROPS[2]!, style: 'professional' }, inference });
     for (const [column, image] of [photo, draft.buffer].entries()) {
       tight.push({ input: await sharp(image).resize(TILE, TILE, { fit: 'contain', background: '#ffffff' }).png().toBuffer(), left: column * TILE, top: row * TILE });

@@ -33,7 +33,7 @@ export function customerRegion(
   // A face far outside the map has no body in it worth claiming (and seeding the edge for it could take the
   // customer's own hair there).
   const near = others.filter((f) => f.x + f.width * 1.5 > 0 && f.x - f.width * 0.5 < size && f.y + f.height * 1.5 > 0 && f.y - f.height * 0.5 < size);
-  const bodies = bodySeeds(probabilities, size, main, poses);
+  const bodies = bodySeeds(probabilities, size, main, poses, photoRows);
   const faces = [main, ...near];
   const distances = faces.map((face, f) => geodesicDistances(probabilities, size, f === 0 ? [...seedsOfFace(face, size), ...bodies.customer] : seedsOfFace(face, size)));
   // Other people's bodies, measured in the customer's face heights (people side by side stand at about the same distance).
@@ -139,13 +139,14 @@ const SURE = 0.3;
  * width of the customer's middle) is left out, as the model sometimes joins a friend's knee to the customer's
  * shoulder. A pose without a sure head counts as someone else only where the customer's own pose was found.
  */
-function bodySeeds(probabilities: Uint8Array, size: number, main: Box, poses: readonly Pose[]): { customer: number[]; others: number[][] } {
+function bodySeeds(probabilities: Uint8Array, size: number, main: Box, poses: readonly Pose[], photoRows?: readonly { from: number; to: number }[]): { customer: number[]; others: number[][] } {
   const inFace = (point: { x: number; y: number }, grow: number) =>
     point.x > main.x - main.width * grow && point.x < main.x + main.width * (1 + grow) && point.y > main.y - main.height * grow && point.y < main.y + main.height * (1 + grow);
   const head = (pose: Pose) => centre(HEAD_POINTS.map((k) => pose.keypoints[k]!));
   const own = [...poses].filter((pose) => { const h = head(pose); return h !== null && inFace(h, 0.1); }).sort((a, b) => b.score - a.score)[0] ?? null;
   const middle = { x: main.x + main.width / 2, y: main.y + main.height / 2 };
-  const customer = bodyLine(middle, own, size);
+  // The customer's own sure bones (shoulders, arms) and a line down from each sure shoulder (the upper arm).
+  const customer = [...bodyLine(middle, own, size), ...(own ? ownArms(own, size) : [])];
   const column = main.width * 0.75;
   const isPerson = (i: number) => probabilities[i]! >= PERSON_LEVEL;
   const others = poses
@@ -161,7 +162,47 @@ function bodySeeds(probabilities: Uint8Array, size: number, main: Box, poses: re
       return [...seeds].filter((i) => isPerson(i) && Math.abs((i % size) - middle.x) > column && !inFace({ x: i % size, y: Math.floor(i / size) }, 0.15));
     })
     .filter((seeds) => seeds.length > 0);
+  const below = own ? belowBeside(probabilities, size, main, own, photoRows) : [];
+  if (below.length) others.push(below);
   return { customer: customer.filter(isPerson), others };
+}
+
+/** The pose's sure bones and a line from each sure shoulder straight down to the map's edge. */
+function ownArms(pose: Pose, size: number): number[] {
+  const pixels = new Set(bonePixels(pose, size));
+  for (const k of [5, 6]) {
+    const shoulder = pose.keypoints[k]!;
+    if (shoulder.score >= SURE) line(shoulder, { x: shoulder.x, y: size - 1 }, size, pixels);
+  }
+  return [...pixels];
+}
+
+/** Beyond the customer's shoulder by this share of the face box's width, the outer edge of the upper arm ends. */
+const ARM_REACH = 0.3;
+
+/**
+ * Someone else entering at the photo's side below the customer's head: person pixels on the photo's side edge,
+ * below the mouth, further out than the customer's sure shoulder on that side and the upper arm's width beyond it.
+ * A side whose shoulder the pose model did not find keeps everything (the shoulder may run out of the photo).
+ */
+function belowBeside(probabilities: Uint8Array, size: number, main: Box, own: Pose, photoRows?: readonly { from: number; to: number }[]): number[] {
+  const centre = main.x + main.width / 2;
+  const mouth = Math.max(0, Math.ceil(main.y + main.height * 0.75));
+  const sides = [own.keypoints[5]!, own.keypoints[6]!].filter((shoulder) => shoulder.score >= SURE);
+  const seeds: number[] = [];
+  for (const shoulder of sides) {
+    const left = shoulder.x < centre;
+    const limit = left ? shoulder.x - ARM_REACH * main.width : shoulder.x + ARM_REACH * main.width;
+    for (let y = Math.max(mouth, Math.ceil(shoulder.y)); y < size; y++) {
+      const row = photoRows?.[y] ?? { from: 0, to: size - 1 };
+      if (row.from > row.to) continue;
+      for (const x of left ? [row.from, row.from + 1] : [row.to, row.to - 1]) {
+        if (x < 0 || x >= size || (left ? x >= limit : x <= limit)) continue;
+        if (probabilities[y * size + x]! >= PERSON_LEVEL) seeds.push(y * size + x);
+      }
+    }
+  }
+  return seeds;
 }
 
 /**

@@ -8,7 +8,7 @@ import { createTestInference } from './inference/test-inference.js';
 import { assessPhoto } from './quality-gate.js';
 import { photoFills } from './framing.js';
 import { renderDraft } from './render.js';
-import { largestFace } from './test-faces.js';
+import { customerFace } from './test-faces.js';
 
 const inference = createTestInference();
 let photo: Buffer;
@@ -77,11 +77,11 @@ test('a head tilted sideways is set level in every format', { timeout: 60_000 },
 test('the face sits in the format\'s head box: centred, the size the format asks, the chin of 35 × 45 mm where a biometric photo has it', { timeout: 120_000 }, async () => {
   const wrong: string[] = [];
   for (const person of (await peopleCorpus()).filter((p) => ['astronaut', 'hopper', 'sample6', 'sample1'].includes(p.name))) {
-    const found = (await assessPhoto(person.photo, inference)).face ?? { ...(await largestFace(person.photo, inference)), roll: 0 };
+    const found = (await assessPhoto(person.photo, inference)).face ?? { ...(await customerFace(person.photo, inference)), roll: 0 };
     for (const format of OUTPUT_FORMAT_KEYS) {
       const spec = OUTPUT_FORMATS[format];
       const draft = await renderDraft({ photo: person.photo, face: found, spec: { format, backdrop: { kind: 'studio', variant: 1 }, style: 'professional' }, inference });
-      const box = await largestFace(draft.buffer, inference);
+      const box = await customerFace(draft.buffer, inference);
       const centreX = (box.x + box.width / 2) / spec.width;
       const share = box.height / spec.height;
       const chin = (box.y + 0.85 * box.height) / spec.height;
@@ -106,7 +106,7 @@ test('which photos fill which format: Franck\'s close selfies have no shoulders 
   for (const person of await peopleCorpus()) {
     if (!['astronaut', 'hopper', 'franck', 'sample3'].includes(person.name)) continue;
     const meta = await sharp(person.photo).metadata();
-    const found = (await assessPhoto(person.photo, inference)).face ?? (await largestFace(person.photo, inference));
+    const found = (await assessPhoto(person.photo, inference)).face ?? (await customerFace(person.photo, inference));
     fills[person.name] = Object.fromEntries(OUTPUT_FORMAT_KEYS.map((format) => [format, photoFills(found, { width: meta.width!, height: meta.height! }, OUTPUT_FORMATS[format])]));
   }
   expect(fills.franck!.portrait).toBeLessThan(0.3);

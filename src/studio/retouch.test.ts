@@ -9,7 +9,7 @@ import type { Box } from './inference/types.js';
 import { assessPhoto } from './quality-gate.js';
 import { renderDraft } from './render.js';
 import { applyStyle, smoothSkin } from './retouch.js';
-import { largestFace } from './test-faces.js';
+import { customerFace } from './test-faces.js';
 
 const inference = createTestInference();
 /** Face crops (the face and some room around it, 600 px wide) of three people of different age and complexion. */
@@ -20,7 +20,7 @@ beforeAll(async () => {
   for (const person of await peopleCorpus()) {
     if (!['astronaut', 'hopper', 'sample6'].includes(person.name)) continue;
     // A group crop is refused at upload (several faces); the largest face stands for the customer here.
-    const box = (await assessPhoto(person.photo, inference)).face ?? { ...(await largestFace(person.photo, inference)), roll: 0 };
+    const box = (await assessPhoto(person.photo, inference)).face ?? { ...(await customerFace(person.photo, inference)), roll: 0 };
     photos.push({ name: person.name, photo: person.photo, face: box });
     const meta = await sharp(person.photo).metadata();
     const left = Math.max(0, Math.round(box.x - box.width * 0.3));

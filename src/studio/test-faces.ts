@@ -27,13 +27,16 @@ export async function groupFaceCrops(file: string, inference: Pick<Inference, 'd
 }
 
 /**
- * The largest face in an image, in its pixels: the customer in a crop of a group photo (centred on them, the one
- * closest to the camera), or the one face of a draft.
+ * The customer's face in an image, in its pixels: in a crop of a group photo the one nearest the middle (the crop
+ * is centred on the customer; a friend at the edge may be larger), among faces at least half the largest's
+ * height; in a draft its one face.
  */
-export async function largestFace(image: Buffer, inference: Pick<Inference, 'detectFaces'>): Promise<Box & { roll: number }> {
+export async function customerFace(image: Buffer, inference: Pick<Inference, 'detectFaces'>): Promise<Box & { roll: number }> {
   const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const faces = await inference.detectFaces({ data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height });
-  const largest = [...faces].sort((a, b) => b.box.height - a.box.height)[0];
-  if (!largest) throw new Error('no face in the image');
-  return { ...largest.box, roll: largest.roll };
+  const largest = Math.max(0, ...faces.map((face) => face.box.height));
+  const offCentre = (box: Box) => Math.hypot(box.x + box.width / 2 - info.width / 2, box.y + box.height / 2 - info.height / 2);
+  const customer = faces.filter((face) => face.box.height >= largest / 2).sort((a, b) => offCentre(a.box) - offCentre(b.box))[0];
+  if (!customer) throw new Error('no face in the image');
+  return { ...customer.box, roll: customer.roll };
 }
