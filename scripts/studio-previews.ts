@@ -24,10 +24,11 @@ const TILE = 300;
 try {
   const people = await peopleCorpus();
   const faces = await Promise.all(
-    people.map(async ({ photo }) => {
-      // A group crop is refused at upload (several faces); here the face nearest the crop's middle stands for the customer.
-      const report = await assessPhoto(photo, inference);
-      return report.face ?? customerFace(photo, inference);
+    people.map(async ({ photo, neighbours }) => {
+      // A group crop is refused at upload (several faces; the gate's face is the largest, perhaps a friend at
+      // the edge); here the face nearest the crop's middle stands for the customer.
+      if (neighbours) return customerFace(photo, inference);
+      return (await assessPhoto(photo, inference)).face ?? customerFace(photo, inference);
     }),
   );
   for (const format of OUTPUT_FORMAT_KEYS) {

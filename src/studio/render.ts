@@ -52,7 +52,8 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
   const framed = { width: source.width, height: source.bottom };
   const variation = input.spec.variation ?? 0;
   const faceScale = (format.key === 'application' ? APPLICATION_FACE_SCALE : VARIATION_FACE_SCALE)[variation] ?? 1;
-  const crownY = await crownOf(source, face, input.inference);
+  const head = await headMaskOf(source, face, input.inference);
+  const crownY = crownOf(head, face);
   const frame = frameFor(face, framed, { ...format, faceHeight: format.faceHeight * faceScale, headHeight: format.headHeight && format.headHeight * faceScale }, crownY);
 
   // The frame, with what lies beyond the photo filled by its edge pixels (the backdrop covers them later).
@@ -91,6 +92,7 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
     input.inference.segment({ data: new Uint8Array(small.buffer, small.byteOffset, small.byteLength), width: SEGMENTATION_SIZE, height: SEGMENTATION_SIZE }),
     photoPeople(input.photo, input.inference),
   ]);
+  withHead(segmented, head, face, (mx, my) => ({ x: frame.x + (mx * width) / SEGMENTATION_SIZE / scale, y: frame.y + (my * height) / SEGMENTATION_SIZE / scale }));
   const others = faces
     .filter((box) => overlap(box, input.face) < 0.3)
     .map((box) => {
@@ -221,16 +223,24 @@ function photoPeople(photo: Buffer, inference: Inference): Promise<{ faces: Box[
   return found;
 }
 
-const crowns = new WeakMap<Buffer, Map<string, Promise<number | null>>>();
+/** The person mask of a crop around the head, and where that crop lies in the (levelled) photo's pixels. */
+interface HeadMask {
+  mask: Uint8Array;
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+const headMasks = new WeakMap<Buffer, Map<string, Promise<HeadMask | null>>>();
 
 /**
- * The top of the head (hair included) above the face, in the photo's pixels: the highest row of the person mask
- * over the middle of the face, segmented once per photo and face on a crop around the head. Null when the mask
- * shows no head there (the framing then assumes typical hair).
+ * The segmentation model on a crop around the head (three face widths by two face heights), once per photo and
+ * face. Seen this close, the model keeps what it loses on a whole bust: a cap's white crown, hair standing up.
  */
-function crownOf(source: Source, face: Box, inference: Inference): Promise<number | null> {
-  let perPhoto = crowns.get(source.buffer);
-  if (!perPhoto) crowns.set(source.buffer, (perPhoto = new Map()));
+function headMaskOf(source: Source, face: Box, inference: Inference): Promise<HeadMask | null> {
+  let perPhoto = headMasks.get(source.buffer);
+  if (!perPhoto) headMasks.set(source.buffer, (perPhoto = new Map()));
   const key = `${face.x},${face.y},${face.width},${face.height}`;
   let found = perPhoto.get(key);
   if (!found) {
@@ -248,19 +258,64 @@ function crownOf(source: Source, face: Box, inference: Inference): Promise<numbe
         .raw()
         .toBuffer();
       const mask = await inference.segment({ data: new Uint8Array(small.buffer, small.byteOffset, small.byteLength), width: SEGMENTATION_SIZE, height: SEGMENTATION_SIZE });
-      const sx = SEGMENTATION_SIZE / (right - left);
-      const sy = SEGMENTATION_SIZE / (bottom - top);
-      const x0 = Math.max(0, Math.floor((face.x + face.width * 0.3 - left) * sx));
-      const x1 = Math.min(SEGMENTATION_SIZE - 1, Math.ceil((face.x + face.width * 0.7 - left) * sx));
-      const lastRow = Math.min(SEGMENTATION_SIZE - 1, Math.floor((face.y + face.height * 0.3 - top) * sy));
-      for (let y = 0; y <= lastRow; y++) {
-        for (let x = x0; x <= x1; x++) if (mask[y * SEGMENTATION_SIZE + x]! > 128) return top + y / sy;
-      }
-      return null;
+      return { mask, left, top, right, bottom };
     })();
     perPhoto.set(key, found);
   }
   return found;
+}
+
+/**
+ * The top of the head (hair included) above the face, in the photo's pixels: the highest row of the head mask
+ * over the middle of the face. Null when the mask shows no head there (the framing then assumes typical hair).
+ */
+function crownOf(head: HeadMask | null, face: Box): number | null {
+  if (!head) return null;
+  const sx = SEGMENTATION_SIZE / (head.right - head.left);
+  const sy = SEGMENTATION_SIZE / (head.bottom - head.top);
+  const x0 = Math.max(0, Math.floor((face.x + face.width * 0.3 - head.left) * sx));
+  const x1 = Math.min(SEGMENTATION_SIZE - 1, Math.ceil((face.x + face.width * 0.7 - head.left) * sx));
+  const lastRow = Math.min(SEGMENTATION_SIZE - 1, Math.floor((face.y + face.height * 0.3 - head.top) * sy));
+  for (let y = 0; y <= lastRow; y++) {
+    for (let x = x0; x <= x1; x++) if (head.mask[y * SEGMENTATION_SIZE + x]! > 128) return head.top + y / sy;
+  }
+  return null;
+}
+
+/** Where the head mask counts: from the face box's sides this share of its width outwards, down to this share of its height. */
+const HEAD_ZONE = { side: 0.2, down: 0.4, ramp: 0.15 } as const;
+
+/**
+ * Over the top of the head the frame's person map takes the head mask where that is surer (the higher of the two),
+ * fading out over a short ramp at the zone's sides and bottom so the two maps meet without a step. `toSource`:
+ * from a map pixel's centre to the photo's pixels.
+ */
+function withHead(map: Uint8Array, head: HeadMask | null, face: Box, toSource: (mx: number, my: number) => { x: number; y: number }): void {
+  if (!head) return;
+  const ramp = HEAD_ZONE.ramp * face.width;
+  const zone = { left: face.x - HEAD_ZONE.side * face.width, right: face.x + face.width * (1 + HEAD_ZONE.side), bottom: face.y + face.height * HEAD_ZONE.down };
+  const sx = SEGMENTATION_SIZE / (head.right - head.left);
+  const sy = SEGMENTATION_SIZE / (head.bottom - head.top);
+  for (let my = 0; my < SEGMENTATION_SIZE; my++) {
+    for (let mx = 0; mx < SEGMENTATION_SIZE; mx++) {
+      const p = toSource(mx + 0.5, my + 0.5);
+      const weight = Math.min(1, (p.x - zone.left) / ramp, (zone.right - p.x) / ramp, (zone.bottom - p.y) / ramp);
+      if (weight <= 0 || p.x < head.left || p.x >= head.right || p.y < head.top || p.y >= head.bottom) continue;
+      // Bilinear in the head mask.
+      const hx = Math.min(SEGMENTATION_SIZE - 1, Math.max(0, (p.x - head.left) * sx - 0.5));
+      const hy = Math.min(SEGMENTATION_SIZE - 1, Math.max(0, (p.y - head.top) * sy - 0.5));
+      const x0 = Math.floor(hx);
+      const y0 = Math.floor(hy);
+      const x1 = Math.min(SEGMENTATION_SIZE - 1, x0 + 1);
+      const y1 = Math.min(SEGMENTATION_SIZE - 1, y0 + 1);
+      const fx = hx - x0;
+      const fy = hy - y0;
+      const at = (x: number, y: number) => head.mask[y * SEGMENTATION_SIZE + x]!;
+      const value = (at(x0, y0) * (1 - fx) + at(x1, y0) * fx) * (1 - fy) + (at(x0, y1) * (1 - fx) + at(x1, y1) * fx) * fy;
+      const i = my * SEGMENTATION_SIZE + mx;
+      map[i] = Math.max(map[i]!, Math.round(value * weight));
+    }
+  }
 }
 
 /** Intersection over union of two boxes. */
