@@ -284,9 +284,14 @@ function crownOf(head: HeadMask | null, face: Box): number | null {
 
 /** Where the head mask counts: from the face box's sides this share of its width outwards, down to this share of its height. */
 const HEAD_ZONE = { side: 0.2, down: 0.4, ramp: 0.15 } as const;
+/**
+ * Only where the head mask is sure (0–255): a cap's crown measures 230 and more; a hair bow or a ponytail against a
+ * dark wall 130–200, which as half-transparent person showed as a grey ghost over the head.
+ */
+const HEAD_SURE = { from: 170, to: 230 } as const;
 
 /**
- * Over the top of the head the frame's person map takes the head mask where that is surer (the higher of the two),
+ * Over the top of the head the frame's person map takes the head mask where that is sure and surer (the higher of the two),
  * fading out over a short ramp at the zone's sides and bottom so the two maps meet without a step. `toSource`:
  * from a map pixel's centre to the photo's pixels.
  */
@@ -312,8 +317,9 @@ function withHead(map: Uint8Array, head: HeadMask | null, face: Box, toSource: (
       const fy = hy - y0;
       const at = (x: number, y: number) => head.mask[y * SEGMENTATION_SIZE + x]!;
       const value = (at(x0, y0) * (1 - fx) + at(x1, y0) * fx) * (1 - fy) + (at(x0, y1) * (1 - fx) + at(x1, y1) * fx) * fy;
+      const sure = Math.max(0, Math.min(255, ((value - HEAD_SURE.from) * 255) / (HEAD_SURE.to - HEAD_SURE.from)));
       const i = my * SEGMENTATION_SIZE + mx;
-      map[i] = Math.max(map[i]!, Math.round(value * weight));
+      map[i] = Math.max(map[i]!, Math.round(sure * weight));
     }
   }
 }
@@ -328,6 +334,11 @@ function overlap(a: Box, b: Box): number {
 
 /** Share of the output's shorter side over which the person fades out where the photo ends inside the frame. */
 const PHOTO_EDGE_FADE = 0.12;
+/**
+ * The same at the photo's top edge: the head seldom reaches it, but hair a little below it (the astronaut's,
+ * Franck's: 3 to 6 % of the photo) faded over the full ramp showed as a see-through band over the head.
+ */
+const PHOTO_TOP_FADE = 0.02;
 
 /**
  * Zero outside the photo, and a smooth ramp inside each of its edges that shows in the output (a photo edge
@@ -335,14 +346,15 @@ const PHOTO_EDGE_FADE = 0.12;
  * photo's corners in output pixels, clockwise from the top left; turned when the photo was levelled.
  */
 function fadeOutsidePhoto(alpha: Buffer, width: number, height: number, corners: { x: number; y: number }[]): void {
-  const ramp = Math.max(1, Math.min(width, height) * PHOTO_EDGE_FADE);
   const edges = corners.map((a, i) => {
     const b = corners[(i + 1) % corners.length]!;
     const length = Math.hypot(b.x - a.x, b.y - a.y) || 1;
     // Inward normal: the corners go clockwise on screen (y down).
     const nx = -(b.y - a.y) / length;
     const ny = (b.x - a.x) / length;
-    return { nx, ny, offset: -(nx * a.x + ny * a.y), visible: crossesInterior(a, b, width, height) };
+    // The photo's top edge (the first) only just above the hair: a long fade there dims the top of the head.
+    const ramp = Math.max(1, Math.min(width, height) * (i === 0 ? PHOTO_TOP_FADE : PHOTO_EDGE_FADE));
+    return { nx, ny, offset: -(nx * a.x + ny * a.y), visible: crossesInterior(a, b, width, height), ramp };
   });
   for (let y = 0; y < height; y++) {
     // Each edge's distance is linear along the row: the pixels at least a ramp inside every visible edge (and
@@ -350,7 +362,7 @@ function fadeOutsidePhoto(alpha: Buffer, width: number, height: number, corners:
     let from = 0;
     let to = width;
     for (const edge of edges) {
-      const need = edge.visible ? ramp : 0;
+      const need = edge.visible ? edge.ramp : 0;
       const base = edge.ny * (y + 0.5) + edge.offset - need;
       // nx·(x + 0.5) + base >= 0
       if (Math.abs(edge.nx) < 1e-9) {
@@ -369,7 +381,7 @@ function fadeOutsidePhoto(alpha: Buffer, width: number, height: number, corners:
           inside = 0;
           break;
         }
-        if (edge.visible) inside = Math.min(inside, distance / ramp);
+        if (edge.visible) inside = Math.min(inside, distance / edge.ramp);
       }
       if (inside >= 1) continue;
       const i = y * width + x;
