@@ -42,6 +42,11 @@ try {
   figure('quality gate per 1024 px photo, p95', stats(gate).p95, 'ms');
   const big = await sharp(PORTRAIT).resize(3000, 3750, { fit: 'cover' }).jpeg({ quality: 90 }).toBuffer();
   const bigFace = (await assessPhoto(big, inference)).face!;
+  // A photo gives all its drafts: its faces, bodies, head and level copy are found with the first (and kept
+  // for the rest), so that draft is timed on its own and the formats after it.
+  started = performance.now();
+  await renderDraft({ photo: big, face: bigFace, spec: { format: 'square', backdrop: { kind: 'creative', variant: 0 }, style: 'casual' }, inference });
+  figure("first draft of an 11 MP photo (the photo's people and head found once)", performance.now() - started, 'ms');
   for (const format of OUTPUT_FORMAT_KEYS) {
     const times: number[] = [];
     for (let i = 0; i < (SMOKE ? 1 : 5); i++) {
@@ -49,7 +54,7 @@ try {
       await renderDraft({ photo: big, face: bigFace, spec: { format, backdrop: { kind: 'studio', variant: i }, style: 'professional' }, inference });
       times.push(performance.now() - started);
     }
-    figure(`render a ${format} draft (11 MP photo), mean`, stats(times).mean, 'ms', '<= 1000 ms');
+    figure(`render a ${format} draft (11 MP photo, after its first), mean`, stats(times).mean, 'ms', '<= 1000 ms');
   }
 } finally {
   await inference.close();

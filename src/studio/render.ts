@@ -92,7 +92,7 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
     input.inference.segment({ data: new Uint8Array(small.buffer, small.byteOffset, small.byteLength), width: SEGMENTATION_SIZE, height: SEGMENTATION_SIZE }),
     photoPeople(input.photo, input.inference),
   ]);
-  withHead(segmented, head, face, (mx, my) => ({ x: frame.x + (mx * width) / SEGMENTATION_SIZE / scale, y: frame.y + (my * height) / SEGMENTATION_SIZE / scale }));
+  withHead(segmented, head, face, { x0: frame.x, y0: frame.y, step: { x: width / SEGMENTATION_SIZE / scale, y: height / SEGMENTATION_SIZE / scale } });
   const others = faces
     .filter((box) => overlap(box, input.face) < 0.3)
     .map((box) => {
@@ -293,30 +293,35 @@ const HEAD_SURE = { from: 170, to: 230 } as const;
 /**
  * Over the top of the head the frame's person map takes the head mask where that is sure and surer (the higher of the two),
  * fading out over a short ramp at the zone's sides and bottom so the two maps meet without a step. `toSource`:
- * from a map pixel's centre to the photo's pixels.
+ * the map's top left corner in the photo's pixels and one map pixel's size there.
  */
-function withHead(map: Uint8Array, head: HeadMask | null, face: Box, toSource: (mx: number, my: number) => { x: number; y: number }): void {
+function withHead(map: Uint8Array, head: HeadMask | null, face: Box, toSource: { x0: number; y0: number; step: { x: number; y: number } }): void {
   if (!head) return;
   const ramp = HEAD_ZONE.ramp * face.width;
   const zone = { left: face.x - HEAD_ZONE.side * face.width, right: face.x + face.width * (1 + HEAD_ZONE.side), bottom: face.y + face.height * HEAD_ZONE.down };
   const sx = SEGMENTATION_SIZE / (head.right - head.left);
   const sy = SEGMENTATION_SIZE / (head.bottom - head.top);
+  const last = SEGMENTATION_SIZE - 1;
+  const mask = head.mask;
   for (let my = 0; my < SEGMENTATION_SIZE; my++) {
+    const py = toSource.y0 + (my + 0.5) * toSource.step.y;
+    if (py < head.top || py >= head.bottom || py >= zone.bottom) continue;
+    const hy = Math.min(last, Math.max(0, (py - head.top) * sy - 0.5));
+    const y0 = Math.floor(hy);
+    const y1 = Math.min(last, y0 + 1);
+    const fy = hy - y0;
     for (let mx = 0; mx < SEGMENTATION_SIZE; mx++) {
-      const p = toSource(mx + 0.5, my + 0.5);
-      const weight = Math.min(1, (p.x - zone.left) / ramp, (zone.right - p.x) / ramp, (zone.bottom - p.y) / ramp);
-      if (weight <= 0 || p.x < head.left || p.x >= head.right || p.y < head.top || p.y >= head.bottom) continue;
+      const px = toSource.x0 + (mx + 0.5) * toSource.step.x;
+      const weight = Math.min(1, (px - zone.left) / ramp, (zone.right - px) / ramp, (zone.bottom - py) / ramp);
+      if (weight <= 0 || px < head.left || px >= head.right) continue;
       // Bilinear in the head mask.
-      const hx = Math.min(SEGMENTATION_SIZE - 1, Math.max(0, (p.x - head.left) * sx - 0.5));
-      const hy = Math.min(SEGMENTATION_SIZE - 1, Math.max(0, (p.y - head.top) * sy - 0.5));
+      const hx = Math.min(last, Math.max(0, (px - head.left) * sx - 0.5));
       const x0 = Math.floor(hx);
-      const y0 = Math.floor(hy);
-      const x1 = Math.min(SEGMENTATION_SIZE - 1, x0 + 1);
-      const y1 = Math.min(SEGMENTATION_SIZE - 1, y0 + 1);
+      const x1 = Math.min(last, x0 + 1);
       const fx = hx - x0;
-      const fy = hy - y0;
-      const at = (x: number, y: number) => head.mask[y * SEGMENTATION_SIZE + x]!;
-      const value = (at(x0, y0) * (1 - fx) + at(x1, y0) * fx) * (1 - fy) + (at(x0, y1) * (1 - fx) + at(x1, y1) * fx) * fy;
+      const top = mask[y0 * SEGMENTATION_SIZE + x0]! * (1 - fx) + mask[y0 * SEGMENTATION_SIZE + x1]! * fx;
+      const bottom = mask[y1 * SEGMENTATION_SIZE + x0]! * (1 - fx) + mask[y1 * SEGMENTATION_SIZE + x1]! * fx;
+      const value = top * (1 - fy) + bottom * fy;
       const sure = Math.max(0, Math.min(255, ((value - HEAD_SURE.from) * 255) / (HEAD_SURE.to - HEAD_SURE.from)));
       const i = my * SEGMENTATION_SIZE + mx;
       map[i] = Math.max(map[i]!, Math.round(sure * weight));
@@ -489,16 +494,24 @@ function suppressSpill(rgb: Uint8Array, interior: Buffer, background: Uint8Array
     const cB = background[p + 2]! - bMean;
     const chroma = Math.sqrt(cR * cR + cG * cG + cB * cB);
     if (chroma < 12) continue;
-    const tint = (r: number, g: number, b: number) => {
-      const mean = (r + g + b) / 3;
-      return ((r - mean) * cR + (g - mean) * cG + (b - mean) * cB) / chroma;
-    };
-    const excess = tint(rgb[p]!, rgb[p + 1]!, rgb[p + 2]!) - tint(foreground[p]!, foreground[p + 1]!, foreground[p + 2]!);
+    // The old background's tint in the pixel beyond the person's own (each colour less its grey, along the tint).
+    const r = rgb[p]!;
+    const g = rgb[p + 1]!;
+    const b = rgb[p + 2]!;
+    const mean = (r + g + b) / 3;
+    const fr = foreground[p]!;
+    const fg = foreground[p + 1]!;
+    const fb = foreground[p + 2]!;
+    const fMean = (fr + fg + fb) / 3;
+    const excess = ((r - mean) * cR + (g - mean) * cG + (b - mean) * cB - ((fr - fMean) * cR + (fg - fMean) * cG + (fb - fMean) * cB)) / chroma;
     if (excess <= 0) continue;
-    for (let c = 0; c < 3; c++) {
-      const value = rgb[p + c]! - (excess * [cR, cG, cB][c]!) / chroma;
-      rgb[p + c] = value < 0 ? 0 : value > 255 ? 255 : Math.round(value);
-    }
+    const k = excess / chroma;
+    const nr = r - k * cR;
+    const ng = g - k * cG;
+    const nb = b - k * cB;
+    rgb[p] = nr < 0 ? 0 : nr > 255 ? 255 : Math.round(nr);
+    rgb[p + 1] = ng < 0 ? 0 : ng > 255 ? 255 : Math.round(ng);
+    rgb[p + 2] = nb < 0 ? 0 : nb > 255 ? 255 : Math.round(nb);
   }
 }
 
