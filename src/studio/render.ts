@@ -148,10 +148,17 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
   const [band, interior] = await Promise.all(
     [300, 60].map((share) => sharp(alpha, { raw: { width, height, channels: 1 } }).blur(Math.max(2, width / share)).extractChannel(0).raw().toBuffer()),
   );
+  // The colour estimates are read only near the edge: where refineEdge, decontaminate and suppressSpill look.
+  const near = new Uint8Array(width * height);
+  for (let i = 0; i < near.length; i++) {
+    const a = alpha[i]!;
+    const inner = interior![i]!;
+    if ((a > 0 && band![i]! < 250) || (a >= 6 && a <= 249) || (inner > 0 && inner < 252)) near[i] = 1;
+  }
   const [background, foreground] = await Promise.all([
-    maskedBlur(frameRgb, width, height, { where: alpha, atMost: 26 }),
+    maskedBlur(frameRgb, width, height, { where: alpha, atMost: 26 }, near),
     // The person's colour from well inside the mask: the rim may still be the old background.
-    maskedBlur(frameRgb, width, height, { where: interior!, atLeast: 252 }),
+    maskedBlur(frameRgb, width, height, { where: interior!, atLeast: 252 }, near),
   ]);
   refineEdge(rgb, alphaPixels, background, foreground, band!);
   decontaminate(rgb, alphaPixels, background, foreground);
@@ -424,8 +431,11 @@ function crossesInterior(a: { x: number; y: number }, b: { x: number; y: number 
 /** Radius of the colour estimates of the old background and of the person near an edge, as a share of the width. */
 const COLOUR_BLUR = 1 / 80;
 
-/** The mean colour around every pixel of the pixels whose `where` value lies in atLeast–atMost (0 where there are none). */
-async function maskedBlur(rgb: Buffer, width: number, height: number, take: { where: Buffer; atMost?: number; atLeast?: number }): Promise<Uint8Array> {
+/**
+ * The mean colour around every pixel of the pixels whose `where` value lies in atLeast–atMost (0 where there are
+ * none), worked out only where `only` is set (0 elsewhere).
+ */
+async function maskedBlur(rgb: Buffer, width: number, height: number, take: { where: Buffer; atMost?: number; atLeast?: number }, only: Uint8Array): Promise<Uint8Array> {
   const weight = Buffer.alloc(width * height);
   const weighted = Buffer.alloc(width * height * 3);
   const { where } = take;
@@ -447,7 +457,7 @@ async function maskedBlur(rgb: Buffer, width: number, height: number, take: { wh
   const out = new Uint8Array(width * height * 3);
   for (let i = 0, p = 0; i < count.length; i++, p += 3) {
     const n = count[i]!;
-    if (n < 3) continue;
+    if (n < 3 || !only[i]) continue;
     out[p] = Math.min(255, Math.round((sum[p]! * 255) / n));
     out[p + 1] = Math.min(255, Math.round((sum[p + 1]! * 255) / n));
     out[p + 2] = Math.min(255, Math.round((sum[p + 2]! * 255) / n));
