@@ -134,6 +134,7 @@ test("a cap stays whole: Hopper's white cap crown is kept above her face in ever
   for (const format of OUTPUT_FORMAT_KEYS) {
     const { rows, box } = await opacityAboveFace(hopper.photo, found, format);
     const crown = rows.findIndex((opacity) => opacity >= 0.5);
+    expect(crown, `${format}: some row above the face is person`).toBeGreaterThanOrEqual(0);
     // Measured: the cap reaches about 0.16 face heights above the face box; 0.01 in 35 × 45 mm when the bust's
     // own person map decided alone (the white crown lost, the badge floating).
     expect((box.y - crown) / box.height, format).toBeGreaterThan(0.13);
@@ -151,6 +152,7 @@ test('the top of the head is solid, not a see-through band, where the photo ends
     // lies 3 % of the photo below it).
     const begins = rows.findIndex((opacity) => opacity >= 0.1);
     const solid = rows.findIndex((opacity) => opacity >= 0.9);
+    expect(Math.min(begins, solid), `${name}: the head shows and turns solid above the face`).toBeGreaterThanOrEqual(0);
     expect((solid - begins) / box.height, name).toBeLessThan(0.07);
   }
 });

@@ -293,7 +293,8 @@ function crownOf(head: HeadMask | null, face: Box): number | null {
 const HEAD_ZONE = { side: 0.2, down: 0.4, ramp: 0.15 } as const;
 /**
  * Only where the head mask is sure (0–255): a cap's crown measures 230 and more; a hair bow or a ponytail against a
- * dark wall 130–200, which as half-transparent person showed as a grey ghost over the head.
+ * dark wall 130–200, which as half-transparent person showed as a grey ghost over the head: from 170 it
+ * counts only in part (200 gives about half), so the brightest of such a bow can still come in faintly.
  */
 const HEAD_SURE = { from: 170, to: 230 } as const;
 
