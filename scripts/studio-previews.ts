@@ -57,7 +57,7 @@ try {
   const tight: { input: Buffer; left: number; top: number }[] = [];
   for (const [row, file] of ['sample3', 'sample6', 'sample1', 'sample5', 'sample2'].entries()) {
     const photo = await tightGroupCrop(file);
-    const face = (await assessPhoto(photo, inference)).face ?? (await customerFace(photo, inference));
+    const face = await customerFace(photo, inference);
     const draft = await renderDraft({ photo, face, spec: { format: 'portrait', backdrop: BACKDROPS[2]!, style: 'professional' }, inference });
     for (const [column, image] of [photo, draft.buffer].entries()) {
       tight.push({ input: await sharp(image).resize(TILE, TILE, { fit: 'contain', background: '#ffffff' }).png().toBuffer(), left: column * TILE, top: row * TILE });

@@ -7,7 +7,7 @@ import { createTestInference } from './inference/test-inference.js';
 import type { Box } from './inference/types.js';
 import { customerRegion } from './person-mask.js';
 import { renderDraft } from './render.js';
-import { customerFace } from './test-faces.js';
+import { customerFace, nearestMiddle } from './test-faces.js';
 
 const inference = createTestInference();
 let people: PersonPhoto[];
@@ -126,10 +126,7 @@ async function regionOf(photo: Buffer, size = 256) {
   const image = await rgbOf(await sharp(photo).resize(1024, 1024, { fit: 'inside' }).jpeg().toBuffer());
   const [faces, poses] = await Promise.all([inference.detectFaces(image), inference.detectPoses(image)]);
   const toMap = (box: Box): Box => ({ x: (box.x * size) / image.width, y: (box.y * size) / image.height, width: (box.width * size) / image.width, height: (box.height * size) / image.height });
-  // The customer: nearest the crop's middle among faces at least half the largest's height (as customerFace).
-  const largest = Math.max(...faces.map((face) => face.box.height));
-  const offCentre = (box: Box) => Math.hypot(box.x + box.width / 2 - image.width / 2, box.y + box.height / 2 - image.height / 2);
-  const main = faces.map((face) => face.box).filter((box) => box.height >= largest / 2).sort((a, b) => offCentre(a) - offCentre(b))[0]!;
+  const main = nearestMiddle(faces.map((face) => face.box), image.width, image.height)!;
   const others = faces.map((face) => face.box).filter((box) => box !== main);
   const posesInMap = poses.map((pose) => ({ score: pose.score, keypoints: pose.keypoints.map((k) => ({ x: (k.x * size) / image.width, y: (k.y * size) / image.height, score: k.score })) }));
   const keep = customerRegion(probabilities, size, toMap(main), others.map(toMap), posesInMap);

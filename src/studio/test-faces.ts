@@ -34,9 +34,15 @@ export async function groupFaceCrops(file: string, inference: Pick<Inference, 'd
 export async function customerFace(image: Buffer, inference: Pick<Inference, 'detectFaces'>): Promise<Box & { roll: number }> {
   const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const faces = await inference.detectFaces({ data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height });
-  const largest = Math.max(0, ...faces.map((face) => face.box.height));
-  const offCentre = (box: Box) => Math.hypot(box.x + box.width / 2 - info.width / 2, box.y + box.height / 2 - info.height / 2);
-  const customer = faces.filter((face) => face.box.height >= largest / 2).sort((a, b) => offCentre(a.box) - offCentre(b.box))[0];
+  const box = nearestMiddle(faces.map((face) => face.box), info.width, info.height);
+  const customer = faces.find((face) => face.box === box);
   if (!customer) throw new Error('no face in the image');
   return { ...customer.box, roll: customer.roll };
+}
+
+/** Of these boxes, the one nearest the image's middle among those at least half the largest's height. */
+export function nearestMiddle(boxes: readonly Box[], width: number, height: number): Box | undefined {
+  const largest = Math.max(0, ...boxes.map((box) => box.height));
+  const offCentre = (box: Box) => Math.hypot(box.x + box.width / 2 - width / 2, box.y + box.height / 2 - height / 2);
+  return boxes.filter((box) => box.height >= largest / 2).sort((a, b) => offCentre(a) - offCentre(b))[0];
 }
