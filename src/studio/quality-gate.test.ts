@@ -71,9 +71,9 @@ test('the real photos of every person pass or are warned about; none is refused 
   }
   console.log(`quality gate, real photos:\n${rows.join('\n')}`);
   expect(groupFaces.length).toBeGreaterThanOrEqual(20);
-  // The one exception is older than the refusals for quality: a woman in full profile (finger on her lips),
-  // found in the group photo but not in the cut-out, so refused as faceless like any profile.
-  expect(refused).toEqual(['sample2:1: noFace']);
+  // A woman in full profile (finger on her lips, sample2:1) is warned as turned (headTurned): the detector
+  // finds her on the gate's 640 px copy, where on a 1024 px one it missed her and she was refused as faceless.
+  expect(refused).toEqual([]);
 });
 
 /** Blur of σ pixels of the 256-px face sample, so it hurts each face alike (σ × face width / 256 in the photo). */

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { roundDescriptor } from './identity.js';
 import type { Inference } from './inference/client.js';
 import { SEGMENTATION_SIZE } from './inference/segmentation-size.js';
-import type { Box, DetectedFace, FaceDescriptor, RgbImage } from './inference/types.js';
+import type { Box, DetectedFace, FaceDescriptor, FaceLandmarks, RgbImage } from './inference/types.js';
 import { rowSpans } from './person-mask.js';
 import { levellingAngle, turned } from './levelling.js';
 import { FACE_SAMPLE_PX, GATE } from './thresholds.js';
@@ -79,16 +79,15 @@ export async function assessPhoto(input: Buffer, inference: Inference, options: 
   const width = meta.autoOrient?.width ?? meta.width ?? 0;
   const height = meta.autoOrient?.height ?? meta.height ?? 0;
   const scale = Math.min(1, (options.analysisLongSidePx ?? GATE.analysisLongSidePx) / Math.max(width, height));
-  const { data, info } = await sharp(input)
-    .rotate()
-    .resize({ width: Math.round(width * scale), height: Math.round(height * scale), fit: 'fill' })
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const analysed = { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
-  const faces = (await inference.detectFaces(analysed)).filter(
-    (face) => face.score >= GATE.minFaceScore,
-  );
+  const size = { width: Math.round(width * scale), height: Math.round(height * scale) };
+  // The faces are found on a smaller copy (the detector looks at 256 px; its time grows with the input) and
+  // mapped back; sharpness, light and the descriptor's chip use the analysed size. Both are decoded at once.
+  const detectScale = Math.min(1, GATE.detectionLongSidePx / Math.max(size.width, size.height));
+  const detectSize = { width: Math.max(1, Math.round(size.width * detectScale)), height: Math.max(1, Math.round(size.height * detectScale)) };
+  const [analysed, detectOn] = await Promise.all([decoded(input, size), detectScale < 1 ? decoded(input, detectSize) : null]);
+  const faces = (await inference.detectFaces(detectOn ?? analysed))
+    .filter((face) => face.score >= GATE.minFaceScore)
+    .map((face) => (detectOn ? scaledFace(face, analysed.width / detectOn.width, analysed.height / detectOn.height) : face));
   if (faces.length === 0) return { verdict: 'refused', issues: [{ code: 'noFace', measured: 0, limit: 1 }], face: null, measures: { faces: 0 } };
 
   const sorted = [...faces].sort((a, b) => b.box.height - a.box.height);
@@ -99,7 +98,7 @@ export async function assessPhoto(input: Buffer, inference: Inference, options: 
   }
 
   const issues: QualityIssue[] = [];
-  const faceHeightRatio = main.box.height / info.height;
+  const faceHeightRatio = main.box.height / analysed.height;
   if (faceHeightRatio < GATE.minFaceHeightRatio) issues.push({ code: 'faceTooSmall', measured: round(faceHeightRatio), limit: GATE.minFaceHeightRatio });
   const faceHeightPx = main.box.height / scale;
   if (faceHeightPx < GATE.minFaceHeightPx) issues.push({ code: 'lowResolution', measured: Math.round(faceHeightPx), limit: GATE.minFaceHeightPx });
@@ -110,21 +109,14 @@ export async function assessPhoto(input: Buffer, inference: Inference, options: 
   if (roll > GATE.maxUsableRoll) issues.push({ code: 'headTiltedTooFar', measured: round(roll), limit: GATE.maxUsableRoll });
   else if (roll > GATE.maxRoll) issues.push({ code: 'headTilted', measured: round(roll), limit: GATE.maxRoll });
 
-  // Sharpness and light are judged on the face itself, sampled at a fixed width so photo size does not matter.
-  const region = clampBox(main.box, info.width, info.height);
-  const sampleHeight = Math.max(1, Math.round((region.height / region.width) * FACE_SAMPLE_PX));
-  const gray = await sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } })
-    .extract({ left: region.x, top: region.y, width: region.width, height: region.height })
-    .resize({ width: FACE_SAMPLE_PX, height: sampleHeight, fit: 'fill' })
-    .greyscale()
-    .raw()
-    .toBuffer();
-  const grayPixels = new Uint8Array(gray.buffer, gray.byteOffset, gray.byteLength);
-  const brightness = grayPixels.reduce((sum, value) => sum + value, 0) / grayPixels.length;
-  const clipped = grayPixels.reduce((count, value) => count + (value >= 250 ? 1 : 0), 0) / grayPixels.length;
-  // Sharpness on the face stretched to full contrast: a dark but sharp face is dark, not blurred.
-  const stretched = stretchContrast(grayPixels);
-  const sharpness = laplacianVariance(stretched, FACE_SAMPLE_PX, sampleHeight);
+  // The face's light and sharpness (here), someone at the side and the descriptor (the models' thread) at once.
+  const [{ brightness, clipped, sharpness }, atSide, descriptor] = await Promise.all([
+    faceLight(analysed, main),
+    otherPersonAtSide(analysed, main, inference),
+    // Described even when refused: the output gate (output-gate.ts) judges a generated picture's identity apart
+    // from its light and tilt. A refused upload is not stored, so neither is its descriptor.
+    inference.describeFace(analysed, main),
+  ]);
   if (sharpness < GATE.minUsableSharpness) issues.push({ code: 'tooBlurred', measured: Math.round(sharpness), limit: GATE.minUsableSharpness });
   else if (sharpness < GATE.minSharpness) issues.push({ code: 'blurred', measured: Math.round(sharpness), limit: GATE.minSharpness });
   if (brightness < GATE.minUsableBrightness) issues.push({ code: 'farTooDark', measured: Math.round(brightness), limit: GATE.minUsableBrightness });
@@ -137,14 +129,9 @@ export async function assessPhoto(input: Buffer, inference: Inference, options: 
   }
   // Someone else at the photo's side (a friend cropped away: hair, a half face, a hand). The studio cuts such
   // people away, but pieces can stay: the customer hears that a photo of them alone works best.
-  const atSide = await otherPersonAtSide(analysed, main, inference);
   if (atSide > GATE.maxOtherPersonAtSide) issues.push({ code: 'otherPeople', measured: round(atSide), limit: GATE.maxOtherPersonAtSide });
   // The upload answers with the first issue: a refusal comes before the warnings.
   issues.sort((a, b) => Number(isRefusing(b.code)) - Number(isRefusing(a.code)));
-
-  // Described even when refused: the output gate (output-gate.ts) judges a generated picture's identity apart
-  // from its light and tilt. A refused upload is not stored, so neither is its descriptor.
-  const descriptor = await inference.describeFace(analysed, main);
 
   return {
     verdict: issues.some((issue) => isRefusing(issue.code)) ? 'refused' : issues.length ? 'warning' : 'ok',
@@ -153,6 +140,57 @@ export async function assessPhoto(input: Buffer, inference: Inference, options: 
     measures: { faces: 1, faceHeightRatio: round(faceHeightRatio), faceHeightPx: Math.round(faceHeightPx), sharpness: Math.round(sharpness), brightness: Math.round(brightness), clipped: round(clipped), otherPersonAtSide: round(atSide) },
     ...(descriptor ? { descriptor: roundDescriptor(descriptor) } : {}),
   };
+}
+
+/** Sharpness and light, judged on the face itself, sampled at a fixed width so photo size does not matter. */
+async function faceLight(image: RgbImage, main: DetectedFace): Promise<{ brightness: number; clipped: number; sharpness: number }> {
+  const region = clampBox(main.box, image.width, image.height);
+  const sampleHeight = Math.max(1, Math.round((region.height / region.width) * FACE_SAMPLE_PX));
+  const gray = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+    .extract({ left: region.x, top: region.y, width: region.width, height: region.height })
+    .resize({ width: FACE_SAMPLE_PX, height: sampleHeight, fit: 'fill' })
+    .greyscale()
+    .raw()
+    .toBuffer();
+  const grayPixels = new Uint8Array(gray.buffer, gray.byteOffset, gray.byteLength);
+  const brightness = grayPixels.reduce((sum, value) => sum + value, 0) / grayPixels.length;
+  const clipped = grayPixels.reduce((count, value) => count + (value >= 250 ? 1 : 0), 0) / grayPixels.length;
+  // Sharpness on the face stretched to full contrast: a dark but sharp face is dark, not blurred.
+  return { brightness, clipped, sharpness: laplacianVariance(stretchContrast(grayPixels), FACE_SAMPLE_PX, sampleHeight) };
+}
+
+function scaledFace(face: DetectedFace, sx: number, sy: number): DetectedFace {
+  if (sx === 1 && sy === 1) return face;
+  const point = (p: { x: number; y: number }) => ({ x: p.x * sx, y: p.y * sy });
+  const { landmarks, ...rest } = face;
+  return {
+    ...rest,
+    box: { x: face.box.x * sx, y: face.box.y * sy, width: face.box.width * sx, height: face.box.height * sy },
+    ...(landmarks
+      ? {
+          landmarks: {
+            rightEyeOuter: point(landmarks.rightEyeOuter),
+            rightEyeInner: point(landmarks.rightEyeInner),
+            leftEyeOuter: point(landmarks.leftEyeOuter),
+            leftEyeInner: point(landmarks.leftEyeInner),
+            noseBottom: point(landmarks.noseBottom),
+          } satisfies FaceLandmarks,
+        }
+      : {}),
+  };
+}
+
+/** The photo upright, at `size`, as RGB pixels. */
+async function decoded(input: Buffer, size: { width: number; height: number }): Promise<RgbImage> {
+  const { data, info } = await sharp(input).rotate().resize({ ...size, fit: 'fill' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
+}
+
+async function shrunk(image: RgbImage, factor: number): Promise<RgbImage> {
+  const width = Math.max(1, Math.round(image.width * factor));
+  const height = Math.max(1, Math.round(image.height * factor));
+  const data = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } }).resize(width, height, { fit: 'fill' }).raw().toBuffer();
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width, height };
 }
 
 /** Person probability from which a pixel of the segmentation map counts as someone. */
@@ -169,7 +207,10 @@ const MOUTH_LINE = 0.75;
  */
 async function otherPersonAtSide(image: RgbImage, main: DetectedFace, inference: Inference): Promise<number> {
   const angle = levellingAngle(main.roll);
-  const level = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+  // Turning the whole photo costs a few times the map's work: it is made twice the map's size first.
+  const shrink = Math.min(1, (2 * SEGMENTATION_SIZE) / Math.max(image.width, image.height));
+  const small = angle === 0 || shrink === 1 ? image : await shrunk(image, shrink);
+  const level = await sharp(small.data, { raw: { width: small.width, height: small.height, channels: 3 } })
     .rotate((angle * 180) / Math.PI, { background: { r: 0, g: 0, b: 0 } })
     .resize(SEGMENTATION_SIZE, SEGMENTATION_SIZE, { fit: 'fill' })
     .raw()

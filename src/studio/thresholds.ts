@@ -21,6 +21,12 @@ export const LEVEL_MIN_ROLL = 0.05;
 export const GATE = {
   /** Photos are examined at this size on the long side (faster, and the limits below do not depend on it). */
   analysisLongSidePx: 1024,
+  /**
+   * Faces are found on a copy this size on the long side: the detector works at 256 px, and its face mesh
+   * still gets the smallest face without a warning (GATE.minFaceHeightRatio) at about 90 px. Measured on the
+   * astronaut: box and angles the same as at 1024 px within 2 px and 0.01 rad, 31 ms instead of 53.
+   */
+  detectionLongSidePx: 640,
   /** A detection below this confidence is not a face. */
   minFaceScore: 0.5,
   /** A second face at least this large (relative to the main face's height) makes the photo refused. */

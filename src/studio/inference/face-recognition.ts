@@ -33,8 +33,6 @@ const DLIB_TEMPLATE: Record<keyof FaceLandmarks, Point> = {
 interface ConvLayer {
   filters: tf.Tensor4D;
   bias: tf.Tensor1D;
-  scale: tf.Tensor1D;
-  shift: tf.Tensor1D;
 }
 interface Residual {
   conv1: ConvLayer;
@@ -54,18 +52,22 @@ export async function loadFaceRecognitionNet(): Promise<FaceRecognitionNet> {
     data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength),
     manifest.flatMap((group) => group.weights),
   );
-  const conv = (prefix: string): ConvLayer => ({
-    filters: weights[`${prefix}/conv/filters`] as tf.Tensor4D,
-    bias: weights[`${prefix}/conv/bias`] as tf.Tensor1D,
-    scale: weights[`${prefix}/scale/weights`] as tf.Tensor1D,
-    shift: weights[`${prefix}/scale/biases`] as tf.Tensor1D,
-  });
+  // Each convolution is followed by its bias and a per-channel scale and shift (dlib's affine layer): folded
+  // into the filters and one bias once, they run as one fused convolution (with its ReLU).
+  const conv = (prefix: string): ConvLayer => {
+    const filters = weights[`${prefix}/conv/filters`] as tf.Tensor4D;
+    const bias = weights[`${prefix}/conv/bias`] as tf.Tensor1D;
+    const scale = weights[`${prefix}/scale/weights`] as tf.Tensor1D;
+    const shift = weights[`${prefix}/scale/biases`] as tf.Tensor1D;
+    const folded = { filters: tf.mul(filters, scale) as tf.Tensor4D, bias: tf.add(tf.mul(bias, scale), shift) as tf.Tensor1D };
+    for (const tensor of [filters, bias, scale, shift]) tensor.dispose();
+    return folded;
+  };
   const residualParams = (prefix: string): Residual => ({ conv1: conv(`${prefix}/conv1`), conv2: conv(`${prefix}/conv2`) });
   const fc = weights.fc as tf.Tensor2D;
 
   function convLayer(x: tf.Tensor4D, layer: ConvLayer, strides: 1 | 2, relu: boolean, padding: 'valid' | 'same' = 'same'): tf.Tensor4D {
-    const out = tf.add(tf.mul(tf.add(tf.conv2d(x, layer.filters, strides, padding), layer.bias), layer.scale), layer.shift) as tf.Tensor4D;
-    return relu ? (tf.relu(out) as tf.Tensor4D) : out;
+    return tf.fused.conv2d({ x, filter: layer.filters, strides, pad: padding, bias: layer.bias, activation: relu ? 'relu' : 'linear' });
   }
   function residual(x: tf.Tensor4D, params: Residual): tf.Tensor4D {
     const out = convLayer(convLayer(x, params.conv1, 1, true), params.conv2, 1, false);
@@ -149,39 +151,42 @@ function similarityTransform(from: Point[], to: Point[]): { a: number; b: number
   return { a, b, tx: mt.x - (a * mf.x - b * mf.y), ty: mt.y - (b * mf.x + a * mf.y) };
 }
 
-/** Bilinear sample of one channel at (x, y); outside the image the nearest edge pixel. */
-function sample(image: RgbImage, x: number, y: number, channel: number): number {
-  const cx = Math.min(image.width - 1, Math.max(0, x));
-  const cy = Math.min(image.height - 1, Math.max(0, y));
-  const x0 = Math.floor(cx);
-  const y0 = Math.floor(cy);
-  const x1 = Math.min(image.width - 1, x0 + 1);
-  const y1 = Math.min(image.height - 1, y0 + 1);
-  const fx = cx - x0;
-  const fy = cy - y0;
-  const at = (px: number, py: number) => image.data[(py * image.width + px) * 3 + channel]!;
-  return (at(x0, y0) * (1 - fx) + at(x1, y0) * fx) * (1 - fy) + (at(x0, y1) * (1 - fx) + at(x1, y1) * fx) * fy;
-}
-
 /**
- * Renders the chip whose pixel (u, v) shows the image at `toImage(u, v)`; each chip pixel averages a grid
- * of samples as wide as the chip pixel is in the image, so a large face is scaled down without aliasing.
+ * Renders the chip whose pixel (u, v) shows the image at the affine map of (u, v): x = a·u + b·v + c,
+ * y = d·u + e·v + f. Each chip pixel averages a grid of bilinear samples as wide as the chip pixel is in the
+ * image, so a large face is scaled down without aliasing; outside the image the nearest edge pixel counts.
  */
-function renderChip(image: RgbImage, toImage: (u: number, v: number) => Point, imagePixelsPerChipPixel: number): RgbImage {
+function renderChip(image: RgbImage, map: { a: number; b: number; c: number; d: number; e: number; f: number }, imagePixelsPerChipPixel: number): RgbImage {
   const data = new Uint8Array(CHIP_SIZE * CHIP_SIZE * 3);
   const grid = Math.max(1, Math.min(4, Math.round(imagePixelsPerChipPixel)));
+  const { width, height, data: pixels } = image;
+  const sums = new Float64Array(3);
   for (let v = 0; v < CHIP_SIZE; v++) {
     for (let u = 0; u < CHIP_SIZE; u++) {
-      for (let c = 0; c < 3; c++) {
-        let sum = 0;
-        for (let gy = 0; gy < grid; gy++) {
-          for (let gx = 0; gx < grid; gx++) {
-            const p = toImage(u + (gx + 0.5) / grid - 0.5, v + (gy + 0.5) / grid - 0.5);
-            sum += sample(image, p.x, p.y, c);
+      sums.fill(0);
+      for (let gy = 0; gy < grid; gy++) {
+        const sv = v + (gy + 0.5) / grid - 0.5;
+        for (let gx = 0; gx < grid; gx++) {
+          const su = u + (gx + 0.5) / grid - 0.5;
+          // One sample: its position and bilinear weights once, then the three channels.
+          const cx = Math.min(width - 1, Math.max(0, map.a * su + map.b * sv + map.c));
+          const cy = Math.min(height - 1, Math.max(0, map.d * su + map.e * sv + map.f));
+          const x0 = Math.floor(cx);
+          const y0 = Math.floor(cy);
+          const x1 = Math.min(width - 1, x0 + 1);
+          const y1 = Math.min(height - 1, y0 + 1);
+          const fx = cx - x0;
+          const fy = cy - y0;
+          const i00 = (y0 * width + x0) * 3;
+          const i10 = (y0 * width + x1) * 3;
+          const i01 = (y1 * width + x0) * 3;
+          const i11 = (y1 * width + x1) * 3;
+          for (let c = 0; c < 3; c++) {
+            sums[c]! += (pixels[i00 + c]! * (1 - fx) + pixels[i10 + c]! * fx) * (1 - fy) + (pixels[i01 + c]! * (1 - fx) + pixels[i11 + c]! * fx) * fy;
           }
         }
-        data[(v * CHIP_SIZE + u) * 3 + c] = Math.round(sum / (grid * grid));
       }
+      for (let c = 0; c < 3; c++) data[(v * CHIP_SIZE + u) * 3 + c] = Math.round(sums[c]! / (grid * grid));
     }
   }
   return { data, width: CHIP_SIZE, height: CHIP_SIZE };
@@ -196,7 +201,7 @@ export function alignedChip(image: RgbImage, landmarks: FaceLandmarks): RgbImage
   }));
   // From chip to image, so each chip pixel can look up its source.
   const { a, b, tx, ty } = similarityTransform(target, names.map((name) => landmarks[name]));
-  return renderChip(image, (u, v) => ({ x: a * u - b * v + tx, y: b * u + a * v + ty }), Math.hypot(a, b));
+  return renderChip(image, { a, b: -b, c: tx, d: b, e: a, f: ty }, Math.hypot(a, b));
 }
 
 /** Without landmarks: the detector's box made square around its centre, as face-api crops a detection. */
@@ -205,5 +210,6 @@ export function boxChip(image: RgbImage, box: Box): RgbImage {
   const left = box.x + box.width / 2 - side / 2;
   const top = box.y + box.height / 2 - side / 2;
   const scale = side / CHIP_SIZE;
-  return renderChip(image, (u, v) => ({ x: left + (u + 0.5) * scale - 0.5, y: top + (v + 0.5) * scale - 0.5 }), scale);
+  // x = left + (u + 0.5)·scale − 0.5, likewise y
+  return renderChip(image, { a: scale, b: 0, c: left + 0.5 * scale - 0.5, d: 0, e: scale, f: top + 0.5 * scale - 0.5 }, scale);
 }
