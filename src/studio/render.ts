@@ -15,6 +15,7 @@ import { customerRegion, decontaminate, rowSpans } from './person-mask.js';
 import { applyStyle, smoothSkin } from './retouch.js';
 import { levellingAngle, turned } from './levelling.js';
 import { measureTone } from './tone.js';
+import { GATE } from './thresholds.js';
 
 export interface DraftSpec {
   format: OutputFormatKey;
@@ -185,8 +186,11 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
   return { buffer, width, height };
 }
 
-/** The detector looks for the other people's faces at this size on the photo's long side. */
-const FACE_SEARCH_PX = 1024;
+/**
+ * The detector looks for the other people's faces at this size on the photo's long side, as the upload gate
+ * does (it works at 256 px; a larger input only grows the models' memory, which never shrinks).
+ */
+const FACE_SEARCH_PX = GATE.detectionLongSidePx;
 
 // One search per photo: a photo gives several drafts (formats, backdrops), the job passes the same buffer.
 const peopleOfPhoto = new WeakMap<Buffer, Promise<{ faces: Box[]; poses: Pose[] }>>();

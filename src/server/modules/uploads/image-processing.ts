@@ -5,6 +5,10 @@ import sharp from 'sharp';
 import type { Metadata, Sharp } from 'sharp';
 import { UPLOAD_LIMITS } from '../../../domain/catalog.js';
 
+// Process-wide (sharp is one library per process, the studio's included): every photo is decoded for one
+// request or job, so libvips' cache of recent operations (up to 50 MB and 100 of them) would only hold memory.
+sharp.cache(false);
+
 export type UploadRejection =
   | 'notAnImage'
   | 'corruptImage'
