@@ -93,6 +93,64 @@ test('a pose that joins a friend to the customer takes nothing from her chest', 
   for (const [x, y] of [[32, 30], [34, 40], [36, 50], [32, 60]] as const) expect(keep[y * size + x], `${x},${y}`).toBe(255);
 });
 
+test("the customer's upper arm stays hers beside a friend; a friend's arm reaching across below her elbow stays the friend's", () => {
+  const size = 64;
+  const map = new Uint8Array(size * size);
+  // Her head and torso (x 22–42), her left arm hanging apart from the torso (x 15–19, joined at the shoulder
+  // only, down to y 44); a friend pressed against that arm (x 0–14, face above the map) whose forearm reaches
+  // across below her elbow (y 56–59) to her torso.
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const head = (x - 32) ** 2 + (y - 12) ** 2 < 49;
+      const torso = y > 18 && x >= 22 && x <= 42;
+      const shoulder = y > 18 && y < 24 && x >= 15 && x <= 42;
+      const arm = y > 18 && y <= 44 && x >= 15 && x <= 19;
+      const friend = x <= 14;
+      const across = y >= 56 && y <= 59 && x <= 21;
+      if (head || torso || shoulder || arm || friend || across) map[y * size + x] = 230;
+    }
+  }
+  const main = { x: 26, y: 6, width: 12, height: 12 };
+  const point = (x: number, y: number, score = 0.8) => ({ x, y, score });
+  const none = point(0, 0, 0);
+  // COCO order: nose, eyes, ears, shoulders, elbows, wrists, hips, knees, ankles.
+  const customer = { score: 0.7, keypoints: [point(32, 13), point(30, 11), point(34, 11), none, none, point(17, 21), point(40, 21), point(17, 34), none, none, none, point(26, 55), point(38, 55), none, none, none, none] };
+  const friend = { score: 0.5, keypoints: [point(7, -10), point(5, -12), point(9, -12), none, none, point(7, 14), none, point(7, 40), none, point(18, 57), none, point(7, 60), none, none, none, none, none] };
+  const keep = customerRegion(map, size, main, [], [customer, friend]);
+  expect(keep[12 * size + 32]).toBe(255); // her face
+  expect(keep[40 * size + 32]).toBe(255); // her chest
+  // Her arm is nearer the friend's body than her chest along the person region: hers by her pose (0 without
+  // it), fading out towards the friend lower down.
+  for (const y of [28, 36]) expect(keep[y * size + 17], `her arm at 17,${y}`).toBeGreaterThan(200);
+  expect(keep[40 * size + 17], 'her arm at 17,40').toBeGreaterThan(0);
+  expect(keep[30 * size + 6]).toBe(0); // the friend
+  // The friend's forearm below her elbow, right under her arm's line: the friend's.
+  for (const x of [12, 17, 19]) expect(keep[57 * size + x], `the friend's forearm at ${x},57`).toBe(0);
+});
+
+test("the customer's own body at the photo's side stays hers: an arm held out, a body turned to one side", () => {
+  const size = 64;
+  const point = (x: number, y: number, score = 0.8) => ({ x, y, score });
+  const none = point(0, 0, 0);
+  const main = { x: 26, y: 6, width: 12, height: 12 };
+  const head = (x: number, y: number) => (x - 32) ** 2 + (y - 12) ** 2 < 49;
+
+  // Her left arm held out to the photo's edge (elbow sure), further out than a shoulder and an upper arm.
+  const armOut = new Uint8Array(size * size);
+  for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) if (head(x, y) || (y > 18 && x >= 22 && x <= 42) || (y >= 23 && y <= 29 && x <= 22)) armOut[y * size + x] = 230;
+  const reaching = { score: 0.7, keypoints: [point(32, 13), point(30, 11), point(34, 11), none, none, point(23, 21), point(41, 21), point(10, 26), none, none, none, point(26, 55), point(38, 55), none, none, none, none] };
+  const keepArm = customerRegion(armOut, size, main, [], [reaching]);
+  for (const x of [1, 4, 12]) expect(keepArm[26 * size + x], `her arm at ${x},26`).toBeGreaterThan(200);
+
+  // Turned: both shoulders right of her face's middle, her body running out of the photo on the right, but
+  // no further out than her right shoulder and an upper arm's width.
+  const turned = new Uint8Array(size * size);
+  for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) if (head(x, y) || (y > 18 && x >= 30)) turned[y * size + x] = 230;
+  const sideways = { score: 0.7, keypoints: [point(32, 13), point(30, 11), point(34, 11), none, none, point(36, 21), point(60, 21), none, none, none, none, none, none, none, none, none, none] };
+  const keepTurned = customerRegion(turned, size, main, [], [sideways]);
+  for (const y of [30, 50]) expect(keepTurned[y * size + 62], `her side at 62,${y}`).toBe(255);
+});
+
 /** Where (as fractions of the photo) the customer and her friends are in the group crops, marked by eye. */
 const MARKED: Record<string, { customer: [number, number][]; friends: [number, number][] }> = {
   // The friend's dark hair beside the customer's head and her maroon top; the blonde friend's sleeve on the left.

@@ -145,8 +145,8 @@ function bodySeeds(probabilities: Uint8Array, size: number, main: Box, poses: re
   const head = (pose: Pose) => centre(HEAD_POINTS.map((k) => pose.keypoints[k]!));
   const own = [...poses].filter((pose) => { const h = head(pose); return h !== null && inFace(h, 0.1); }).sort((a, b) => b.score - a.score)[0] ?? null;
   const middle = { x: main.x + main.width / 2, y: main.y + main.height / 2 };
-  // The customer's own sure bones (shoulders, arms) and a line down from each sure shoulder (the upper arm).
-  const customer = [...bodyLine(middle, own, size), ...(own ? ownArms(own, size) : [])];
+  // The customer's own sure bones (shoulders, arms) and a line down from each sure shoulder along the upper arm.
+  const customer = [...bodyLine(middle, own, size), ...(own ? ownArms(own, size, main) : [])];
   const column = main.width * 0.75;
   const isPerson = (i: number) => probabilities[i]! >= PERSON_LEVEL;
   const others = poses
@@ -167,12 +167,23 @@ function bodySeeds(probabilities: Uint8Array, size: number, main: Box, poses: re
   return { customer: customer.filter(isPerson), others };
 }
 
-/** The pose's sure bones and a line from each sure shoulder straight down to the map's edge. */
-function ownArms(pose: Pose, size: number): number[] {
+/** An upper arm's length below the shoulder, in face-box heights: where the line down from a shoulder ends without a sure elbow or hip. */
+const UPPER_ARM = 1.5;
+
+/**
+ * The pose's sure bones and a line from each sure shoulder straight down along the upper arm: to the height
+ * of that side's sure elbow, or else its sure hip, or else an upper arm's length (UPPER_ARM). Not further: a
+ * friend's arm reaching across below the customer's elbow stays the friend's.
+ */
+function ownArms(pose: Pose, size: number, main: Box): number[] {
   const pixels = new Set(bonePixels(pose, size));
-  for (const k of [5, 6]) {
-    const shoulder = pose.keypoints[k]!;
-    if (shoulder.score >= SURE) line(shoulder, { x: shoulder.x, y: size - 1 }, size, pixels);
+  for (const [shoulderIndex, elbowIndex, hipIndex] of [[5, 7, 11], [6, 8, 12]] as const) {
+    const shoulder = pose.keypoints[shoulderIndex]!;
+    if (shoulder.score < SURE) continue;
+    const elbow = pose.keypoints[elbowIndex]!;
+    const hip = pose.keypoints[hipIndex]!;
+    const end = elbow.score >= SURE && elbow.y > shoulder.y ? elbow.y : hip.score >= SURE && hip.y > shoulder.y ? hip.y : shoulder.y + UPPER_ARM * main.height;
+    line(shoulder, { x: shoulder.x, y: Math.min(size - 1, end) }, size, pixels);
   }
   return [...pixels];
 }
@@ -183,17 +194,23 @@ const ARM_REACH = 0.3;
 /**
  * Someone else entering at the photo's side below the customer's head: person pixels on the photo's side edge,
  * below the mouth, further out than the customer's sure shoulder on that side and the upper arm's width beyond it.
- * A side whose shoulder the pose model did not find keeps everything (the shoulder may run out of the photo).
+ * A side whose shoulder the pose model did not find keeps everything (the shoulder may run out of the photo),
+ * and so do the rows where the customer's own sure elbow or wrist lies out there (an arm held out).
  */
 function belowBeside(probabilities: Uint8Array, size: number, main: Box, own: Pose, photoRows?: readonly { from: number; to: number }[]): number[] {
   const centre = main.x + main.width / 2;
-  const mouth = Math.max(0, Math.ceil(main.y + main.height * 0.75));
-  const sides = [own.keypoints[5]!, own.keypoints[6]!].filter((shoulder) => shoulder.score >= SURE);
+  const mouth = Math.max(0, Math.ceil(main.y + main.height * MOUTH_LINE));
+  const shoulders = [own.keypoints[5]!, own.keypoints[6]!].filter((shoulder) => shoulder.score >= SURE).sort((a, b) => a.x - b.x);
+  // Which side a shoulder is on: by the two shoulders' order where both were found (a body turned to one side
+  // can have both on one side of the face), else by the face's middle.
+  const sides = shoulders.map((shoulder, i) => ({ shoulder, left: shoulders.length === 2 ? i === 0 : shoulder.x < centre }));
+  const hands = [7, 8, 9, 10].map((k) => own.keypoints[k]!).filter((point) => point.score >= SURE);
   const seeds: number[] = [];
-  for (const shoulder of sides) {
-    const left = shoulder.x < centre;
+  for (const { shoulder, left } of sides) {
     const limit = left ? shoulder.x - ARM_REACH * main.width : shoulder.x + ARM_REACH * main.width;
+    const heldOut = hands.filter((point) => (left ? point.x < limit : point.x > limit));
     for (let y = Math.max(mouth, Math.ceil(shoulder.y)); y < size; y++) {
+      if (heldOut.some((point) => Math.abs(point.y - y) < HELD_OUT * main.height)) continue;
       const row = photoRows?.[y] ?? { from: 0, to: size - 1 };
       if (row.from > row.to) continue;
       for (const x of left ? [row.from, row.from + 1] : [row.to, row.to - 1]) {
@@ -204,6 +221,9 @@ function belowBeside(probabilities: Uint8Array, size: number, main: Box, own: Po
   }
   return seeds;
 }
+
+/** Rows this near (in face heights) an elbow or wrist of the customer's held out beyond the shoulder are her arm's. */
+const HELD_OUT = 0.5;
 
 /**
  * From a head down: between the pose's shoulders and its hips where the model is sure of both, then straight
@@ -257,11 +277,13 @@ const HAIR_REACH = 1.05;
 const EDGE_REACH = 0.75;
 /** Below the face's top, in face heights, where the shoulders begin (above it, only head and hair). */
 const SHOULDER_LINE = 1.1;
+/** The mouth, in face heights below the face box's top: above it beside the face only hair, below it the shoulders may reach the photo's edge. */
+const MOUTH_LINE = 0.75;
 
 function besideTheHead(probabilities: Uint8Array, size: number, main: Box, photoRows?: readonly { from: number; to: number }[]): number[] {
   const centre = main.x + main.width / 2;
   const bottom = Math.min(size, Math.floor(main.y + main.height * SHOULDER_LINE));
-  const mouth = main.y + main.height * 0.75;
+  const mouth = main.y + main.height * MOUTH_LINE;
   const seeds: number[] = [];
   for (let y = 0; y < bottom; y++) {
     const row = photoRows?.[y] ?? { from: 0, to: size - 1 };
