@@ -160,10 +160,11 @@ function renderChip(image: RgbImage, map: { a: number; b: number; c: number; d: 
   const data = new Uint8Array(CHIP_SIZE * CHIP_SIZE * 3);
   const grid = Math.max(1, Math.min(4, Math.round(imagePixelsPerChipPixel)));
   const { width, height, data: pixels } = image;
-  const sums = new Float64Array(3);
   for (let v = 0; v < CHIP_SIZE; v++) {
     for (let u = 0; u < CHIP_SIZE; u++) {
-      sums.fill(0);
+      let r = 0;
+      let g = 0;
+      let b = 0;
       for (let gy = 0; gy < grid; gy++) {
         const sv = v + (gy + 0.5) / grid - 0.5;
         for (let gx = 0; gx < grid; gx++) {
@@ -181,12 +182,19 @@ function renderChip(image: RgbImage, map: { a: number; b: number; c: number; d: 
           const i10 = (y0 * width + x1) * 3;
           const i01 = (y1 * width + x0) * 3;
           const i11 = (y1 * width + x1) * 3;
-          for (let c = 0; c < 3; c++) {
-            sums[c]! += (pixels[i00 + c]! * (1 - fx) + pixels[i10 + c]! * fx) * (1 - fy) + (pixels[i01 + c]! * (1 - fx) + pixels[i11 + c]! * fx) * fy;
-          }
+          const w00 = (1 - fx) * (1 - fy);
+          const w10 = fx * (1 - fy);
+          const w01 = (1 - fx) * fy;
+          const w11 = fx * fy;
+          r += pixels[i00]! * w00 + pixels[i10]! * w10 + pixels[i01]! * w01 + pixels[i11]! * w11;
+          g += pixels[i00 + 1]! * w00 + pixels[i10 + 1]! * w10 + pixels[i01 + 1]! * w01 + pixels[i11 + 1]! * w11;
+          b += pixels[i00 + 2]! * w00 + pixels[i10 + 2]! * w10 + pixels[i01 + 2]! * w01 + pixels[i11 + 2]! * w11;
         }
       }
-      for (let c = 0; c < 3; c++) data[(v * CHIP_SIZE + u) * 3 + c] = Math.round(sums[c]! / (grid * grid));
+      const out = (v * CHIP_SIZE + u) * 3;
+      data[out] = Math.round(r / (grid * grid));
+      data[out + 1] = Math.round(g / (grid * grid));
+      data[out + 2] = Math.round(b / (grid * grid));
     }
   }
   return { data, width: CHIP_SIZE, height: CHIP_SIZE };

@@ -149,7 +149,7 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   async function detectFaces(image: RgbImage): Promise<DetectedFace[]> {
     // Human casts an int32 input to float32: given float32, the photo is in the WebAssembly memory once, not
     // twice (that memory keeps its largest size; 16 MB less for a 1024 px photo).
-    const input = tf.tensor3d(Float32Array.from(image.data), [image.height, image.width, 3], 'float32');
+    const input = tf.tensor3d(new Float32Array(image.data), [image.height, image.width, 3], 'float32');
     try {
       const result = await human.detect(input);
       return result.face.map((face) => ({
