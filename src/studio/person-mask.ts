@@ -341,6 +341,11 @@ function geodesicDistances(probabilities: Uint8Array, size: number, seeds: reado
 /** Below this opacity an edge pixel takes the person's colour nearby instead of a solved one. */
 const FAINT = 0.35;
 
+/** An opacity (0–255) that decontaminate() solves for: a mix of person and background, neither almost clear nor almost solid. */
+export function isMixed(alpha: number): boolean {
+  return alpha / 255 > 0.02 && alpha / 255 < 0.98;
+}
+
 /**
  * Colour decontamination of a soft edge: an edge pixel is a mix of the person and the old background,
  * I = a·F + (1 − a)·B. B is estimated from the background around it (a wide blur of the pixels the mask
@@ -350,8 +355,8 @@ const FAINT = 0.35;
  */
 export function decontaminate(rgb: Uint8Array, alpha: Uint8Array, background: Uint8Array, foreground: Uint8Array): void {
   for (let i = 0, p = 0; i < alpha.length; i++, p += 3) {
+    if (!isMixed(alpha[i]!)) continue;
     const a = alpha[i]! / 255;
-    if (a <= 0.02 || a >= 0.98) continue;
     if (a < FAINT && (foreground[p]! || foreground[p + 1]! || foreground[p + 2]!)) {
       // Too faint to solve for (the division would blow up noise into bright specks): the person's colour nearby.
       rgb[p] = foreground[p]!;

@@ -11,7 +11,7 @@ import { POSE_INPUT } from './inference/pose-size.js';
 import { SEGMENTATION_SIZE } from './inference/segmentation-size.js';
 import type { Box, Pose } from './inference/types.js';
 import { aiXmp } from './metadata.js';
-import { customerRegion, decontaminate, rowSpans } from './person-mask.js';
+import { customerRegion, decontaminate, isMixed, rowSpans } from './person-mask.js';
 import { applyStyle, smoothSkin } from './retouch.js';
 import { levellingAngle, turned } from './levelling.js';
 import { measureTone } from './tone.js';
@@ -154,12 +154,12 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
   for (let i = 0; i < near.length; i++) {
     const a = alpha[i]!;
     const inner = interior![i]!;
-    if ((a > 0 && band![i]! < 250) || (a >= 6 && a <= 249) || (inner > 0 && inner < 252)) near[i] = 1;
+    if ((a > 0 && band![i]! < BAND_SOLID) || isMixed(a) || (inner > 0 && inner < INTERIOR_SOLID)) near[i] = 1;
   }
   const [background, foreground] = await Promise.all([
     maskedBlur(frameRgb, width, height, { where: alpha, atMost: 26 }, near),
     // The person's colour from well inside the mask: the rim may still be the old background.
-    maskedBlur(frameRgb, width, height, { where: interior!, atLeast: 252 }, near),
+    maskedBlur(frameRgb, width, height, { where: interior!, atLeast: INTERIOR_SOLID }, near),
   ]);
   refineEdge(rgb, alphaPixels, background, foreground, band!);
   decontaminate(rgb, alphaPixels, background, foreground);
@@ -472,15 +472,19 @@ async function maskedBlur(rgb: Buffer, width: number, height: number, take: { wh
 
 /** Person and old background must differ by at least this much (RGB distance) for the edge to be re-estimated. */
 const MIN_CONTRAST = 40;
+/** The alpha blurred narrowly (`band`) at or above this: inside the person, away from the edge refineEdge works on. */
+const BAND_SOLID = 250;
+/** The alpha blurred widely (`interior`) at or above this: well inside the person, where the person's own colour is read. */
+const INTERIOR_SOLID = 252;
 
 /**
- * Near the mask's edge (`band`: the alpha blurred, below 250), a pixel's own alpha follows from where its colour
+ * Near the mask's edge (`band`: the alpha blurred, below BAND_SOLID), a pixel's own alpha follows from where its colour
  * lies between the person's colour nearby and the old background's: a = (I − B)·(F − B) / |F − B|². The mask
  * only ever loses opacity here, never gains it, so a wrong estimate cannot bring the old background back.
  */
 function refineEdge(rgb: Uint8Array, alpha: Uint8Array, background: Uint8Array, foreground: Uint8Array, band: Buffer): void {
   for (let i = 0, p = 0; i < alpha.length; i++, p += 3) {
-    if (alpha[i] === 0 || band[i]! >= 250) continue;
+    if (alpha[i] === 0 || band[i]! >= BAND_SOLID) continue;
     const bR = background[p]!;
     const bG = background[p + 1]!;
     const bB = background[p + 2]!;
@@ -502,7 +506,7 @@ function refineEdge(rgb: Uint8Array, alpha: Uint8Array, background: Uint8Array, 
  */
 function suppressSpill(rgb: Uint8Array, interior: Buffer, background: Uint8Array, foreground: Uint8Array): void {
   for (let i = 0, p = 0; i < interior.length; i++, p += 3) {
-    if (interior[i] === 0 || interior[i]! >= 252) continue;
+    if (interior[i] === 0 || interior[i]! >= INTERIOR_SOLID) continue;
     const bMean = (background[p]! + background[p + 1]! + background[p + 2]!) / 3;
     const cR = background[p]! - bMean;
     const cG = background[p + 1]! - bMean;
