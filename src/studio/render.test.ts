@@ -9,7 +9,8 @@ import type { Box } from './inference/types.js';
 import { createTestInference } from './inference/test-inference.js';
 import { assessPhoto } from './quality-gate.js';
 import { photoFills } from './framing.js';
-import { renderDraft } from './render.js';
+import { renderDraft, withHead } from './render.js';
+import { SEGMENTATION_SIZE } from './inference/segmentation-size.js';
 import { customerFace } from './test-faces.js';
 
 const inference = createTestInference();
@@ -171,4 +172,21 @@ test('which photos fill which format: Franck\'s close selfies have no shoulders 
   // Hopper's photo ends one face height below her chin: enough for 35 × 45 mm, not for a 4:5 bust.
   expect(fills.hopper!.application).toBeGreaterThan(1);
   expect(fills.hopper!.portrait).toBeLessThan(1);
+});
+
+test('the head crop merges in without a step where its top lies inside the photo, and to the top where it is the photo\'s', () => {
+  const size = SEGMENTATION_SIZE;
+  const face = { x: 90, y: 140, width: 60, height: 60 };
+  // Map pixels are photo pixels here; the head mask is sure everywhere, as for a tall hat the crop cuts.
+  const toSource = { x0: 0, y0: 0, step: { x: 1, y: 1 } };
+  const sure = new Uint8Array(size * size).fill(255);
+  const inside = new Uint8Array(size * size);
+  withHead(inside, { mask: sure, left: 50, top: 100, right: 200, bottom: 250 }, face, toSource);
+  const column = 120;
+  expect(inside[99 * size + column]).toBe(0); // above the crop: nothing from it
+  expect(inside[100 * size + column]).toBeLessThan(64); // its first row: faint, not a step to solid
+  expect(inside[115 * size + column]).toBe(255); // a ramp lower: solid
+  const atPhotoTop = new Uint8Array(size * size);
+  withHead(atPhotoTop, { mask: sure, left: 50, top: 0, right: 200, bottom: 250 }, face, toSource);
+  expect(atPhotoTop[0 * size + column]).toBe(255); // the photo's own edge: fadeOutsidePhoto's business
 });

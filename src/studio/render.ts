@@ -235,7 +235,7 @@ function photoPeople(photo: Buffer, inference: Inference): Promise<{ faces: Box[
 }
 
 /** The person mask of a crop around the head, and where that crop lies in the (levelled) photo's pixels. */
-interface HeadMask {
+export interface HeadMask {
   mask: Uint8Array;
   left: number;
   top: number;
@@ -304,10 +304,10 @@ const HEAD_SURE = { from: 170, to: 230 } as const;
 
 /**
  * Over the top of the head the frame's person map takes the head mask where that is sure and surer (the higher of the two),
- * fading out over a short ramp at the zone's sides and bottom so the two maps meet without a step. `toSource`:
+ * fading out over a short ramp at the zone's sides and bottom (and the head crop's top) so the two maps meet without a step. `toSource`:
  * the map's top left corner in the photo's pixels and one map pixel's size there.
  */
-function withHead(map: Uint8Array, head: HeadMask | null, face: Box, toSource: { x0: number; y0: number; step: { x: number; y: number } }): void {
+export function withHead(map: Uint8Array, head: HeadMask | null, face: Box, toSource: { x0: number; y0: number; step: { x: number; y: number } }): void {
   if (!head) return;
   const ramp = HEAD_ZONE.ramp * face.width;
   const zone = { left: face.x - HEAD_ZONE.side * face.width, right: face.x + face.width * (1 + HEAD_ZONE.side), bottom: face.y + face.height * HEAD_ZONE.down };
@@ -318,13 +318,16 @@ function withHead(map: Uint8Array, head: HeadMask | null, face: Box, toSource: {
   for (let my = 0; my < SEGMENTATION_SIZE; my++) {
     const py = toSource.y0 + (my + 0.5) * toSource.step.y;
     if (py < head.top || py >= head.bottom || py >= zone.bottom) continue;
+    // Where the head crop's top lies inside the photo the crop may cut a tall head: the merge fades in below it
+    // too (at the photo's own top edge, fadeOutsidePhoto fades the person).
+    const fromTop = head.top > 0 ? (py - head.top) / ramp : 1;
     const hy = Math.min(last, Math.max(0, (py - head.top) * sy - 0.5));
     const y0 = Math.floor(hy);
     const y1 = Math.min(last, y0 + 1);
     const fy = hy - y0;
     for (let mx = 0; mx < SEGMENTATION_SIZE; mx++) {
       const px = toSource.x0 + (mx + 0.5) * toSource.step.x;
-      const weight = Math.min(1, (px - zone.left) / ramp, (zone.right - px) / ramp, (zone.bottom - py) / ramp);
+      const weight = Math.min(1, (px - zone.left) / ramp, (zone.right - px) / ramp, (zone.bottom - py) / ramp, fromTop);
       if (weight <= 0 || px < head.left || px >= head.right) continue;
       // Bilinear in the head mask.
       const hx = Math.min(last, Math.max(0, (px - head.left) * sx - 0.5));
