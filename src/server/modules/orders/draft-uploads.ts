@@ -77,7 +77,7 @@ export function createDraftUploads(ctx: OrderContext) {
     if (!isEditable(existing)) throw conflict('orderLocked');
     await releaseCheckout(existing);
     // Cheap early answer; the count is enforced again under the row lock.
-    if ((await orders.uploadCount(orderId)) + (await orders.checkingCount(orderId)) >= UPLOAD_LIMITS.maxPhotos) {
+    if ((await orders.photoCount(orderId)) >= UPLOAD_LIMITS.maxPhotos) {
       throw conflict('tooManyPhotos', { max: UPLOAD_LIMITS.maxPhotos });
     }
   }
@@ -111,7 +111,7 @@ export function createDraftUploads(ctx: OrderContext) {
         // The photo that waited: removed by the customer meanwhile, nothing is kept.
         if (check && !(await repo.takePhotoCheck(check.id))) throw notFound('photoNotFound');
         if (!isEditable(order) || order.providerSessionId) throw conflict('orderLocked');
-        if ((await repo.uploadCount(orderId)) + (await repo.checkingCount(orderId)) >= UPLOAD_LIMITS.maxPhotos) {
+        if ((await repo.photoCount(orderId)) >= UPLOAD_LIMITS.maxPhotos) {
           throw conflict('tooManyPhotos', { max: UPLOAD_LIMITS.maxPhotos });
         }
         // Again under the lock: of two photos sent at once, the second is compared with the first.
@@ -187,7 +187,7 @@ export function createDraftUploads(ctx: OrderContext) {
         const order = await repo.lock(orderId);
         if (!order) throw notFound('orderNotFound');
         if (!isEditable(order) || order.providerSessionId) throw conflict('orderLocked');
-        if ((await repo.uploadCount(orderId)) + (await repo.checkingCount(orderId)) >= UPLOAD_LIMITS.maxPhotos) {
+        if ((await repo.photoCount(orderId)) >= UPLOAD_LIMITS.maxPhotos) {
           throw conflict('tooManyPhotos', { max: UPLOAD_LIMITS.maxPhotos });
         }
         const inserted = await repo.insertPhotoCheck({ id, orderId, fileName, storageKey: key, status: 'checking', createdAt: deps.now() });

@@ -66,6 +66,16 @@ export function createOrderRepository(db: Executor) {
       await db.delete(orderUploads).where(eq(orderUploads.id, uploadId));
     },
     /** Photos of the order still waiting for their check: they count towards the most an order takes. */
+    /** The order's photos, accepted and still being checked, in one statement (the limit of UPLOAD_LIMITS.maxPhotos counts both). */
+    async photoCount(orderId: string): Promise<number> {
+      const [row] = await db
+        .select({
+          n: sql<number>`(select count(*) from ${orderUploads} where ${orderUploads.orderId} = ${orderId}) + (select count(*) from ${photoChecks} where ${photoChecks.orderId} = ${orderId} and ${photoChecks.status} = 'checking')`,
+        })
+        .from(orders)
+        .where(eq(orders.id, orderId));
+      return Number(row?.n ?? 0);
+    },
     async checkingCount(orderId: string): Promise<number> {
       const [row] = await db
         .select({ n: count() })
