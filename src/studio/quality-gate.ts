@@ -80,11 +80,11 @@ export async function assessPhoto(input: Buffer, inference: Inference, options: 
   const height = meta.autoOrient?.height ?? meta.height ?? 0;
   const scale = Math.min(1, (options.analysisLongSidePx ?? GATE.analysisLongSidePx) / Math.max(width, height));
   const size = { width: Math.round(width * scale), height: Math.round(height * scale) };
+  const analysed = await decoded(input, size);
   // The faces are found on a smaller copy (the detector looks at 256 px; its time grows with the input) and
-  // mapped back; sharpness, light and the descriptor's chip use the analysed size. Both are decoded at once.
-  const detectScale = Math.min(1, GATE.detectionLongSidePx / Math.max(size.width, size.height));
-  const detectSize = { width: Math.max(1, Math.round(size.width * detectScale)), height: Math.max(1, Math.round(size.height * detectScale)) };
-  const [analysed, detectOn] = await Promise.all([decoded(input, size), detectScale < 1 ? decoded(input, detectSize) : null]);
+  // mapped back; sharpness, light and the descriptor's chip use the analysed size.
+  const detectScale = Math.min(1, GATE.detectionLongSidePx / Math.max(analysed.width, analysed.height));
+  const detectOn = detectScale < 1 ? await shrunk(analysed, detectScale) : null;
   const faces = (await inference.detectFaces(detectOn ?? analysed))
     .filter((face) => face.score >= GATE.minFaceScore)
     .map((face) => (detectOn ? scaledFace(face, analysed.width / detectOn.width, analysed.height / detectOn.height) : face));

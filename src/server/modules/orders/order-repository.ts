@@ -65,7 +65,6 @@ export function createOrderRepository(db: Executor) {
     async deleteUpload(uploadId: string): Promise<void> {
       await db.delete(orderUploads).where(eq(orderUploads.id, uploadId));
     },
-    /** Photos of the order still waiting for their check: they count towards the most an order takes. */
     /** The order's photos, accepted and still being checked, in one statement (the limit of UPLOAD_LIMITS.maxPhotos counts both). */
     async photoCount(orderId: string): Promise<number> {
       const [row] = await db
@@ -76,6 +75,7 @@ export function createOrderRepository(db: Executor) {
         .where(eq(orders.id, orderId));
       return Number(row?.n ?? 0);
     },
+    /** Photos of the order still waiting for their check: they count towards the most an order takes. */
     async checkingCount(orderId: string): Promise<number> {
       const [row] = await db
         .select({ n: count() })
