@@ -142,6 +142,13 @@ test("the customer's own body at the photo's side stays hers: an arm held out, a
   const keepArm = customerRegion(armOut, size, main, [], [reaching]);
   for (const x of [1, 4, 12]) expect(keepArm[26 * size + x], `her arm at ${x},26`).toBeGreaterThan(200);
 
+  // Her forearm hanging down along the photo's edge from an elbow held out: the rows between elbow and wrist too.
+  const alongEdge = new Uint8Array(size * size);
+  for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) if (head(x, y) || (y > 18 && x >= 22 && x <= 42) || (y >= 21 && y <= 29 && x <= 22) || (y >= 26 && y <= 60 && x <= 6)) alongEdge[y * size + x] = 230;
+  const hanging = { score: 0.7, keypoints: [point(32, 13), point(30, 11), point(34, 11), none, none, point(23, 21), point(41, 21), point(3, 26), none, point(3, 58), none, point(26, 55), point(38, 55), none, none, none, none] };
+  const keepHanging = customerRegion(alongEdge, size, main, [], [hanging]);
+  for (const y of [36, 43, 50]) expect(keepHanging[y * size + 1], `her forearm at 1,${y}`).toBeGreaterThan(200);
+
   // Turned: both shoulders right of her face's middle, her body running out of the photo on the right, but
   // no further out than her right shoulder and an upper arm's width.
   const turned = new Uint8Array(size * size);

@@ -204,13 +204,19 @@ function belowBeside(probabilities: Uint8Array, size: number, main: Box, own: Po
   // Which side a shoulder is on: by the two shoulders' order where both were found (a body turned to one side
   // can have both on one side of the face), else by the face's middle.
   const sides = shoulders.map((shoulder, i) => ({ shoulder, left: shoulders.length === 2 ? i === 0 : shoulder.x < centre }));
-  const hands = [7, 8, 9, 10].map((k) => own.keypoints[k]!).filter((point) => point.score >= SURE);
+  // Her arms' sure elbow and wrist (COCO: 7 and 9 one arm, 8 and 10 the other).
+  const arms = [[7, 9], [8, 10]].map((joints) => joints.map((k) => own.keypoints[k]!).filter((point) => point.score >= SURE));
   const seeds: number[] = [];
   for (const { shoulder, left } of sides) {
     const limit = left ? shoulder.x - ARM_REACH * main.width : shoulder.x + ARM_REACH * main.width;
-    const heldOut = hands.filter((point) => (left ? point.x < limit : point.x > limit));
+    // The rows an arm held out beyond the limit spans: from its highest to its lowest joint out there (a forearm
+    // sloping to the photo's edge included), and HELD_OUT face heights either side.
+    const heldOut = arms
+      .map((joints) => joints.filter((point) => (left ? point.x < limit : point.x > limit)).map((point) => point.y))
+      .filter((ys) => ys.length > 0)
+      .map((ys) => ({ from: Math.min(...ys) - HELD_OUT * main.height, to: Math.max(...ys) + HELD_OUT * main.height }));
     for (let y = Math.max(mouth, Math.ceil(shoulder.y)); y < size; y++) {
-      if (heldOut.some((point) => Math.abs(point.y - y) < HELD_OUT * main.height)) continue;
+      if (heldOut.some((span) => y > span.from && y < span.to)) continue;
       const row = photoRows?.[y] ?? { from: 0, to: size - 1 };
       if (row.from > row.to) continue;
       for (const x of left ? [row.from, row.from + 1] : [row.to, row.to - 1]) {
