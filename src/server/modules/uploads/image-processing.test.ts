@@ -332,3 +332,10 @@ test('a burst of uploads, some of them broken, all get their answer', async () =
     'ok',
   ]);
 });
+
+test('a process that decodes photos keeps no libvips cache of them (each photo is decoded once; a cache only holds memory)', async () => {
+  await processCustomerPhoto(await sharp({ create: { width: 1200, height: 1600, channels: 3, background: '#808080' } }).jpeg().toBuffer());
+  const cache = sharp.cache();
+  expect(cache.memory.max).toBe(0);
+  expect(cache.items.max).toBe(0);
+});
