@@ -228,7 +228,7 @@ function belowBeside(probabilities: Uint8Array, size: number, main: Box, own: Po
   return seeds;
 }
 
-/** Rows this near (in face heights) an elbow or wrist of the customer's held out beyond the shoulder are her arm's. */
+/** Above and below the joints of an arm held out beyond the shoulder, this many face heights of rows are still her arm's. */
 const HELD_OUT = 0.5;
 
 /**
@@ -278,13 +278,17 @@ function bonePixels(pose: Pose, size: number): number[] {
 const HAIR_REACH = 1.05;
 /**
  * Nearer than that, hair at the photo's side edge (at head height) is still someone else's: a customer's own
- * hair ends inside the photo, while a friend cropped away at the side enters it there.
+ * hair ends inside the photo, while a friend cropped away at the side enters it there. The upload gate's
+ * side check measures with the same reach (GATE.maxOtherPersonAtSide was calibrated with 0.75).
  */
-const EDGE_REACH = 0.75;
+export const EDGE_REACH = 0.75;
 /** Below the face's top, in face heights, where the shoulders begin (above it, only head and hair). */
 const SHOULDER_LINE = 1.1;
-/** The mouth, in face heights below the face box's top: above it beside the face only hair, below it the shoulders may reach the photo's edge. */
-const MOUTH_LINE = 0.75;
+/**
+ * The mouth, in face heights below the face box's top: above it beside the face only hair, below it the
+ * shoulders may reach the photo's edge (the upload gate's side check looks at the rows above it too).
+ */
+export const MOUTH_LINE = 0.75;
 
 function besideTheHead(probabilities: Uint8Array, size: number, main: Box, photoRows?: readonly { from: number; to: number }[]): number[] {
   const centre = main.x + main.width / 2;

@@ -8,7 +8,7 @@ import { roundDescriptor } from './identity.js';
 import type { Inference } from './inference/client.js';
 import { SEGMENTATION_SIZE } from './inference/segmentation-size.js';
 import type { Box, DetectedFace, FaceDescriptor, FaceLandmarks, RgbImage } from './inference/types.js';
-import { rowSpans } from './person-mask.js';
+import { EDGE_REACH, MOUTH_LINE, rowSpans } from './person-mask.js';
 import { levellingAngle, turned } from './levelling.js';
 import { FACE_SAMPLE_PX, GATE } from './thresholds.js';
 
@@ -195,15 +195,11 @@ async function shrunk(image: RgbImage, factor: number): Promise<RgbImage> {
 
 /** Person probability from which a pixel of the segmentation map counts as someone. */
 const PERSON = 128;
-/** Nearer to the face's centre than this (in face widths), a person at the photo's edge may be the customer's own hair. */
-const SIDE_REACH = 0.75;
-/** The rows beside the face: from its top down to the mouth (in face heights), above the customer's shoulders. */
-const MOUTH_LINE = 0.75;
 
 /**
  * GATE.maxOtherPersonAtSide's measure: on the person map of the photo set level (as the studio sets it for a
  * draft), the share of the rows beside the face in which a person touches the photo's left or right edge
- * further out than SIDE_REACH face widths; the larger of the two sides.
+ * further out than EDGE_REACH face widths; the larger of the two sides.
  */
 async function otherPersonAtSide(image: RgbImage, main: DetectedFace, inference: Inference): Promise<number> {
   const angle = levellingAngle(main.roll);
@@ -243,8 +239,8 @@ async function otherPersonAtSide(image: RgbImage, main: DetectedFace, inference:
     const { from, to } = photo[y]!;
     if (to - from < 2) continue;
     rows++;
-    if (centre.x - from > SIDE_REACH * faceWidth && person(y, from, 1)) left++;
-    if (to - centre.x > SIDE_REACH * faceWidth && person(y, to, -1)) right++;
+    if (centre.x - from > EDGE_REACH * faceWidth && person(y, from, 1)) left++;
+    if (to - centre.x > EDGE_REACH * faceWidth && person(y, to, -1)) right++;
   }
   return rows ? Math.max(left, right) / rows : 0;
 }
