@@ -18,7 +18,7 @@ import path from 'node:path';
 import pg from 'pg';
 import sharp from 'sharp';
 import { buildIfChanged } from '../scripts/build-info.mjs';
-import { ROOT, SHOP_ENV, SMOKE, printFigure, shopNodeArgs } from './lib.mjs';
+import { ROOT, SHOP_ENV, SMOKE, WEB_NODE_FLAGS, printFigure, shopNodeArgs } from './lib.mjs';
 import { cpuSeconds, machineBusySeconds, rssMb, rssSampler } from './support/proc-stats.mjs';
 import { once, stopChild, stopOnExit } from './support/processes.mjs';
 import { sandboxPaidEvent } from './support/sandbox-payment.mjs';
@@ -105,11 +105,12 @@ async function phonePhotos() {
   );
 }
 
-function startProcess(name, script, env) {
+function startProcess(name, script, env, nodeFlags = []) {
   const logFile = path.join(logDir, `${name}.log`);
   const fd = openSync(logFile, 'a');
-  // As npm start and npm run worker run them (SHOP_NODE_FLAGS, SHOP_ENV; BENCH_SHOP_NODE_ARGS added).
-  const child = spawn(process.execPath, [...shopNodeArgs(), script], {
+  // As the README's production commands run them (SHOP_NODE_FLAGS, SHOP_ENV, a web process's WEB_NODE_FLAGS;
+  // BENCH_SHOP_NODE_ARGS added).
+  const child = spawn(process.execPath, [...shopNodeArgs(), ...nodeFlags, script], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -153,7 +154,7 @@ async function until(entry, ready, what) {
 
 async function startWeb(name, port) {
   // As the README's production commands run web processes: no jobs, and every photo checked by the worker.
-  const entry = startProcess(name, 'dist/server/main.js', { PORT: String(port), RUN_JOBS: 'false', UPLOAD_INLINE_CHECKS: '0' });
+  const entry = startProcess(name, 'dist/server/main.js', { PORT: String(port), RUN_JOBS: 'false', UPLOAD_INLINE_CHECKS: '0' }, WEB_NODE_FLAGS);
   entry.url = `http://127.0.0.1:${port}`;
   await until(entry, async () => (await fetch(`${entry.url}/api/health`)).status === 200, 'healthy');
   return entry;
