@@ -5,6 +5,7 @@ export declare const SMOKE: boolean;
 export declare const ROOT: string;
 export declare const SHOP_NODE_FLAGS: string[];
 export declare const SHOP_ENV: Record<string, string>;
+export declare const WEB_NODE_FLAGS: string[];
 export declare function shopNodeArgs(): string[];
 export declare function tempDataDir(name: string): string;
 export declare function startShop(options: { port: number; dataDir: string; env?: Record<string, string> }): Promise<{

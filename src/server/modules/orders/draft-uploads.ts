@@ -13,7 +13,7 @@ import { noteIntent, settleIntent } from '../../storage/intents.js';
 import { showsAnotherPerson } from '../../../studio/identity.js';
 import { isRefusing } from '../../../studio/quality-gate.js';
 import { inspectCustomerPhoto, processCustomerPhoto, type UploadRejection } from '../uploads/image-processing.js';
-import { createOrderRepository, type PhotoCheckRow, type UploadRow } from './order-repository.js';
+import { createOrderRepository, type OrderRow, type PhotoCheckRow, type UploadRow } from './order-repository.js';
 import { isEditable, thumbnailKey, type OrderContext } from './order-context.js';
 
 export const PHOTO_CHECK_QUEUE = 'photo-check';
@@ -58,6 +58,13 @@ function safeFileName(name: string | undefined): string {
 function rejection(code: UploadRejection): AppError {
   const status = code === 'fileTooLarge' ? 413 : code === 'tooManyPixels' || code === 'resolutionTooLow' ? 422 : 415;
   return new AppError(status, code, code, code === 'resolutionTooLow' ? { minShortSidePx: UPLOAD_LIMITS.minShortSidePx } : undefined);
+}
+
+/** An upload's order has an open payment page, which is closed before the photo is recorded. */
+class CheckoutOpen extends Error {
+  constructor(readonly order: OrderRow) {
+    super('the order has an open checkout');
+  }
 }
 
 /** A photo waiting for its worker, as the wizard shows it. */
@@ -175,25 +182,35 @@ export function createDraftUploads(ctx: OrderContext) {
       pipeline(file.stream, counted, () => {});
       await storage.put(key, counted, { contentType: 'application/octet-stream' });
       await file.received(bytes);
-      await admit(orderId);
+      // No early look at the order here (admit): the body is stored already, the header checks cost a few
+      // milliseconds, and the transaction below checks the order under its lock anyway (two round trips fewer
+      // for every upload in a rush).
       const start = Buffer.concat(head);
       let inspected = await inspectCustomerPhoto(start);
       // The start was not enough (a HEIC, or a header further in than usual): the whole file decides.
       if (!inspected.ok && bytes > start.length) inspected = await inspectCustomerPhoto(await storage.getBuffer(key));
       if (!inspected.ok) throw rejection(inspected.code);
       const fileName = safeFileName(file.fileName);
-      const row = await db.transaction(async (tx) => {
-        const repo = createOrderRepository(tx);
-        const order = await repo.lock(orderId);
-        if (!order) throw notFound('orderNotFound');
-        if (!isEditable(order) || order.providerSessionId) throw conflict('orderLocked');
-        if ((await repo.photoCount(orderId)) >= UPLOAD_LIMITS.maxPhotos) {
-          throw conflict('tooManyPhotos', { max: UPLOAD_LIMITS.maxPhotos });
-        }
-        const inserted = await repo.insertPhotoCheck({ id, orderId, fileName, storageKey: key, status: 'checking', createdAt: deps.now() });
-        await createJobQueue(tx, deps.now).enqueue({ queue: PHOTO_CHECK_QUEUE, payload: { checkId: id }, orderId, dedupeKey: id, maxAttempts: CHECK_ATTEMPTS });
-        await settleIntent(tx, [key]);
-        return inserted;
+      const record = (released: boolean) =>
+        db.transaction(async (tx) => {
+          const repo = createOrderRepository(tx);
+          const order = await repo.lock(orderId);
+          if (!order) throw notFound('orderNotFound');
+          if (!isEditable(order)) throw conflict('orderLocked');
+          // A placed order's open payment page is closed first (outside the transaction: it asks the provider).
+          if (order.providerSessionId) throw released ? conflict('orderLocked') : new CheckoutOpen(order);
+          if ((await repo.photoCount(orderId)) >= UPLOAD_LIMITS.maxPhotos) {
+            throw conflict('tooManyPhotos', { max: UPLOAD_LIMITS.maxPhotos });
+          }
+          const inserted = await repo.insertPhotoCheck({ id, orderId, fileName, storageKey: key, status: 'checking', createdAt: deps.now() });
+          await createJobQueue(tx, deps.now).enqueue({ queue: PHOTO_CHECK_QUEUE, payload: { checkId: id }, orderId, dedupeKey: id, maxAttempts: CHECK_ATTEMPTS });
+          await settleIntent(tx, [key]);
+          return inserted;
+        });
+      const row = await record(false).catch(async (error: unknown) => {
+        if (!(error instanceof CheckoutOpen)) throw error;
+        await releaseCheckout(error.order);
+        return record(true);
       });
       return checkView(row);
     } catch (error) {

@@ -11,9 +11,10 @@ import { UPLOAD_LIMITS } from '../../../domain/catalog.js';
 import type { PhotoState, UploadAnswer } from '../../../domain/order-views.js';
 import { WAIVER_TEXT_VERSION } from '../../../domain/order-selection.js';
 import type { DatabaseHandle } from '../../db/client.js';
-import { jobs, orderUploads, photoChecks, storageIntents } from '../../db/schema.js';
+import { jobs, orderHistory, orderUploads, orders, photoChecks, storageIntents } from '../../db/schema.js';
+import type { SandboxPaymentProvider } from '../../payments/sandbox-provider.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
-import { createDraft, sendPhoto } from '../../test/seed.js';
+import { createDraft, sendPhoto, setOrder } from '../../test/seed.js';
 import { testDatabases } from '../../test/databases.js';
 import { multipart, phoneJpeg } from '../../../testing/images.js';
 import { FIXTURES_DIR } from '../../../testing/project-root.js';
@@ -64,6 +65,7 @@ describe.each(testDatabases())('photos checked by a worker on $name', (testDb) =
   const files = (orderId: string) => t.app.storage.listKeys(`uploads/${orderId}/`);
   const uploadRows = (orderId: string) => db.db.select().from(orderUploads).where(eq(orderUploads.orderId, orderId));
   const checkRows = (orderId: string) => db.db.select().from(photoChecks).where(eq(photoChecks.orderId, orderId));
+  const orderRow = async (orderId: string) => (await db.db.select().from(orders).where(eq(orders.id, orderId)))[0]!;
   const intents = async () => (await db.db.select().from(storageIntents)).map((row) => row.key);
 
   function checkout(order: { orderId: string; draftToken: string }) {
@@ -200,6 +202,30 @@ describe.each(testDatabases())('photos checked by a worker on $name', (testDb) =
     expect(over.statusCode).toBe(409);
     expect(over.json().error.code).toBe('tooManyPhotos');
     expect(await checkRows(order.orderId)).toHaveLength(UPLOAD_LIMITS.maxPhotos);
+  });
+
+  test('a photo sent after the order button first closes the payment page, then waits; a paid order takes none and keeps no file', { timeout: 120_000 }, async () => {
+    const order = await draft();
+    for (const photo of franck) await waiting(order, photo);
+    await t.app.jobRunner!.drain();
+    const { sessionId } = (await checkout(order)).json() as { sessionId: string };
+    expect((await orderRow(order.orderId)).providerSessionId).toBe(sessionId);
+    // Checked under the order's lock only: the open page is closed outside the transaction, then the photo waits.
+    await waiting(order, franck[0]!);
+    expect(await orderRow(order.orderId)).toMatchObject({ providerSessionId: null });
+    const history = await db.db.select().from(orderHistory).where(eq(orderHistory.orderId, order.orderId));
+    expect(history.map((entry) => entry.event)).toContain('checkout_expired');
+    const late = (await (t.app.payments as SandboxPaymentProvider).simulate(sessionId, 'pay'))!;
+    expect(late.events.map((event) => (JSON.parse(event.body) as { type: string }).type)).not.toContain('checkout.session.completed');
+
+    const paid = await draft();
+    await setOrder(t.app, paid.orderId, { status: 'paid', paymentStatus: 'paid' });
+    const refused = await upload(paid, franck[1]!);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.code).toBe('orderLocked');
+    expect(await files(paid.orderId)).toEqual([]);
+    expect(await checkRows(paid.orderId)).toEqual([]);
+    expect(await intents()).toEqual([]);
   });
 
   test('a check that keeps failing refuses the photo after its last attempt instead of leaving the customer waiting', async () => {
