@@ -19,7 +19,7 @@ export const SHOP_NODE_FLAGS = ['--max-semi-space-size=4'];
 /**
  * A web process without jobs (RUN_JOBS=false, the README's production web command) also caps V8's old generation
  * at 128 MB: under bench/load's 50 customers its heap grew to about 150 MB of mostly garbage before V8 collected
- * it (web peak 290–307 MB); capped, V8 collects sooner (peak 172–181 MB) for about 0.2 CPU-seconds more per
+ * it (web peak 290–307 MB); capped, V8 collects sooner (peak 171–206 MB) for about 0.2 CPU-seconds more per
  * order in the web processes (of about 6.3 in all). The same cap at 96 MB gave the same peak: what lives is far
  * below it. The worker and the embedded shop keep V8's default (their heap holds little garbage: the cap saved
  * the worker nothing).
@@ -32,7 +32,7 @@ export const WEB_NODE_FLAGS = ['--max-old-space-size=128'];
  * without, 556/542 MB with; the worker's peak 510 to 1 055 MB without, 362 MB with); sharp's documentation names
  * the same remedy. And a fixed threshold of 256 KB above which a block is mapped on its own and given back when
  * freed: glibc's default threshold rises with every large block freed (up to 32 MB), so the image buffers of a
- * render ended in the heap and stayed there (worker peak under bench/load 449–459 MB before, 416–442 after; a
+ * render ended in the heap and stayed there (worker peak under bench/load 449–459 MB before, 412–445 after; a
  * check and three drafts of a 12 MP photo in one process peaked at 452–461 MB before, 407–418 after, with no more
  * CPU).
  */

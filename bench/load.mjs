@@ -110,8 +110,8 @@ function startProcess(name, script, env, nodeFlags = []) {
   const logFile = path.join(logDir, `${name}.log`);
   const fd = openSync(logFile, 'a');
   // As the README's production commands run them (SHOP_NODE_FLAGS, SHOP_ENV, a web process's WEB_NODE_FLAGS;
-  // BENCH_SHOP_NODE_ARGS added).
-  const child = spawn(process.execPath, [...shopNodeArgs(), ...nodeFlags, script], {
+  // BENCH_SHOP_NODE_ARGS last, so that it can override them).
+  const child = spawn(process.execPath, [...nodeFlags, ...shopNodeArgs(), script], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -10,6 +10,7 @@ import { isReverseCharge, type InvoiceKind, type InvoiceLine, type InvoiceParty,
 import { formatDate, formatMoney } from '../../../domain/money.js';
 import { textsIn } from '../../../i18n/all-messages.js';
 import { PROJECT_ROOT } from '../../paths.js';
+import { createSlots } from '../../slots.js';
 
 const FONTS_DIR = path.join(PROJECT_ROOT, 'src/server/modules/invoices/fonts');
 let fonts: Promise<{ regular: Buffer; bold: Buffer }> | null = null;
@@ -80,7 +81,19 @@ function wrap(text: string, font: PDFFont, size: number, width: number): string[
   return lines;
 }
 
-export async function renderInvoicePdf(invoice: PrintableInvoice): Promise<Buffer> {
+/**
+ * Invoices laid out at once. Each holds about 3 MB of JavaScript objects while it is made (fontkit's parsed fonts,
+ * pdf-lib's document): 30 at once took 100 MB of heap, and a web process caps its heap at 128 MB (README,
+ * production commands). More wait for a slot (one takes 0.1–0.2 s).
+ */
+const MAX_PARALLEL_INVOICES = 4;
+const withInvoiceSlot = createSlots(MAX_PARALLEL_INVOICES);
+
+export function renderInvoicePdf(invoice: PrintableInvoice): Promise<Buffer> {
+  return withInvoiceSlot(() => layOut(invoice));
+}
+
+async function layOut(invoice: PrintableInvoice): Promise<Buffer> {
   const t = textsIn(invoice.language, 'invoice');
   const date = (value: Date | string) => formatDate(value, invoice.language);
   const { PDFDocument, rgb, fontkit } = await loadPdfModules();

@@ -218,6 +218,18 @@ describe.each(testDatabases())('photos checked by a worker on $name', (testDb) =
     const late = (await (t.app.payments as SandboxPaymentProvider).simulate(sessionId, 'pay'))!;
     expect(late.events.map((event) => (JSON.parse(event.body) as { type: string }).type)).not.toContain('checkout.session.completed');
 
+    // Paid at the provider, its event not yet here: the page cannot be closed, the photo is refused and leaves nothing.
+    await t.app.jobRunner!.drain();
+    const placed = await checkout(order);
+    expect(placed.statusCode, placed.body).toBe(200);
+    const { sessionId: second } = placed.json() as { sessionId: string };
+    await (t.app.payments as SandboxPaymentProvider).simulate(second, 'pay');
+    const tooLate = await upload(order, franck[1]!);
+    expect(tooLate.statusCode).toBe(409);
+    expect(tooLate.json().error.code).toBe('alreadyPaid');
+    expect(await checkRows(order.orderId)).toHaveLength(0);
+    expect((await files(order.orderId)).filter((key) => key.includes('/incoming/'))).toEqual([]);
+
     const paid = await draft();
     await setOrder(t.app, paid.orderId, { status: 'paid', paymentStatus: 'paid' });
     const refused = await upload(paid, franck[1]!);

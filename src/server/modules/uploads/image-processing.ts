@@ -4,6 +4,7 @@ import type decodeHeifType from 'heic-decode';
 import sharp from 'sharp';
 import type { Metadata, Sharp } from 'sharp';
 import { UPLOAD_LIMITS } from '../../../domain/catalog.js';
+import { createSlots } from '../../slots.js';
 
 // Process-wide (sharp is one library per process, the studio's included): every photo is decoded for one
 // request or job, so libvips' cache of recent operations (up to 50 MB and 100 of them) would only hold memory.
@@ -278,21 +279,7 @@ async function reencode(input: Buffer, finish: (image: Sharp) => Sharp, options:
 // glibc, so two slots keep both cores of the target machine busy: 10 phone photos (12 MP, 8 MB)
 // take ~0.4-0.6 s of CPU each, ~2-3 s in all instead of 4-6 s with a single slot.
 const MAX_PARALLEL_DECODES = 2;
-let decodesRunning = 0;
-const waitingForDecode: Array<() => void> = [];
-
-async function withDecodeSlot<T>(task: () => Promise<T>): Promise<T> {
-  if (decodesRunning < MAX_PARALLEL_DECODES) decodesRunning++;
-  else await new Promise<void>((resolve) => waitingForDecode.push(resolve));
-  try {
-    return await task();
-  } finally {
-    // Hand the slot straight to the next waiter, or give it back.
-    const next = waitingForDecode.shift();
-    if (next) next();
-    else decodesRunning--;
-  }
-}
+const withDecodeSlot = createSlots(MAX_PARALLEL_DECODES);
 
 const HEIF_BRANDS = new Set(['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'hevm', 'hevs', 'mif1', 'msf1', 'mif2', 'miaf']);
 const AVIF_BRANDS = new Set(['avif', 'avis']);
