@@ -88,3 +88,23 @@ test('where the photo has no edge, the mask stays as it was: solid stays solid, 
   // The input's own cut at x = 35 is gone.
   expect(Math.abs(drops[34]!)).toBeLessThan(30);
 });
+
+test('with a ceiling, nothing comes back that the mask had taken away', () => {
+  const width = 40;
+  const height = 30;
+  const rgb = new Uint8Array(width * height * 3);
+  for (let i = 0; i < width * height; i++) rgb.fill(i % width < 20 ? 60 : 220, i * 3, i * 3 + 3);
+  // The photo says "person" up to x = 20; the refined mask ends at x = 14, and what lay beyond had been taken away.
+  const alpha = new Uint8Array(width * height);
+  const ceiling = new Uint8Array(width * height);
+  for (let i = 0; i < alpha.length; i++) {
+    alpha[i] = i % width < 14 ? 255 : 0;
+    ceiling[i] = i % width < 16 ? 255 : 0;
+  }
+  const free = guidedFilter(rgb, alpha, width, height, { radius: 4, epsilon: 3e-3, step: 1 });
+  const held = guidedFilter(rgb, alpha, width, height, { radius: 4, epsilon: 3e-3, step: 1, atMost: ceiling });
+  // Unbounded, the filter would spread the mask towards the photo's edge.
+  expect(free[10 * width + 17]).toBeGreaterThan(20);
+  for (let i = 0; i < held.length; i++) expect(held[i]).toBeLessThanOrEqual(ceiling[i]!);
+  expect(held[10 * width + 10]).toBe(free[10 * width + 10]);
+});

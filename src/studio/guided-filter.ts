@@ -9,14 +9,14 @@
 /**
  * `alpha` (0–255, `width` × `height`) filtered with `rgb` (3 channels, same size) as the guide: `radius` in full
  * pixels, `epsilon` the regularisation (on colours in 0–1; larger keeps the input smoother, smaller follows the
- * guide more closely). Returns a new map.
+ * guide more closely). Returns a new map, nowhere above `atMost` when that is given (and not computed where that is 0).
  */
 export function guidedFilter(
   rgb: Uint8Array,
   alpha: Uint8Array,
   width: number,
   height: number,
-  options: { radius: number; epsilon: number; step: number },
+  options: { radius: number; epsilon: number; step: number; atMost?: Uint8Array },
 ): Uint8Array {
   const step = Math.max(1, Math.floor(options.step));
   const w = Math.max(1, Math.ceil(width / step));
@@ -29,13 +29,15 @@ export function guidedFilter(
   const b = new Float32Array(n);
   const p = new Float32Array(n);
   const count = new Float32Array(n);
+  const cellOf = new Int32Array(width);
+  for (let x = 0; x < width; x++) cellOf[x] = Math.floor(x / step);
   for (let y = 0; y < height; y++) {
     const row = Math.floor(y / step) * w;
-    for (let x = 0, i = y * width; x < width; x++, i++) {
-      const j = row + ((x / step) | 0);
-      r[j] = r[j]! + rgb[i * 3]!;
-      g[j] = g[j]! + rgb[i * 3 + 1]!;
-      b[j] = b[j]! + rgb[i * 3 + 2]!;
+    for (let x = 0, i = y * width, c = i * 3; x < width; x++, i++, c += 3) {
+      const j = row + cellOf[x]!;
+      r[j] = r[j]! + rgb[c]!;
+      g[j] = g[j]! + rgb[c + 1]!;
+      b[j] = b[j]! + rgb[c + 2]!;
       p[j] = p[j]! + alpha[i]!;
       count[j] = count[j]! + 1;
     }
@@ -108,6 +110,7 @@ export function guidedFilter(
   const mBias = mean(bias);
   // Back to full size: the coefficients enlarged bilinearly, applied to the full-size guide.
   const out = new Uint8Array(width * height);
+  const atMost = options.atMost;
   const columns = new Int32Array(width * 2);
   const columnWeights = new Float32Array(width);
   for (let x = 0; x < width; x++) {
@@ -124,6 +127,7 @@ export function guidedFilter(
     const row0 = y0 * w;
     const row1 = Math.min(h - 1, y0 + 1) * w;
     for (let x = 0, i = y * width, c = i * 3; x < width; x++, i++, c += 3) {
+      if (atMost && atMost[i] === 0) continue;
       const fx = columnWeights[x]!;
       const k00 = row0 + columns[x * 2]!;
       const k01 = row0 + columns[x * 2 + 1]!;
@@ -138,7 +142,8 @@ export function guidedFilter(
       const ab = maB[k00]! * w00 + maB[k01]! * w01 + maB[k10]! * w10 + maB[k11]! * w11;
       const bias0 = mBias[k00]! * w00 + mBias[k01]! * w01 + mBias[k10]! * w10 + mBias[k11]! * w11;
       const q = (ar * rgb[c]! + ag * rgb[c + 1]! + ab * rgb[c + 2]!) / 255 + bias0;
-      out[i] = q <= 0 ? 0 : q >= 1 ? 255 : Math.round(q * 255);
+      const value = q <= 0 ? 0 : q >= 1 ? 255 : Math.round(q * 255);
+      out[i] = atMost && atMost[i]! < value ? atMost[i]! : value;
     }
   }
   return out;

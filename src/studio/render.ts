@@ -167,8 +167,7 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
   // none. It may not give back what the mask took away: the old background or a friend stays out.
   const unrefined = Uint8Array.from(alphaPixels);
   refineEdge(rgb, alphaPixels, background, foreground, band!);
-  const filtered = guidedFilter(rgb, alphaPixels, width, height, { radius: width * EDGE_FILTER_RADIUS, epsilon: EDGE_FILTER_EPSILON, step: EDGE_FILTER_STEP });
-  for (let i = 0; i < alphaPixels.length; i++) alphaPixels[i] = Math.min(filtered[i]!, unrefined[i]!);
+  alphaPixels.set(guidedFilter(rgb, alphaPixels, width, height, { radius: width * EDGE_FILTER_RADIUS, epsilon: EDGE_FILTER_EPSILON, step: EDGE_FILTER_STEP, atMost: unrefined }));
   decontaminate(rgb, alphaPixels, background, foreground);
   suppressSpill(rgb, interior!, background, foreground);
 
