@@ -60,6 +60,18 @@ test('a file without its meta file is served as application/octet-stream', async
   expect(await storage.head('copied.bin')).toEqual({ contentType: 'application/octet-stream', size: 7 });
 });
 
+test('a file of the fallback type is one file, no meta file; written over a typed one, it loses that type', async () => {
+  const root = await tempDir();
+  const storage = createLocalStorage({ dir: root, secret, defaultTtlSeconds: 60 });
+  await storage.put('uploads/u1/incoming/a', Buffer.from('photo as sent'), { contentType: 'application/octet-stream' });
+  expect(await filesUnder(root)).toEqual(['uploads/u1/incoming/a']);
+  expect(await storage.head('uploads/u1/incoming/a')).toEqual({ contentType: 'application/octet-stream', size: 13 });
+  await storage.put('uploads/u1/b.jpg', Buffer.from('jpeg'), { contentType: 'image/jpeg' });
+  await storage.put('uploads/u1/b.jpg', Buffer.from('bytes'), { contentType: 'application/octet-stream' });
+  expect(await storage.head('uploads/u1/b.jpg')).toEqual({ contentType: 'application/octet-stream', size: 5 });
+  expect(await filesUnder(root)).toEqual(['uploads/u1/b.jpg', 'uploads/u1/incoming/a']);
+});
+
 test('keys cannot reach outside the folder', async () => {
   const parent = await tempDir();
   const root = path.join(parent, 'files');

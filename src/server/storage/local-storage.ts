@@ -234,25 +234,32 @@ export function createLocalStorage(options: LocalStorageOptions): LocalStorage {
       const id = randomBytes(12).toString('hex');
       const tmpData = path.join(tmpDir, `${id}.data`);
       const tmpMeta = path.join(tmpDir, `${id}.meta`);
+      // The fallback type needs no meta file (a file without one is served as that): a photo as sent costs one
+      // file and one fsync, not two.
+      const withMeta = contentType !== FALLBACK_CONTENT_TYPE;
       try {
         await writeSynced(tmpData, body);
-        await writeSynced(tmpMeta, Buffer.from(JSON.stringify({ contentType })));
+        if (withMeta) await writeSynced(tmpMeta, Buffer.from(JSON.stringify({ contentType })));
         // A concurrent delete may prune the (momentarily empty) target folder between mkdir and
         // rename; the temp files are complete, so trying again is safe.
         for (let attempt = 1; ; attempt++) {
           await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
           try {
-            // Meta first: a crash in between leaves no data under the key, never data without meta.
-            await rename(tmpMeta, file + META_SUFFIX);
+            // Meta first: a crash in between leaves no data under the key, never data without meta. Without a
+            // meta file of its own, a key written before with another type loses that type first.
+            if (withMeta) await rename(tmpMeta, file + META_SUFFIX);
+            else await unlinkIfPresent(file + META_SUFFIX);
             await rename(tmpData, file);
             break;
           } catch (error) {
             if (errorCode(error) !== 'ENOENT' || attempt >= 3) throw error;
           }
         }
-      } finally {
+      } catch (error) {
+        // Renamed files are gone from the temporary folder; what is left there goes.
         await rm(tmpData, { force: true });
-        await rm(tmpMeta, { force: true });
+        if (withMeta) await rm(tmpMeta, { force: true });
+        throw error;
       }
     },
 
