@@ -108,6 +108,15 @@ export function guidedFilter(
   const maG = mean(aG);
   const maB = mean(aB);
   const mBias = mean(bias);
+  // Cells whose window saw only one opacity (inside the person, or outside): their coefficients give that opacity
+  // whatever the colour, and a pixel between four such cells takes it without the sum below.
+  const flat = new Int16Array(n).fill(-1);
+  for (let j = 0; j < n; j++) {
+    if (Math.abs(maR[j]!) > 1e-4 || Math.abs(maG[j]!) > 1e-4 || Math.abs(maB[j]!) > 1e-4) continue;
+    const level = mBias[j]!;
+    if (level > 1 - 1e-4) flat[j] = 255;
+    else if (level < 1e-4) flat[j] = 0;
+  }
   // Back to full size: the coefficients enlarged bilinearly, applied to the full-size guide.
   const out = new Uint8Array(width * height);
   const atMost = options.atMost;
@@ -133,6 +142,11 @@ export function guidedFilter(
       const k01 = row0 + columns[x * 2 + 1]!;
       const k10 = row1 + columns[x * 2]!;
       const k11 = row1 + columns[x * 2 + 1]!;
+      const level = flat[k00]!;
+      if (level >= 0 && flat[k01] === level && flat[k10] === level && flat[k11] === level) {
+        out[i] = atMost && atMost[i]! < level ? atMost[i]! : level;
+        continue;
+      }
       const w00 = (1 - fx) * (1 - fy);
       const w01 = fx * (1 - fy);
       const w10 = (1 - fx) * fy;
