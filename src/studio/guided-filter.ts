@@ -3,8 +3,8 @@
 // linear function of the photo's colour there. A ragged or blocky mask edge then follows the photo's own edges
 // (strands of hair, a shoulder's outline) and turns soft where the photo shows no edge to follow, instead of
 // ending in steps of the segmentation map's pixels or in the noise of a per-pixel colour estimate.
-// The coefficients are solved on a smaller copy (a `step`-th of each side) and enlarged: the same result within
-// a few grey levels at a fraction of the work and memory.
+// The coefficients are solved on a smaller copy (a `step`-th of each side) and enlarged, as the fast form does:
+// they change slowly across the picture, and the work and memory shrink by the step's square.
 
 /**
  * `alpha` (0–255, `width` × `height`) filtered with `rgb` (3 channels, same size) as the guide: `radius` in full
