@@ -162,12 +162,7 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
     // The person's colour from well inside the mask: the rim may still be the old background.
     maskedBlur(frameRgb, width, height, { where: interior!, atLeast: INTERIOR_SOLID }, near),
   ]);
-  // The estimate is per pixel and noisy where hair and the old background are alike (ragged, with specks); the
-  // guided filter (guided-filter.ts) makes it follow the photo's own edges and turns it soft where the photo has
-  // none. It may not give back what the mask took away: the old background or a friend stays out.
-  const unrefined = Uint8Array.from(alphaPixels);
-  refineEdge(rgb, alphaPixels, background, foreground, band!);
-  alphaPixels.set(guidedFilter(rgb, alphaPixels, width, height, { radius: width * EDGE_FILTER_RADIUS, epsilon: EDGE_FILTER_EPSILON, step: EDGE_FILTER_STEP, atMost: unrefined }));
+  refineAndFilterEdge(rgb, alphaPixels, background, foreground, band!, width, height);
   decontaminate(rgb, alphaPixels, background, foreground);
   suppressSpill(rgb, interior!, background, foreground);
 
@@ -496,12 +491,30 @@ const BAND_SOLID = 250;
 /** The alpha blurred widely (`interior`) at or above this: well inside the person, where the person's own colour is read. */
 const INTERIOR_SOLID = 252;
 
+/** Person and old background this far apart (RGB distance) or more: the edge's estimate from their colours is sure. */
+const SURE_CONTRAST = 100;
+
+/**
+ * The edge's opacity from the colours (refineEdge), then through the guided filter (guided-filter.ts): the
+ * per-pixel estimate is noisy where hair and the old background look alike (ragged, with specks), and the filter
+ * makes it follow the photo's own edges and turns it soft where the photo has none. The filter may lower the
+ * opacity anywhere but raise it only where the estimate was unsure: where person and old background differ
+ * clearly (skin against a bright window, hair against a blue screen) what the estimate took away stays away, or
+ * it would come back as a light or coloured rim on a dark backdrop. Nowhere above the mask as it came.
+ */
+export function refineAndFilterEdge(rgb: Uint8Array, alpha: Uint8Array, background: Uint8Array, foreground: Uint8Array, band: Uint8Array, width: number, height: number): void {
+  const ceiling = Uint8Array.from(alpha);
+  refineEdge(rgb, alpha, background, foreground, band, ceiling);
+  alpha.set(guidedFilter(rgb, alpha, width, height, { radius: width * EDGE_FILTER_RADIUS, epsilon: EDGE_FILTER_EPSILON, step: EDGE_FILTER_STEP, atMost: ceiling }));
+}
+
 /**
  * Near the mask's edge (`band`: the alpha blurred, below BAND_SOLID), a pixel's own alpha follows from where its colour
  * lies between the person's colour nearby and the old background's: a = (I − B)·(F − B) / |F − B|². The mask
  * only ever loses opacity here, never gains it, so a wrong estimate cannot bring the old background back.
+ * `ceiling` gets how high the opacity may go again: the estimate where it is sure, the mask's where it is not.
  */
-function refineEdge(rgb: Uint8Array, alpha: Uint8Array, background: Uint8Array, foreground: Uint8Array, band: Buffer): void {
+function refineEdge(rgb: Uint8Array, alpha: Uint8Array, background: Uint8Array, foreground: Uint8Array, band: Uint8Array, ceiling: Uint8Array): void {
   for (let i = 0, p = 0; i < alpha.length; i++, p += 3) {
     if (alpha[i] === 0 || band[i]! >= BAND_SOLID) continue;
     const bR = background[p]!;
@@ -514,7 +527,11 @@ function refineEdge(rgb: Uint8Array, alpha: Uint8Array, background: Uint8Array, 
     if ((bR === 0 && bG === 0 && bB === 0) || contrast < MIN_CONTRAST * MIN_CONTRAST) continue;
     const a = ((rgb[p]! - bR) * fR + (rgb[p + 1]! - bG) * fG + (rgb[p + 2]! - bB) * fB) / contrast;
     const estimate = Math.max(0, Math.min(255, Math.round(a * 1.15 * 255)));
-    if (estimate < alpha[i]!) alpha[i] = estimate;
+    if (estimate < alpha[i]!) {
+      const sure = Math.min(1, (Math.sqrt(contrast) - MIN_CONTRAST) / (SURE_CONTRAST - MIN_CONTRAST));
+      ceiling[i] = Math.round(estimate + (alpha[i]! - estimate) * (1 - sure));
+      alpha[i] = estimate;
+    }
   }
 }
 
