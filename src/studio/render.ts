@@ -439,7 +439,6 @@ function crossesInterior(a: { x: number; y: number }, b: { x: number; y: number 
 
 /** Radius of the colour estimates of the old background and of the person near an edge, as a share of the width. */
 const COLOUR_BLUR = 1 / 80;
-const COLOUR_BLUR_SCALE = 2;
 
 /**
  * The mean colour around every pixel of the pixels whose `where` value lies in atLeast–atMost (0 where there are
@@ -460,23 +459,10 @@ async function maskedBlur(rgb: Buffer, width: number, height: number, take: { wh
     weighted[p + 2] = rgb[p + 2]!;
   }
   const sigma = Math.max(2, width * COLOUR_BLUR);
-  // The estimate is a wide blur (15 px on a 1200 px draft): worked out at a COLOUR_BLUR_SCALE-th of the size
-  // and enlarged again it is the same to a level or two, at an eighth of the work.
-  const small = { width: Math.max(1, Math.round(width / COLOUR_BLUR_SCALE)), height: Math.max(1, Math.round(height / COLOUR_BLUR_SCALE)) };
-  // (sharp takes one resize per pipeline: down and blurred, then up.)
-  const blurred = async (input: Buffer, channels: 1 | 3) => {
-    // (A single channel comes out of sharp as three unless extracted.)
-    const one = (image: sharp.Sharp) => (channels === 1 ? image.extractChannel(0) : image);
-    const down = await one(
-      sharp(input, { raw: { width, height, channels } })
-        .resize(small.width, small.height, { fit: 'fill', kernel: 'linear' })
-        .blur(Math.max(0.5, (sigma * small.width) / width)),
-    )
-      .raw()
-      .toBuffer();
-    return one(sharp(down, { raw: { ...small, channels } }).resize(width, height, { fit: 'fill', kernel: 'linear' })).raw().toBuffer();
-  };
-  const [sum, count] = await Promise.all([blurred(weighted, 3), blurred(weight, 1)]);
+  const [sum, count] = await Promise.all([
+    sharp(weighted, { raw: { width, height, channels: 3 } }).blur(sigma).raw().toBuffer(),
+    sharp(weight, { raw: { width, height, channels: 1 } }).blur(sigma).extractChannel(0).raw().toBuffer(),
+  ]);
   const out = new Uint8Array(width * height * 3);
   for (let i = 0, p = 0; i < count.length; i++, p += 3) {
     const n = count[i]!;
