@@ -92,3 +92,21 @@ test('a tight selfie without shoulders gives no 4:5 bust while photos that fill 
   const only = planDrafts({ package: 'basic', extras: [], style: 'professional', location: null, outfit: null, photos: [tight, { ...tight, id: 'b' }, { ...tight, id: 'c' }], generation: 0 });
   expect(only.map((d) => d.spec.format)).toEqual(['portrait', 'square', 'application']);
 });
+
+test('a photo with someone else at its side gives drafts only after the clean photos, unless the order has nothing else', () => {
+  const party = { id: 'a-party', verdict: 'warning' as const, othersAtSide: true };
+  const clean = [
+    { id: 'b', verdict: 'ok' as const },
+    { id: 'c', verdict: 'warning' as const },
+  ];
+  const plan = planDrafts({ package: 'pro', extras: [], style: 'professional', location: 'studio', outfit: null, photos: [party, ...clean], generation: 0 });
+  expect(plan).toHaveLength(10);
+  expect(plan.filter((d) => d.photoId === 'a-party')).toEqual([]);
+  // One clean photo: it gives its fresh combinations of format and backdrop first, then the others come in.
+  const one = planDrafts({ package: 'pro', extras: ['extra_variants'], style: 'professional', location: 'studio', outfit: null, photos: [party, { ...party, id: 'a-party-2' }, clean[0]!], generation: 0 });
+  expect(one.slice(0, 8).map((d) => d.photoId)).toEqual(Array(8).fill('b'));
+  expect(one.filter((d) => d.photoId !== 'b').length).toBeGreaterThan(5);
+  // Only such photos: every draft is still made.
+  const only = planDrafts({ package: 'basic', extras: [], style: 'professional', location: null, outfit: null, photos: [party, { ...party, id: 'b' }, { ...party, id: 'c' }], generation: 0 });
+  expect(only).toHaveLength(3);
+});

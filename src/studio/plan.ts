@@ -12,6 +12,8 @@ export interface PlanPhoto {
   verdict: 'ok' | 'warning' | 'unchecked';
   /** Per format, how much of what it needs below the chin the photo has (framing.ts photoFills); missing: enough. */
   fills?: Partial<Record<OutputFormatKey, number>>;
+  /** The gate saw someone else at the photo's side (its otherPeople warning): pieces of them may stay in a draft. */
+  othersAtSide?: boolean;
 }
 
 export interface PlanInput {
@@ -63,8 +65,22 @@ interface Combination {
  * variations included).
  */
 const UNFILLED_PENALTY = 2500;
+/**
+ * What a combination whose photo shows someone else at its side costs: the studio cuts such a friend away, but a
+ * shoulder or hair of someone seen from behind can stay (no face to tell them apart by). Such a photo gives
+ * drafts only after the order's clean photos have given about ten each (a photo's use counts 20); an order of
+ * such photos only still gets all its drafts.
+ */
+const OTHERS_PENALTY = 200;
 
-function combinations(photos: number, backgrounds: number, picks: number, perGeneration: number, shortfall: (photo: number, format: number) => number = () => 0): Combination[] {
+function combinations(
+  photos: number,
+  backgrounds: number,
+  picks: number,
+  perGeneration: number,
+  shortfall: (photo: number, format: number) => number = () => 0,
+  penalty: (photo: number) => number = () => 0,
+): Combination[] {
   const all: Combination[] = [];
   for (let variation = 0; variation < FRAMING_VARIATIONS; variation++) {
     for (let photo = 0; photo < photos; photo++) {
@@ -91,7 +107,7 @@ function combinations(photos: number, backgrounds: number, picks: number, perGen
       if (used.has(i)) continue;
       const c = all[i]!;
       const keys = keysOf(c);
-      let score = c.variation * 1000 + shortfall(c.photo, c.format) * UNFILLED_PENALTY + (previous && previous.photo === c.photo ? 5 : 0);
+      let score = c.variation * 1000 + shortfall(c.photo, c.format) * UNFILLED_PENALTY + penalty(c.photo) + (previous && previous.photo === c.photo ? 5 : 0);
       for (let k = 0; k < keys.length; k++) score += count(keys[k]!) * weights[k]!;
       if (score < bestScore) {
         bestScore = score;
@@ -121,7 +137,8 @@ export function planDrafts(input: PlanInput): PlannedDraft[] {
   const fill = (photo: number, format: number) => Math.min(1, photos[photo]!.fills?.[OUTPUT_FORMAT_KEYS[format]!] ?? 1);
   const best = OUTPUT_FORMAT_KEYS.map((_, format) => Math.max(...photos.map((__, photo) => fill(photo, format))));
   const shortfall = (photo: number, format: number) => best[format]! - fill(photo, format);
-  const continued = combinations(photos.length, backgrounds, count * (input.generation + 1), count, shortfall).slice(count * input.generation);
+  const penalty = (photo: number) => (photos[photo]!.othersAtSide ? OTHERS_PENALTY : 0);
+  const continued = combinations(photos.length, backgrounds, count * (input.generation + 1), count, shortfall, penalty).slice(count * input.generation);
   // Each generation's drafts start with a 4:5 portrait, as staff expect the list to begin.
   const start = Math.max(0, continued.findIndex((c) => c.format === 0));
   const sequence = [...continued.slice(start), ...continued.slice(0, start)];

@@ -103,7 +103,10 @@ export function createStudioService(deps: StudioDeps) {
       style: (order.styleBase as BaseStyle) ?? 'professional',
       location: (order.refineLocation as Location | null) ?? null,
       outfit: (order.refineOutfit as Outfit | null) ?? null,
-      photos: uploads.map((u) => ({ id: u.id, verdict: photoQualityView(u.quality).verdict, fills: fillsOf(u) })),
+      photos: uploads.map((u) => {
+        const quality = photoQualityView(u.quality);
+        return { id: u.id, verdict: quality.verdict, fills: fillsOf(u), othersAtSide: quality.warnings.includes('otherPeople') };
+      }),
       generation,
     });
   }

@@ -172,6 +172,25 @@ describe.each(testDatabases())('studio drafts on $name', (testDb) => {
     expect(uploads.map((u) => (u.quality as { face?: unknown } | null)?.face)).toEqual([expect.any(Object), expect.any(Object), expect.any(Object)]);
   });
 
+  test('a photo the gate warned has someone else at its side makes no draft while the clean photos still give new ones', async () => {
+    const order = await placeOrder(t.app, { selection: PRO, photos: 3 });
+    const uploads = await db.db.select().from(orderUploads).where(eq(orderUploads.orderId, order.orderId));
+    // As the gate reports a friend cropped away at the side (quality-gate.ts otherPersonAtSide).
+    const party = uploads[0]!;
+    const report = party.quality as { issues: unknown[] };
+    await db.db
+      .update(orderUploads)
+      .set({ quality: { ...report, verdict: 'warning', issues: [...report.issues, { code: 'otherPeople', measured: 0.99, limit: 0.28 }] } })
+      .where(eq(orderUploads.id, party.id));
+    await payOrder(t.app, order);
+    await t.app.jobRunner!.drain();
+    const made = (await drafts(order.orderId)).filter((d) => d.status === 'draft');
+    expect(made).toHaveLength(10);
+    const sources = made.map((d) => (d.variant as { photoId: string }).photoId);
+    expect(sources).not.toContain(party.id);
+    expect(new Set(sources)).toEqual(new Set(uploads.slice(1).map((u) => u.id)));
+  });
+
   test('one run at a time: no regenerating while a job waits; a full run replaced by a newer one adds nothing', async () => {
     const order = await placeOrder(t.app, { selection: { ...PRO, package: 'basic', location: null, outfit: null } });
     await payOrder(t.app, order);
