@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { peopleCorpus, tightGroupCrop, type PersonPhoto } from '../testing/people.js';
 import { createTestInference } from './inference/test-inference.js';
 import type { Box } from './inference/types.js';
-import { customerRegion } from './person-mask.js';
+import { customerRegion, decontaminate, settleHoles } from './person-mask.js';
 import { renderDraft } from './render.js';
 import { customerFace, nearestMiddle } from './test-faces.js';
 
@@ -197,6 +197,69 @@ async function regionOf(photo: Buffer, size = 256) {
   const keep = customerRegion(probabilities, size, toMap(main), others.map(toMap), posesInMap);
   return ([fx, fy]: [number, number]) => keep[Math.round(fy * (size - 1)) * size + Math.round(fx * (size - 1))]!;
 }
+
+/**
+ * A person map with one hole the model was unsure about: a body (rows 20–63, columns 8–56) on a background of
+ * `backdrop` colour, the body `body` colour, the hole (a disc around 40, 40 of radius 3, probability 110) `hole` colour.
+ */
+function holed(colours: { body: number[]; hole: number[]; backdrop: number[] }, at = { x: 40, y: 40 }) {
+  const size = 64;
+  const model = new Uint8Array(size * size);
+  const rgb = new Uint8Array(size * size * 3);
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const i = y * size + x;
+      const body = y >= 20 && x >= 8 && x <= 56;
+      const hole = (x - at.x) ** 2 + (y - at.y) ** 2 <= 9;
+      model[i] = hole ? 110 : body ? 250 : 0;
+      rgb.set(hole ? colours.hole : body ? colours.body : colours.backdrop, i * 3);
+    }
+  }
+  return { size, model, probabilities: Uint8Array.from(model), rgb };
+}
+
+test('a hole the model left in the person becomes person or background, never half: by its colour, never in the face', () => {
+  const face = { x: 20, y: 22, width: 12, height: 12 };
+  const grey = [150, 150, 160];
+  const white = [245, 245, 245];
+  // A grey top with an unsure patch of the same grey: person.
+  const top = holed({ body: grey, hole: [156, 154, 165], backdrop: white });
+  settleHoles(top.probabilities, top.model, top.rgb, top.size, face);
+  expect(top.probabilities[40 * 64 + 40]).toBe(255);
+  // Around it too: the model's doubt runs out around a hole, and would show as a faint ring.
+  expect(top.probabilities[40 * 64 + 46]).toBe(255);
+  // The room seen through a loop of hair (the colour of the background nearby): background.
+  const loop = holed({ body: [120, 80, 50], hole: [40, 30, 70], backdrop: [45, 32, 72] }, { x: 14, y: 40 });
+  settleHoles(loop.probabilities, loop.model, loop.rgb, loop.size, face);
+  expect(loop.probabilities[40 * 64 + 14]).toBe(0);
+  // The same in the face (dark glasses against a dark room): kept.
+  const glasses = holed({ body: [190, 150, 130], hole: [40, 30, 70], backdrop: [45, 32, 72] }, { x: 26, y: 28 });
+  settleHoles(glasses.probabilities, glasses.model, glasses.rgb, glasses.size, face);
+  expect(glasses.probabilities[28 * 64 + 26]).toBe(255);
+  // A gap that reaches the photo's side is the background around the person: left as the model drew it.
+  const open = holed({ body: grey, hole: grey, backdrop: white }, { x: 9, y: 40 });
+  for (let x = 0; x < 8; x++) open.model[40 * 64 + x] = open.probabilities[40 * 64 + x] = 110;
+  settleHoles(open.probabilities, open.model, open.rgb, open.size, face);
+  expect(open.probabilities[40 * 64 + 9]).toBe(110);
+  // Open only to the bottom: counts where the model saw some person in all of it, not where its middle is clear.
+  for (const [middle, expected] of [[110, 255], [20, 20]] as const) {
+    const bottom = holed({ body: grey, hole: grey, backdrop: white }, { x: 40, y: 62 });
+    bottom.model[63 * 64 + 40] = bottom.probabilities[63 * 64 + 40] = middle;
+    settleHoles(bottom.probabilities, bottom.model, bottom.rgb, bottom.size, face);
+    expect(bottom.probabilities[63 * 64 + 40], `middle ${middle}`).toBe(expected);
+  }
+});
+
+test('decontamination leaves a pixel alone where no background was seen nearby (no light specks inside the person)', () => {
+  const rgb = Uint8Array.from([120, 110, 100, 120, 110, 100]);
+  const alpha = Uint8Array.from([230, 230]);
+  const background = Uint8Array.from([0, 0, 0, 200, 200, 200]);
+  const foreground = Uint8Array.from([120, 110, 100, 120, 110, 100]);
+  decontaminate(rgb, alpha, background, foreground);
+  expect([...rgb.subarray(0, 3)]).toEqual([120, 110, 100]);
+  // With a background seen, its share is taken out (darker than the mix with a light background).
+  expect(rgb[3]!).toBeLessThan(120);
+});
 
 test("on tight crops of party photos the friends' hair, half face and hand at the photo's sides go", { timeout: 120_000 }, async () => {
   for (const [name, marks] of Object.entries(TIGHT)) {

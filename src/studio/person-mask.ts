@@ -366,6 +366,9 @@ export function isMixed(alpha: number): boolean {
 export function decontaminate(rgb: Uint8Array, alpha: Uint8Array, background: Uint8Array, foreground: Uint8Array): void {
   for (let i = 0, p = 0; i < alpha.length; i++, p += 3) {
     if (!isMixed(alpha[i]!)) continue;
+    // No background seen nearby (the estimate is 0 there): nothing to take out. Solving against black would only
+    // brighten the pixel (light specks inside the person where the model was a little unsure).
+    if (!background[p] && !background[p + 1] && !background[p + 2]) continue;
     const a = alpha[i]! / 255;
     if (a < FAINT && (foreground[p]! || foreground[p + 1]! || foreground[p + 2]!)) {
       // Too faint to solve for (the division would blow up noise into bright specks): the person's colour nearby.
@@ -401,4 +404,109 @@ export function rowSpans(polygon: { x: number; y: number }[], size: number): { f
     }
     return { from: Math.max(0, Math.ceil(from - 0.5)), to: Math.min(size - 1, Math.floor(to - 0.5)) };
   });
+}
+
+/** Below this (0–255) a pixel of the customer's map may belong to a hole. */
+const HOLE_LEVEL = 160;
+/** A hole larger than this share of the map is left as the model drew it (a gap between arm and body). */
+const MAX_HOLE_SHARE = 0.01;
+/**
+ * How far around a hole (map pixels) its surroundings are read: the person's ring (and, for a hole that becomes
+ * person, made fully person too: the model's doubt runs out around it), the background beyond.
+ */
+const HOLE_RING = 6;
+const HOLE_REACH = 24;
+/** A hole open to the map's bottom counts only if none of it is below this. */
+const OPEN_HOLE_FLOOR = 64;
+/** The model's own probability below which a pixel is background for the colour comparison. */
+const BACKGROUND_LEVEL = 32;
+
+/**
+ * Holes in the customer's map: places the model was unsure about inside the person (a blurred top, a bright
+ * highlight), enclosed on all sides by the customer. Left as they are, they show as half-transparent discs with
+ * a rim of the new backdrop. Each becomes the person (opaque) or the background (clear), never half: background
+ * only where its colour is much nearer the photo's background close by than the person around it (the room seen
+ * through a loop of hair), and never in the face.
+ * `probabilities`: the customer's map (changed in place); `model`: the model's own map (others included);
+ * `rgb`: the frame at the map's size, 3 bytes a pixel.
+ */
+export function settleHoles(probabilities: Uint8Array, model: Uint8Array, rgb: Uint8Array, size: number, face: Box): void {
+  const seen = new Uint8Array(size * size);
+  const maxArea = Math.round(size * size * MAX_HOLE_SHARE);
+  for (let start = 0; start < probabilities.length; start++) {
+    if (seen[start] || probabilities[start]! >= HOLE_LEVEL) continue;
+    // The hole's pixels (4-connected below HOLE_LEVEL); one that reaches the map's border is background.
+    const hole: number[] = [start];
+    seen[start] = 1;
+    let border = false;
+    let bottom = false;
+    let least = 255;
+    for (let k = 0; k < hole.length; k++) {
+      const i = hole[k]!;
+      const x = i % size;
+      least = Math.min(least, probabilities[i]!);
+      if (x === 0 || x === size - 1 || i < size) border = true;
+      if (i >= size * (size - 1)) bottom = true;
+      for (const j of [x > 0 ? i - 1 : -1, x < size - 1 ? i + 1 : -1, i - size, i + size]) {
+        if (j < 0 || j >= probabilities.length || seen[j] || probabilities[j]! >= HOLE_LEVEL) continue;
+        seen[j] = 1;
+        hole.push(j);
+      }
+    }
+    // One open only to the bottom (the body goes on below the frame) counts where the model saw some person
+    // in all of it: a real gap between arm and body is clear in its middle.
+    if (border || hole.length > maxArea || (bottom && least < OPEN_HOLE_FLOOR)) continue;
+    // The person around it: HOLE_RING steps out.
+    const inHole = new Set(hole);
+    const ring = new Set<number>();
+    let frontier = hole;
+    for (let step = 0; step < HOLE_RING; step++) {
+      const next: number[] = [];
+      for (const i of frontier) {
+        const x = i % size;
+        for (const j of [x > 0 ? i - 1 : -1, x < size - 1 ? i + 1 : -1, i - size, i + size]) {
+          if (j < 0 || j >= probabilities.length || inHole.has(j) || ring.has(j)) continue;
+          ring.add(j);
+          next.push(j);
+        }
+      }
+      frontier = next;
+    }
+    const mean = (pixels: Iterable<number>) => {
+      let n = 0;
+      const sum = [0, 0, 0];
+      for (const i of pixels) {
+        n++;
+        for (let c = 0; c < 3; c++) sum[c]! += rgb[i * 3 + c]!;
+      }
+      return n ? sum.map((v) => v / n) : null;
+    };
+    const holeColour = mean(hole)!;
+    const personColour = mean(ring)!;
+    // The photo's background close by (the model's own map: other people are not background).
+    let x0 = size;
+    let x1 = 0;
+    let y0 = size;
+    let y1 = 0;
+    for (const i of hole) {
+      x0 = Math.min(x0, i % size);
+      x1 = Math.max(x1, i % size);
+      y0 = Math.min(y0, Math.floor(i / size));
+      y1 = Math.max(y1, Math.floor(i / size));
+    }
+    const near: number[] = [];
+    for (let y = Math.max(0, y0 - HOLE_REACH); y <= Math.min(size - 1, y1 + HOLE_REACH); y++) {
+      for (let x = Math.max(0, x0 - HOLE_REACH); x <= Math.min(size - 1, x1 + HOLE_REACH); x++) if (model[y * size + x]! < BACKGROUND_LEVEL) near.push(y * size + x);
+    }
+    const backgroundColour = near.length >= 10 ? mean(near) : null;
+    const distance = (a: number[], b: number[]) => Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!);
+    const inFace = hole.some((i) => {
+      const x = i % size;
+      const y = Math.floor(i / size);
+      return x >= face.x && x < face.x + face.width && y >= face.y && y < face.y + face.height;
+    });
+    const background = !inFace && backgroundColour !== null && distance(holeColour, backgroundColour) < 0.5 * distance(holeColour, personColour);
+    for (const i of hole) probabilities[i] = background ? 0 : 255;
+    if (!background) for (const i of ring) if (probabilities[i]! >= HOLE_LEVEL) probabilities[i] = 255;
+  }
 }

@@ -12,7 +12,7 @@ import { SEGMENTATION_SIZE } from './inference/segmentation-size.js';
 import type { Box, Pose } from './inference/types.js';
 import { aiXmp } from './metadata.js';
 import { guidedFilter } from './guided-filter.js';
-import { customerRegion, decontaminate, isMixed, rowSpans } from './person-mask.js';
+import { customerRegion, decontaminate, isMixed, rowSpans, settleHoles } from './person-mask.js';
 import { applyStyle, smoothSkin } from './retouch.js';
 import { levellingAngle, turned } from './levelling.js';
 import { measureTone } from './tone.js';
@@ -122,6 +122,7 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
   const keep = customerRegion(segmented, SEGMENTATION_SIZE, toMap(mainInFrame), others.map(toMap), posesInMap, rowSpans(photoInMap, SEGMENTATION_SIZE));
   const probabilities = new Uint8Array(segmented.length);
   for (let i = 0; i < probabilities.length; i++) probabilities[i] = Math.round((segmented[i]! * keep[i]!) / 255);
+  settleHoles(probabilities, segmented, small, SEGMENTATION_SIZE, toMap(mainInFrame));
 
   // The refined edge: enlarged smoothly, the uncertain band stretched into a short ramp, then feathered.
   const slope = 1 / (EDGE_HIGH - EDGE_LOW);
