@@ -41,6 +41,25 @@ test('a failed write leaves neither a partial file nor temp files behind', async
   expect(await filesUnder(root)).toEqual([]);
 });
 
+test('a streamed body of several write batches arrives whole; folders removed meanwhile are made again', async () => {
+  const root = await tempDir();
+  const storage = createLocalStorage({ dir: root, secret, defaultTtlSeconds: 60 });
+  // 2.5 MB in 64 KB chunks, as a phone photo arrives: more than one batch, the last one partial.
+  const bytes = Buffer.alloc(2.5 * 1024 * 1024);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 31) & 255;
+  const chunks = Array.from({ length: Math.ceil(bytes.length / 65536) }, (_, i) => bytes.subarray(i * 65536, (i + 1) * 65536));
+  await storage.put('uploads/u1/incoming/a', Readable.from(chunks), { contentType: 'application/octet-stream' });
+  expect((await storage.getBuffer('uploads/u1/incoming/a')).equals(bytes)).toBe(true);
+  // The temporary folder and the key's folder gone (a sweep, a deleted order): the next writes make them again.
+  await rm(path.join(root, '.tmp'), { recursive: true });
+  await rm(path.join(root, 'uploads'), { recursive: true });
+  await storage.put('uploads/u1/incoming/b', Buffer.from('again'), { contentType: 'application/octet-stream' });
+  await storage.put('uploads/u2/c.jpg', Buffer.from('typed'), { contentType: 'image/jpeg' });
+  expect(await storage.head('uploads/u2/c.jpg')).toEqual({ contentType: 'image/jpeg', size: 5 });
+  expect(await filesUnder(root)).toEqual(['uploads/u1/incoming/b', 'uploads/u2/c.jpg', 'uploads/u2/c.jpg#meta.json']);
+  expect((await stat(path.join(root, '.tmp'))).mode & 0o777).toBe(0o700);
+});
+
 test('delete and deletePrefix remove the folders they leave empty', async () => {
   const root = await tempDir();
   const storage = createLocalStorage({ dir: root, secret, defaultTtlSeconds: 60 });

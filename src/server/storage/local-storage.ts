@@ -93,11 +93,26 @@ export function createLocalStorage(options: LocalStorageOptions): LocalStorage {
     if (bytesWritten < total) await handle.writeFile(Buffer.concat(buffers).subarray(bytesWritten));
   }
 
-  /** How much of a streamed body is gathered before it is written. */
-  const WRITE_BATCH_BYTES = 256 * 1024;
+  /**
+   * How much of a streamed body is gathered before it is written. Every file call is handed to libuv's thread
+   * pool, which on a small virtual machine costs the event loop about 0.2 ms a call: a phone photo of 2.7 MB in
+   * three writes, not eleven.
+   */
+  const WRITE_BATCH_BYTES = 1024 * 1024;
+
+  /** Opens a new temporary file; the temporary folder is made only when it is missing (one call fewer per write). */
+  async function openTemporary(file: string): Promise<FileHandle> {
+    try {
+      return await open(file, 'wx', 0o600);
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+      await mkdir(tmpDir, { recursive: true, mode: 0o700 });
+      return open(file, 'wx', 0o600);
+    }
+  }
 
   async function writeSynced(file: string, body: Buffer | Readable): Promise<void> {
-    const handle = await open(file, 'wx', 0o600);
+    const handle = await openTemporary(file);
     try {
       if (Buffer.isBuffer(body)) {
         await handle.writeFile(body);
@@ -230,7 +245,6 @@ export function createLocalStorage(options: LocalStorageOptions): LocalStorage {
 
     async put(key, body, { contentType }) {
       const file = fileFor(key);
-      await mkdir(tmpDir, { recursive: true, mode: 0o700 });
       const id = randomBytes(12).toString('hex');
       const tmpData = path.join(tmpDir, `${id}.data`);
       const tmpMeta = path.join(tmpDir, `${id}.meta`);
@@ -240,10 +254,11 @@ export function createLocalStorage(options: LocalStorageOptions): LocalStorage {
       try {
         await writeSynced(tmpData, body);
         if (withMeta) await writeSynced(tmpMeta, Buffer.from(JSON.stringify({ contentType })));
-        // A concurrent delete may prune the (momentarily empty) target folder between mkdir and
-        // rename; the temp files are complete, so trying again is safe.
+        // The target folder is made when the move finds it missing (most writes go to a folder that exists: one
+        // call fewer). A concurrent delete may prune the (momentarily empty) folder between mkdir and rename; the
+        // temp files are complete, so trying again is safe.
         for (let attempt = 1; ; attempt++) {
-          await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+          if (attempt > 1) await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
           try {
             // Meta first: a crash in between leaves no data under the key, never data without meta. Without a
             // meta file of its own, a key written before with another type loses that type first.
@@ -252,7 +267,7 @@ export function createLocalStorage(options: LocalStorageOptions): LocalStorage {
             await rename(tmpData, file);
             break;
           } catch (error) {
-            if (errorCode(error) !== 'ENOENT' || attempt >= 3) throw error;
+            if (errorCode(error) !== 'ENOENT' || attempt >= 4) throw error;
           }
         }
       } catch (error) {
