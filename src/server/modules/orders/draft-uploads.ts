@@ -68,7 +68,7 @@ class CheckoutOpen extends Error {
 }
 
 /** A photo waiting for its worker, as the wizard shows it. */
-export function checkView(row: PhotoCheckRow): PhotoCheckView {
+export function checkView(row: Pick<PhotoCheckRow, 'id' | 'fileName'>): PhotoCheckView {
   return { state: 'checking', id: row.id, fileName: row.fileName };
 }
 
@@ -199,13 +199,12 @@ export function createDraftUploads(ctx: OrderContext) {
           if (!isEditable(order)) throw conflict('orderLocked');
           // A placed order's open payment page is closed first (outside the transaction: it asks the provider).
           if (order.providerSessionId) throw released ? conflict('orderLocked') : new CheckoutOpen(order);
-          if ((await repo.photoCount(orderId)) >= UPLOAD_LIMITS.maxPhotos) {
+          // The count, the check and the settled note in one statement (three round trips fewer in a rush).
+          if (!(await repo.insertPhotoCheckIfRoom({ id, orderId, fileName, storageKey: key, createdAt: deps.now() }, UPLOAD_LIMITS.maxPhotos))) {
             throw conflict('tooManyPhotos', { max: UPLOAD_LIMITS.maxPhotos });
           }
-          const inserted = await repo.insertPhotoCheck({ id, orderId, fileName, storageKey: key, status: 'checking', createdAt: deps.now() });
           await createJobQueue(tx, deps.now).enqueue({ queue: PHOTO_CHECK_QUEUE, payload: { checkId: id }, orderId, dedupeKey: id, maxAttempts: CHECK_ATTEMPTS });
-          await settleIntent(tx, [key]);
-          return inserted;
+          return { id, fileName };
         });
       const row = await record(false).catch(async (error: unknown) => {
         if (!(error instanceof CheckoutOpen)) throw error;

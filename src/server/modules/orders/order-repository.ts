@@ -1,7 +1,7 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { ExtraKey } from '../../../domain/catalog.js';
-import type { Executor } from '../../db/client.js';
-import { orderHistory, orderUploads, orders, photoChecks } from '../../db/schema.js';
+import { queryRows, type Executor } from '../../db/client.js';
+import { orderHistory, orderUploads, orders, photoChecks, storageIntents } from '../../db/schema.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 
@@ -97,9 +97,29 @@ export function createOrderRepository(db: Executor) {
         .where(orderId ? and(eq(photoChecks.id, id), eq(photoChecks.orderId, orderId)) : eq(photoChecks.id, id));
       return row ?? null;
     },
-    async insertPhotoCheck(values: typeof photoChecks.$inferInsert): Promise<PhotoCheckRow> {
-      const [row] = await db.insert(photoChecks).values(values).returning();
-      return row!;
+    /**
+     * A photo that waits for its check, recorded while the order has room for it (its photos and the checks under
+     * way below `max`), and its file's note settled, in one statement: false, and nothing written, when it has
+     * none. Run with the order's row locked: the count then sees every photo recorded before.
+     */
+    async insertPhotoCheckIfRoom(values: { id: string; orderId: string; fileName: string; storageKey: string; createdAt: Date }, max: number): Promise<boolean> {
+      const rows = await queryRows<{ id: string }>(
+        db,
+        sql`with room as (
+              select 1 as ok
+              where (select count(*) from ${orderUploads} where ${orderUploads.orderId} = ${values.orderId})
+                + (select count(*) from ${photoChecks} where ${photoChecks.orderId} = ${values.orderId} and ${photoChecks.status} = 'checking') < ${max}
+            ), inserted as (
+              insert into ${photoChecks} (id, order_id, file_name, storage_key, status, created_at)
+              select ${values.id}::uuid, ${values.orderId}::uuid, ${values.fileName}, ${values.storageKey}, 'checking', ${values.createdAt.toISOString()}::timestamptz
+              from room
+              returning id
+            ), settled as (
+              delete from ${storageIntents} where ${storageIntents.key} = ${values.storageKey} and exists (select 1 from inserted)
+            )
+            select id from inserted`,
+      );
+      return rows.length > 0;
     },
     /** Removes a check still under way; false when it is gone or already decided. */
     async takePhotoCheck(id: string): Promise<boolean> {

@@ -202,6 +202,11 @@ describe.each(testDatabases())('photos checked by a worker on $name', (testDb) =
     expect(over.statusCode).toBe(409);
     expect(over.json().error.code).toBe('tooManyPhotos');
     expect(await checkRows(order.orderId)).toHaveLength(UPLOAD_LIMITS.maxPhotos);
+    // The refused photo's file went, and so did its note; each waiting photo has its job.
+    expect(await files(order.orderId)).toHaveLength(UPLOAD_LIMITS.maxPhotos);
+    expect(await db.db.select().from(storageIntents)).toEqual([]);
+    const queued = await db.db.select().from(jobs).where(eq(jobs.orderId, order.orderId));
+    expect(queued.map((job) => (job.payload as { checkId: string }).checkId).sort()).toEqual((await checkRows(order.orderId)).map((row) => row.id).sort());
   });
 
   test('a photo sent after the order button first closes the payment page, then waits; a paid order takes none and keeps no file', { timeout: 120_000 }, async () => {
