@@ -2,7 +2,7 @@
 // staff see and retry, and safe with any number of worker processes: a job is claimed with
 // FOR UPDATE SKIP LOCKED under a lease that its worker renews; a worker that dies loses the lease and the
 // job is claimed again.
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../db/client.js';
 import { jobs } from '../db/schema.js';
 
@@ -16,6 +16,19 @@ export interface EnqueueOptions {
   dedupeKey?: string | null;
   maxAttempts?: number;
   runAt?: Date;
+}
+
+/**
+ * The row `enqueue` writes, as a statement that inserts it once for each row of `source` (a common table
+ * expression of the caller's statement): something recorded and its job queued in one round trip, or neither.
+ */
+export function enqueueStatement(source: SQL, options: EnqueueOptions, now: Date): SQL {
+  const at = now.toISOString();
+  return sql`insert into ${jobs} (queue, payload, order_id, dedupe_key, max_attempts, run_at, created_at, updated_at)
+    select ${options.queue}, ${JSON.stringify(options.payload)}::jsonb, ${options.orderId ?? null}::uuid, ${options.dedupeKey ?? null},
+      ${options.maxAttempts ?? 5}::integer, ${(options.runAt ?? now).toISOString()}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
+    from ${source}
+    on conflict do nothing`;
 }
 
 /** Waiting time before attempt n+1: 15 s, 1 min, 4 min, … at most an hour. */
@@ -69,21 +82,8 @@ export function createJobQueue(db: Executor, now: () => Date) {
   return {
     /** Returns the job's id, or null when a job with the same dedupe key exists. */
     async enqueue(options: EnqueueOptions): Promise<number | null> {
-      const [row] = await db
-        .insert(jobs)
-        .values({
-          queue: options.queue,
-          payload: options.payload,
-          orderId: options.orderId ?? null,
-          dedupeKey: options.dedupeKey ?? null,
-          maxAttempts: options.maxAttempts ?? 5,
-          runAt: options.runAt ?? now(),
-          createdAt: now(),
-          updatedAt: now(),
-        })
-        .onConflictDoNothing()
-        .returning({ id: jobs.id });
-      return row?.id ?? null;
+      const [row] = await queryRows<{ id: string | number }>(db, sql`${enqueueStatement(sql`(select 1) as one`, options, now())} returning id`);
+      return row ? Number(row.id) : null;
     },
 
     /** Takes the next due job of these queues (or one whose worker's lease ran out) for this worker. */

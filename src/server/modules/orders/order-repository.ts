@@ -1,6 +1,7 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { ExtraKey } from '../../../domain/catalog.js';
 import { queryRows, type Executor } from '../../db/client.js';
+import { enqueueStatement, type EnqueueOptions } from '../../jobs/queue.js';
 import { orderHistory, orderUploads, orders, photoChecks, storageIntents } from '../../db/schema.js';
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -99,10 +100,14 @@ export function createOrderRepository(db: Executor) {
     },
     /**
      * A photo that waits for its check, recorded while the order has room for it (its photos and the checks under
-     * way below `max`), and its file's note settled, in one statement: false, and nothing written, when it has
-     * none. Run with the order's row locked: the count then sees every photo recorded before.
+     * way below `max`), its job queued and its file's note settled, in one statement: false, and nothing written,
+     * when it has none. Run with the order's row locked: the count then sees every photo recorded before.
      */
-    async insertPhotoCheckIfRoom(values: { id: string; orderId: string; fileName: string; storageKey: string; createdAt: Date }, max: number): Promise<boolean> {
+    async insertPhotoCheckIfRoom(
+      values: { id: string; orderId: string; fileName: string; storageKey: string; createdAt: Date },
+      max: number,
+      job: EnqueueOptions,
+    ): Promise<boolean> {
       const rows = await queryRows<{ id: string }>(
         db,
         sql`with room as (
@@ -114,6 +119,8 @@ export function createOrderRepository(db: Executor) {
               select ${values.id}::uuid, ${values.orderId}::uuid, ${values.fileName}, ${values.storageKey}, 'checking', ${values.createdAt.toISOString()}::timestamptz
               from room
               returning id
+            ), queued as (
+              ${enqueueStatement(sql`inserted`, job, values.createdAt)}
             ), settled as (
               delete from ${storageIntents} where ${storageIntents.key} = ${values.storageKey} and exists (select 1 from inserted)
             )
