@@ -215,7 +215,7 @@ function holed(colours: { body: number[]; hole: number[]; backdrop: number[] }, 
       rgb.set(hole ? colours.hole : body ? colours.body : colours.backdrop, i * 3);
     }
   }
-  return { size, model, probabilities: Uint8Array.from(model), rgb };
+  return { size, model, probabilities: Uint8Array.from(model), keep: new Uint8Array(size * size).fill(255), rgb };
 }
 
 test('a hole the model left in the person becomes person or background, never half: by its colour, never in the face', () => {
@@ -224,28 +224,48 @@ test('a hole the model left in the person becomes person or background, never ha
   const white = [245, 245, 245];
   // A grey top with an unsure patch of the same grey: person.
   const top = holed({ body: grey, hole: [156, 154, 165], backdrop: white });
-  settleHoles(top.probabilities, top.model, top.rgb, top.size, face);
+  settleHoles(top.probabilities, top.model, top.keep, top.rgb, top.size, face);
   expect(top.probabilities[40 * 64 + 40]).toBe(255);
   // Around it too: the model's doubt runs out around a hole, and would show as a faint ring.
   expect(top.probabilities[40 * 64 + 46]).toBe(255);
   // The room seen through a loop of hair (the colour of the background nearby): background.
   const loop = holed({ body: [120, 80, 50], hole: [40, 30, 70], backdrop: [45, 32, 72] }, { x: 14, y: 40 });
-  settleHoles(loop.probabilities, loop.model, loop.rgb, loop.size, face);
+  settleHoles(loop.probabilities, loop.model, loop.keep, loop.rgb, loop.size, face);
   expect(loop.probabilities[40 * 64 + 14]).toBe(0);
   // The same in the face (dark glasses against a dark room): kept.
   const glasses = holed({ body: [190, 150, 130], hole: [40, 30, 70], backdrop: [45, 32, 72] }, { x: 26, y: 28 });
-  settleHoles(glasses.probabilities, glasses.model, glasses.rgb, glasses.size, face);
+  settleHoles(glasses.probabilities, glasses.model, glasses.keep, glasses.rgb, glasses.size, face);
   expect(glasses.probabilities[28 * 64 + 26]).toBe(255);
   // A gap that reaches the photo's side is the background around the person: left as the model drew it.
   const open = holed({ body: grey, hole: grey, backdrop: white }, { x: 9, y: 40 });
   for (let x = 0; x < 8; x++) open.model[40 * 64 + x] = open.probabilities[40 * 64 + x] = 110;
-  settleHoles(open.probabilities, open.model, open.rgb, open.size, face);
+  settleHoles(open.probabilities, open.model, open.keep, open.rgb, open.size, face);
   expect(open.probabilities[40 * 64 + 9]).toBe(110);
+  // A friend's hand inside the customer's outline, taken away by customerRegion (the model is sure it is a person):
+  // stays away.
+  const hand = holed({ body: grey, hole: grey, backdrop: white });
+  for (let y = 38; y <= 42; y++) {
+    for (let x = 38; x <= 42; x++) {
+      hand.model[y * 64 + x] = 250;
+      hand.probabilities[y * 64 + x] = 0;
+      hand.keep[y * 64 + x] = 0;
+    }
+  }
+  settleHoles(hand.probabilities, hand.model, hand.keep, hand.rgb, hand.size, face);
+  expect(hand.probabilities[40 * 64 + 40]).toBe(0);
+  // A hole near the person's outline: its soft edge there stays soft (only the ring inside the person is raised).
+  const edge = holed({ body: grey, hole: grey, backdrop: white }, { x: 13, y: 40 });
+  for (let y = 20; y < 64; y++) for (const x of [8, 9]) edge.probabilities[y * 64 + x] = 200;
+  settleHoles(edge.probabilities, edge.model, edge.keep, edge.rgb, edge.size, face);
+  expect(edge.probabilities[40 * 64 + 13]).toBe(255);
+  expect(edge.probabilities[40 * 64 + 8]).toBe(200);
+  expect(edge.probabilities[40 * 64 + 9]).toBe(200);
+  expect(edge.probabilities[40 * 64 + 17]).toBe(255);
   // Open only to the bottom: counts where the model saw some person in all of it, not where its middle is clear.
   for (const [middle, expected] of [[110, 255], [20, 20]] as const) {
     const bottom = holed({ body: grey, hole: grey, backdrop: white }, { x: 40, y: 62 });
     bottom.model[63 * 64 + 40] = bottom.probabilities[63 * 64 + 40] = middle;
-    settleHoles(bottom.probabilities, bottom.model, bottom.rgb, bottom.size, face);
+    settleHoles(bottom.probabilities, bottom.model, bottom.keep, bottom.rgb, bottom.size, face);
     expect(bottom.probabilities[63 * 64 + 40], `middle ${middle}`).toBe(expected);
   }
 });

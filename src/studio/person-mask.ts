@@ -427,10 +427,11 @@ const BACKGROUND_LEVEL = 32;
  * a rim of the new backdrop. Each becomes the person (opaque) or the background (clear), never half: background
  * only where its colour is much nearer the photo's background close by than the person around it (the room seen
  * through a loop of hair), and never in the face.
- * `probabilities`: the customer's map (changed in place); `model`: the model's own map (others included);
+ * `probabilities`: the customer's map (changed in place); `model`: the model's own map (others included); `keep`:
+ * customerRegion's keep-mask (a place someone else's, or the seam towards them, is no hole of the customer's);
  * `rgb`: the frame at the map's size, 3 bytes a pixel.
  */
-export function settleHoles(probabilities: Uint8Array, model: Uint8Array, rgb: Uint8Array, size: number, face: Box): void {
+export function settleHoles(probabilities: Uint8Array, model: Uint8Array, keep: Uint8Array, rgb: Uint8Array, size: number, face: Box): void {
   const seen = new Uint8Array(size * size);
   const maxArea = Math.round(size * size * MAX_HOLE_SHARE);
   for (let start = 0; start < probabilities.length; start++) {
@@ -440,11 +441,13 @@ export function settleHoles(probabilities: Uint8Array, model: Uint8Array, rgb: U
     seen[start] = 1;
     let border = false;
     let bottom = false;
+    let others = false;
     let least = 255;
     for (let k = 0; k < hole.length; k++) {
       const i = hole[k]!;
       const x = i % size;
       least = Math.min(least, probabilities[i]!);
+      if (keep[i]! < 255) others = true;
       if (x === 0 || x === size - 1 || i < size) border = true;
       if (i >= size * (size - 1)) bottom = true;
       for (const j of [x > 0 ? i - 1 : -1, x < size - 1 ? i + 1 : -1, i - size, i + size]) {
@@ -455,8 +458,9 @@ export function settleHoles(probabilities: Uint8Array, model: Uint8Array, rgb: U
     }
     // One open only to the bottom (the body goes on below the frame) counts where the model saw some person
     // in all of it: a real gap between arm and body is clear in its middle.
-    if (border || hole.length > maxArea || (bottom && least < OPEN_HOLE_FLOOR)) continue;
-    // The person around it: HOLE_RING steps out.
+    // Someone else's hand inside the customer's outline was taken away on purpose: not a hole.
+    if (others || border || hole.length > maxArea || (bottom && least < OPEN_HOLE_FLOOR)) continue;
+    // The person around it: HOLE_RING steps out through the person (not across the background beyond).
     const inHole = new Set(hole);
     const ring = new Set<number>();
     let frontier = hole;
@@ -465,7 +469,7 @@ export function settleHoles(probabilities: Uint8Array, model: Uint8Array, rgb: U
       for (const i of frontier) {
         const x = i % size;
         for (const j of [x > 0 ? i - 1 : -1, x < size - 1 ? i + 1 : -1, i - size, i + size]) {
-          if (j < 0 || j >= probabilities.length || inHole.has(j) || ring.has(j)) continue;
+          if (j < 0 || j >= probabilities.length || inHole.has(j) || ring.has(j) || probabilities[j]! < HOLE_LEVEL) continue;
           ring.add(j);
           next.push(j);
         }
@@ -507,6 +511,26 @@ export function settleHoles(probabilities: Uint8Array, model: Uint8Array, rgb: U
     });
     const background = !inFace && backgroundColour !== null && distance(holeColour, backgroundColour) < 0.5 * distance(holeColour, personColour);
     for (const i of hole) probabilities[i] = background ? 0 : 255;
-    if (!background) for (const i of ring) if (probabilities[i]! >= HOLE_LEVEL) probabilities[i] = 255;
+    if (background) continue;
+    // The ring becomes solid too, except near the person's own outline (a low pixel outside the hole within two
+    // steps): there the soft edge stays soft.
+    for (const i of ring) {
+      const x = i % size;
+      const y = Math.floor(i / size);
+      let outline = false;
+      for (let dy = -2; dy <= 2 && !outline; dy++) {
+        for (let dx = Math.abs(dy) - 2; dx <= 2 - Math.abs(dy); dx++) {
+          const nx = x + dx;
+          const ny = y + dy;
+          if (nx < 0 || ny < 0 || nx >= size || ny >= size) continue;
+          const j = ny * size + nx;
+          if (!inHole.has(j) && probabilities[j]! < HOLE_LEVEL) {
+            outline = true;
+            break;
+          }
+        }
+      }
+      if (!outline) probabilities[i] = 255;
+    }
   }
 }

@@ -9,7 +9,7 @@ import type { Box } from './inference/types.js';
 import { createTestInference } from './inference/test-inference.js';
 import { assessPhoto } from './quality-gate.js';
 import { photoFills } from './framing.js';
-import { refineAndFilterEdge, renderDraft, withHead } from './render.js';
+import { maskedBlur, refineAndFilterEdge, renderDraft, withHead } from './render.js';
 import { SEGMENTATION_SIZE } from './inference/segmentation-size.js';
 import { customerFace } from './test-faces.js';
 
@@ -236,4 +236,24 @@ test("the edge's filter keeps a bright old background out (no light rim on a dar
   // Too alike for the colours' estimate (it leaves the mask as it is): the filter alone pulls the mask, which
   // reaches 10 pixels onto the staircase, back towards the photo's own edge at x = 600.
   expect(alike.alpha[30 * width + 605]).toBeLessThan(mask[30 * width + 605]! - 40);
+});
+
+test("the edge's colour estimate tells a black background seen from none seen", async () => {
+  const width = 64;
+  const height = 64;
+  // Left half black background (alpha 0), right half a grey person (alpha 255).
+  const rgb = Buffer.alloc(width * height * 3);
+  const alpha = Buffer.alloc(width * height);
+  for (let i = 0; i < width * height; i++) {
+    if (i % width >= 32) {
+      alpha[i] = 255;
+      rgb.fill(128, i * 3, i * 3 + 3);
+    }
+  }
+  const only = new Uint8Array(width * height).fill(1);
+  const background = await maskedBlur(rgb, width, height, { where: alpha, atMost: 26 }, only);
+  // Next to the black: seen, and black (not the (0, 0, 0) that means "nothing seen").
+  expect([...background.subarray((20 * width + 30) * 3, (20 * width + 30) * 3 + 3)]).toEqual([0, 0, 1]);
+  // Far inside the person no background is seen: (0, 0, 0), which decontaminate and refineEdge leave alone.
+  expect([...background.subarray((20 * width + 63) * 3, (20 * width + 63) * 3 + 3)]).toEqual([0, 0, 0]);
 });

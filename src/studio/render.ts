@@ -122,7 +122,7 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
   const keep = customerRegion(segmented, SEGMENTATION_SIZE, toMap(mainInFrame), others.map(toMap), posesInMap, rowSpans(photoInMap, SEGMENTATION_SIZE));
   const probabilities = new Uint8Array(segmented.length);
   for (let i = 0; i < probabilities.length; i++) probabilities[i] = Math.round((segmented[i]! * keep[i]!) / 255);
-  settleHoles(probabilities, segmented, small, SEGMENTATION_SIZE, toMap(mainInFrame));
+  settleHoles(probabilities, segmented, keep, small, SEGMENTATION_SIZE, toMap(mainInFrame));
 
   // The refined edge: enlarged smoothly, the uncertain band stretched into a short ramp, then feathered.
   const slope = 1 / (EDGE_HIGH - EDGE_LOW);
@@ -445,7 +445,7 @@ const COLOUR_BLUR = 1 / 80;
  * The mean colour around every pixel of the pixels whose `where` value lies in atLeast–atMost (0 where there are
  * none), worked out only where `only` is set (0 elsewhere).
  */
-async function maskedBlur(rgb: Buffer, width: number, height: number, take: { where: Buffer; atMost?: number; atLeast?: number }, only: Uint8Array): Promise<Uint8Array> {
+export async function maskedBlur(rgb: Buffer, width: number, height: number, take: { where: Buffer; atMost?: number; atLeast?: number }, only: Uint8Array): Promise<Uint8Array> {
   const weight = Buffer.alloc(width * height);
   const weighted = Buffer.alloc(width * height * 3);
   const { where } = take;
@@ -470,7 +470,8 @@ async function maskedBlur(rgb: Buffer, width: number, height: number, take: { wh
     if (n < 3 || !only[i]) continue;
     out[p] = Math.min(255, Math.round((sum[p]! * 255) / n));
     out[p + 1] = Math.min(255, Math.round((sum[p + 1]! * 255) / n));
-    out[p + 2] = Math.min(255, Math.round((sum[p + 2]! * 255) / n));
+    // (0, 0, 0) means "nothing seen" to the edge's steps: a black background seen is (0, 0, 1).
+    out[p + 2] = Math.max(out[p] || out[p + 1] ? 0 : 1, Math.min(255, Math.round((sum[p + 2]! * 255) / n)));
   }
   return out;
 }
