@@ -8,7 +8,7 @@ import { createTestInference } from './inference/test-inference.js';
 import type { Box } from './inference/types.js';
 import { assessPhoto } from './quality-gate.js';
 import { renderDraft } from './render.js';
-import { applyStyle, smoothSkin } from './retouch.js';
+import { applyStyle, smoothSkin, smoothSkinWhole } from './retouch.js';
 import { customerFace } from './test-faces.js';
 
 const inference = createTestInference();
@@ -93,6 +93,28 @@ test('skin smoothing reduces blotches and uneven tone on the cheeks, keeps pores
     const [eyesBefore, eyesAfter] = await Promise.all([bands(rgb, width, height, eyes(face)), bands(smoothed, width, height, eyes(face))]);
     expect(eyesAfter.middle / eyesBefore.middle, `${name} eyes`).toBeGreaterThan(0.85);
   }
+});
+
+test('smoothing only a crop around the face gives exactly the pixels of smoothing the whole picture', async () => {
+  const { rgb, width, height, face } = faces[0]!;
+  // The face's pixels placed off-centre in a picture three times as wide and twice as tall, all of it person.
+  const big = { width: width * 3, height: height * 2, left: 437, top: 251 };
+  const canvas = new Uint8Array(big.width * big.height * 3).fill(90);
+  for (let y = 0; y < height; y++) canvas.set(rgb.subarray(y * width * 3, (y + 1) * width * 3), ((big.top + y) * big.width + big.left) * 3);
+  const mask = new Uint8Array(big.width * big.height).fill(255);
+  const where = { ...face, x: face.x + big.left, y: face.y + big.top };
+  const whole = Uint8Array.from(canvas);
+  await smoothSkinWhole(whole, mask, big.width, big.height, where);
+  const cropped = Uint8Array.from(canvas);
+  await smoothSkin(cropped, mask, big.width, big.height, where);
+  let changed = 0;
+  let different = 0;
+  for (let i = 0; i < canvas.length; i++) {
+    if (whole[i] !== canvas[i]) changed++;
+    if (whole[i] !== cropped[i]) different++;
+  }
+  expect(changed).toBeGreaterThan(10_000);
+  expect(different).toBe(0);
 });
 
 test('only the person is smoothed: where the mask is empty nothing changes', async () => {

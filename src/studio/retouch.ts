@@ -49,7 +49,8 @@ export async function smoothSkin(rgb: Uint8Array, alpha: Uint8Array, width: numb
   for (let y = 0; y < h; y++) rgb.set(part.subarray(y * w * 3, (y + 1) * w * 3), ((top + y) * width + left) * 3);
 }
 
-async function smoothSkinWhole(rgb: Uint8Array, alpha: Uint8Array, width: number, height: number, face: Box): Promise<void> {
+/** The smoothing over the whole picture given (smoothSkin gives it only the crop around the face; exported for its test). */
+export async function smoothSkinWhole(rgb: Uint8Array, alpha: Uint8Array, width: number, height: number, face: Box): Promise<void> {
   const raw = { raw: { width, height, channels: 3 as const } };
   const input = Buffer.from(rgb.buffer, rgb.byteOffset, rgb.byteLength);
   const [fine, coarse] = await Promise.all(
