@@ -411,10 +411,11 @@ const HOLE_LEVEL = 160;
 /** A hole larger than this share of the map is left as the model drew it (a gap between arm and body). */
 const MAX_HOLE_SHARE = 0.01;
 /**
- * How far around a hole (map pixels) its surroundings are read: the person's ring (and, for a hole that becomes
- * person, made fully person too: the model's doubt runs out around it), the background beyond.
+ * How far around a hole (map pixels), through the person, the person's colour is read (and, for a hole that
+ * becomes person, made fully person too: the model's doubt runs out around it).
  */
 const HOLE_RING = 6;
+/** How far beyond a hole's bounding box (map pixels) the photo's background is looked for, for its colour. */
 const HOLE_REACH = 24;
 /** A hole open to the map's bottom counts only if none of it is below this. */
 const OPEN_HOLE_FLOOR = 64;
