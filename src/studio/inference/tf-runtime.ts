@@ -20,25 +20,71 @@ const HUMAN_DIR = path.dirname(require.resolve('@vladmandic/human'));
 const HUMAN_WASM_BUILD = path.join(HUMAN_DIR, 'human.node-wasm.js');
 const HUMAN_MODELS = path.join(HUMAN_DIR, '..', 'models');
 
-/** tfjs loads `file://` model URLs through this router: the model JSON and its weight files from disk. */
+async function readModel(file: URL): Promise<{ json: tf.io.ModelJSON; specs: tf.io.WeightsManifestEntry[]; data: Buffer }> {
+  const json = JSON.parse(await readFile(file, 'utf8')) as tf.io.ModelJSON;
+  const specs = json.weightsManifest.flatMap((group) => group.weights);
+  const data = Buffer.concat(await Promise.all(json.weightsManifest.flatMap((group) => group.paths.map((p) => readFile(new URL(p, file))))));
+  return { json, specs, data };
+}
+
+/**
+ * tfjs loads `file://` model URLs through this router: the model JSON and its weight files from disk. Human
+ * loads its face models this way (and reads their weights as one buffer).
+ */
 function registerFileLoader() {
   tf.io.registerLoadRouter(((url: string | string[]) => {
     const target = Array.isArray(url) ? url[0] : url;
     if (typeof target !== 'string' || !target.startsWith('file://')) return null;
-    const file = new URL(target);
     return {
       async load() {
-        const json = JSON.parse(await readFile(file, 'utf8')) as tf.io.ModelJSON;
-        return tf.io.getModelArtifactsForJSON(json, async (manifest) => {
-          const specs = manifest.flatMap((group) => group.weights);
-          const buffers = await Promise.all(manifest.flatMap((group) => group.paths.map((p) => readFile(new URL(p, file)))));
-          const data = Buffer.concat(buffers);
-          return [specs, data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength)];
-        });
+        const { json, specs, data } = await readModel(new URL(target));
+        return tf.io.getModelArtifactsForJSON(json, async () => [specs, data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer]);
       },
     };
     // tfjs asks every router and takes the first handler; null means "not mine".
   }) as unknown as Parameters<typeof tf.io.registerLoadRouter>[0]);
+}
+
+/** Bytes per stored value, by the weight's stored (quantized) type. */
+const STORED_BYTES: Record<string, number> = { float32: 4, int32: 4, bool: 1, uint8: 1, uint16: 2, float16: 2 };
+
+/**
+ * One of the studio's own models, its weights given to tfjs as a stream (one chunk per weight): a model given
+ * its weights as one buffer keeps that buffer for as long as it lives (tfjs holds on to what it loaded from;
+ * 9.4 MB for the pose model), one given a stream keeps only the weights themselves.
+ */
+function loadStreamed(file: string): Promise<GraphModel> {
+  return loadGraphModel({
+    async load(): Promise<tf.io.ModelArtifacts> {
+      const read = await readModel(pathToFileURL(file));
+      const { specs } = read;
+      const { weightData: _kept, ...artifacts } = await tf.io.getModelArtifactsForJSON(read.json, async () => [specs, new ArrayBuffer(0)]);
+      // Let go once read: tfjs keeps this function (with the artifacts) for as long as the model lives.
+      let data: Buffer | null = read.data;
+      let offset = 0;
+      let next = 0;
+      const getWeightStream = () =>
+        new ReadableStream<ArrayBuffer>({
+          pull(controller) {
+            if (!data || offset >= data.byteLength) {
+              data = null;
+              return controller.close();
+            }
+            const spec = specs[next++];
+            const bytes = spec && STORED_BYTES[spec.quantization?.dtype ?? spec.dtype];
+            // A weight of a type without a fixed size (strings) takes the rest: tfjs reads on until it has enough.
+            const end = spec && bytes ? Math.min(data.byteLength, offset + bytes * spec.shape.reduce((a, b) => a * b, 1)) : data.byteLength;
+            controller.enqueue(data.buffer.slice(data.byteOffset + offset, data.byteOffset + end) as ArrayBuffer);
+            offset = end;
+            if (offset >= data.byteLength) {
+              data = null;
+              controller.close();
+            }
+          },
+        });
+      return { ...artifacts, getWeightStream };
+    },
+  });
 }
 
 interface HumanFace {
@@ -141,7 +187,7 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   await human.load();
   for (const listener of process.listeners('uncaughtException')) if (!before.exception.includes(listener)) process.removeListener('uncaughtException', listener);
   for (const listener of process.listeners('unhandledRejection')) if (!before.rejection.includes(listener)) process.removeListener('unhandledRejection', listener);
-  const selfie: GraphModel = await loadGraphModel(pathToFileURL(path.join(options.modelDir, 'selfie.json')).href);
+  const selfie = await loadStreamed(path.join(options.modelDir, 'selfie.json'));
   // Loaded on first use: a thread that only checks uploads holds neither the poses' nor the descriptors' weights.
   let poses: Promise<GraphModel> | null = null;
   let recognition: Promise<FaceRecognitionNet> | null = null;
@@ -197,7 +243,7 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       }
     },
     async detectPoses(image) {
-      poses ??= loadGraphModel(pathToFileURL(path.join(options.modelDir, 'movenet-multipose.json')).href);
+      poses ??= loadStreamed(path.join(options.modelDir, 'movenet-multipose.json'));
       const model = await poses;
       const scale = POSE_INPUT / Math.max(image.width, image.height);
       const width = Math.max(32, Math.round((image.width * scale) / 32) * 32);
