@@ -41,8 +41,8 @@ test('a form loads its checks when a field gets the focus, and a form sent at on
   await page.getByTestId('contact-name').focus();
   await schemas;
 
-  // Sent before any field had the focus: the press waits for the checks and shows their verdict.
-  await open(page, '/widerruf');
-  await page.getByTestId('withdrawal-submit').click();
-  await expect(page.locator('#withdrawal-name-error')).toBeVisible();
+  // Sent before any field had the focus (a new load of the page): the press waits for the checks and shows their verdict.
+  await open(page, '/kontakt');
+  await page.getByTestId('contact-submit').click();
+  await expect(page.locator('#contact-name-error')).toBeVisible();
 });

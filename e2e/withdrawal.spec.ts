@@ -46,3 +46,28 @@ test('at phone width: from the footer to the form, a clear error, then the recei
   await expect(page.getByTestId('history')).toContainText('Widerruf');
   await expect(page.getByTestId('status-withdrawal')).toHaveAttribute('href', `/widerruf?order=${order.orderNumber}`);
 });
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the form still works: the server answers with the error (what was typed kept), then with the receipt', async ({ page, request }) => {
+    await page.setExtraHTTPHeaders({ 'x-forwarded-for': '203.0.113.89' });
+    const email = uniqueEmail('withdraw-noscript');
+    const order = await seedPaidOrder(request, email);
+    // As the status page links it: the order number filled in.
+    await page.goto(`/widerruf?order=${order.orderNumber}`);
+    await expect(page.getByTestId('withdrawal-reference')).toHaveValue(order.orderNumber);
+    await page.getByTestId('withdrawal-name').fill('Erika Mustermann');
+    await page.getByTestId('withdrawal-submit').click();
+    await expect(page.getByText('Bitte geben Sie eine gültige E-Mail-Adresse ein.')).toBeVisible();
+    await expect(page.getByTestId('withdrawal-name')).toHaveValue('Erika Mustermann');
+
+    await page.getByTestId('withdrawal-email').fill(email);
+    await page.getByTestId('withdrawal-submit').click();
+    const receipt = page.getByTestId('withdrawal-receipt');
+    await expect(receipt.getByRole('heading', { level: 1 })).toHaveText('Ihr Widerruf ist eingegangen');
+    await expect(receipt).toContainText(/Eingegangen am \d{1,2}\. \S+ \d{4} um \d{2}:\d{2} Uhr\./);
+    await expect.poll(async () => (await outbox(request, email)).map((m) => m.template)).toContain('withdrawal-receipt');
+    await page.screenshot({ path: 'test-results/withdrawal-noscript-receipt.png', fullPage: true });
+  });
+});

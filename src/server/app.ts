@@ -49,7 +49,7 @@ import { deferredMailHandler } from './mail/deferred-mail.js';
 import { createInvoiceService, invoiceUrl, type InvoiceService } from './modules/invoices/invoice-service.js';
 import { createRefundService } from './modules/refunds/refund-service.js';
 import { refundRoutes } from './modules/refunds/routes.js';
-import { withdrawalRoutes } from './modules/withdrawals/routes.js';
+import { createWithdrawalDesk, withdrawalRoutes } from './modules/withdrawals/routes.js';
 import { createWithdrawalService } from './modules/withdrawals/withdrawal-service.js';
 import { createGeneratorService } from './modules/studio/generator-service.js';
 import { createJobRunner, type JobRunner } from './jobs/runner.js';
@@ -385,9 +385,9 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
   await app.register(adminRoutes, { service: admin });
   await app.register(studioRoutes, { studio, generator: generatorService });
   await app.register(refundRoutes, { refunds });
-  await app.register(withdrawalRoutes, {
-    withdrawals: createWithdrawalService({ db: db.db, payments, mailer, site: config.site, supportEmail: config.mail.supportEmail, now, log: app.log }),
-  });
+  const withdrawals = createWithdrawalService({ db: db.db, payments, mailer, site: config.site, supportEmail: config.mail.supportEmail, now, log: app.log });
+  const withdrawalDesk = createWithdrawalDesk(db.db, now, withdrawals);
+  await app.register(withdrawalRoutes, { withdrawals, desk: withdrawalDesk });
   await app.register(generatorService.webhookRoutes);
 
   const retention = createRetentionService({ db, storage, now, log: app.log });
@@ -422,6 +422,7 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
   await app.register(webRoutes, {
     templatePath: built ? path.join(WEB_DIST_DIR, 'index.html') : path.join(PROJECT_ROOT, 'index.html'),
     clientDir: built ? WEB_DIST_DIR : null,
+    withdrawalDesk,
   });
   return app;
 }

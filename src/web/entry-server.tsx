@@ -15,6 +15,7 @@ import { messagesFor, translate } from '../i18n/messages.js';
 import { pageMeta } from './meta.js';
 import { resolvePath, PAGE_MESSAGES, PAGES, type PageKey } from './routes.js';
 import { STATIC_PAGE_ELEMENT_ID, jsonForScript, type StaticPageData } from './static-page-data.js';
+import { WithdrawalAnswerContext, type WithdrawalFormAnswer } from './routes/withdrawal/withdrawal-answer.js';
 
 // The server's one door into the web app (architecture.test.ts): rendering, and the page table it needs
 // for the sitemap and the page-view counter.
@@ -36,6 +37,8 @@ export interface RenderInput {
   now: Date;
   /** The answer's CSP nonce for the inline scripts React may emit. */
   nonce?: string;
+  /** The server's answer to the withdrawal form sent without script: the page shows it (sent without the app). */
+  withdrawal?: WithdrawalFormAnswer;
 }
 
 export type RenderResult =
@@ -45,10 +48,11 @@ export type RenderResult =
   | { kind: 'page'; language: Language; head: string; html: string; dataScript: string; scripts: boolean; app: boolean };
 
 /**
- * Pages with nothing a visitor fills in or chooses: served without the client application (static-page-data.ts).
+ * Pages with nothing a visitor chooses, and the withdrawal form, which works without script (it posts to the
+ * server, which answers with the page): served without the client application (static-page-data.ts).
  * Not while a service needing consent is configured: its banner and settings are the app's.
  */
-const STATIC_PAGES: ReadonlySet<PageKey> = new Set(['home', 'guideApplicationPhotos', 'guideLinkedin', 'guideAiTest', 'impressum', 'datenschutz', 'agb', 'barrierefreiheit', 'ueberUns']);
+const STATIC_PAGES: ReadonlySet<PageKey> = new Set(['home', 'guideApplicationPhotos', 'guideLinkedin', 'guideAiTest', 'impressum', 'datenschutz', 'agb', 'barrierefreiheit', 'ueberUns', 'widerruf']);
 
 const OG_LOCALE: Record<Language, string> = { de: 'de_DE', en: 'en_GB', es: 'es_ES' };
 
@@ -119,7 +123,9 @@ export async function render(input: RenderInput): Promise<RenderResult> {
   };
   const html = await renderComplete(
     <StaticRouter location={input.url}>
-      <App data={data} />
+      <WithdrawalAnswerContext.Provider value={input.withdrawal ?? null}>
+        <App data={data} />
+      </WithdrawalAnswerContext.Provider>
     </StaticRouter>,
     input.nonce,
   );
@@ -141,7 +147,8 @@ export async function render(input: RenderInput): Promise<RenderResult> {
     `<meta property="og:site_name" content="${escapeHtml(input.site.name)}">`,
     `<script type="application/ld+json">${organisationData(input.site, input.publicUrl)}</script>`,
   ].join('\n    ');
-  const withoutApp = STATIC_PAGES.has(resolution.page) && !input.consent.analytics && !input.consent.chat;
+  // An answer to a form sent without script is never hydrated: the app would not know that answer.
+  const withoutApp = (STATIC_PAGES.has(resolution.page) && !input.consent.analytics && !input.consent.chat) || input.withdrawal !== undefined;
   const staticData: StaticPageData = {
     language: input.language,
     languageFromUrl: input.languageFromUrl,

@@ -100,7 +100,7 @@ describe('the public pages, server rendered', () => {
     }
   });
 
-  test('a page embeds only the texts it needs; home, guides and legal texts come without the client application', async () => {
+  test('a page embeds only the texts it needs; home, guides, legal texts and the withdrawal form come without the client application', async () => {
     const body = async (url: string) => (await t.app.inject({ method: 'GET', url })).body;
     const data = async (url: string) => JSON.parse(/<script id="app-data" type="application\/json">([\s\S]*?)<\/script>/.exec(await body(url))![1]!);
     expect(Object.keys((await data('/team')).messages)).toContain('team');
@@ -108,7 +108,7 @@ describe('the public pages, server rendered', () => {
     expect(Object.keys((await data('/kontakt')).messages)).not.toContain('legal');
     expect(Object.keys((await data('/kontakt')).messages)).not.toContain('guides');
     // Nothing to fill in or choose there: a few settings for their small script instead of the app's data.
-    for (const url of ['/', '/impressum', '/linkedin-profilbild-erstellen?lang=en']) {
+    for (const url of ['/', '/impressum', '/widerruf', '/linkedin-profilbild-erstellen?lang=en']) {
       const html = await body(url);
       expect(html).not.toContain('id="app-data"');
       const settings = JSON.parse(/<script id="static-page-data" type="application\/json">([\s\S]*?)<\/script>/.exec(html)![1]!);

@@ -57,6 +57,57 @@ describe.each(testDatabases())('withdrawals on $name', (testDb) => {
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/withdrawals' })).statusCode).toBe(401);
   });
 
+  test('the form works without script: sent to /widerruf, the page answers with the errors (what was typed kept), then with the receipt', async () => {
+    const order = await placeOrder(t.app);
+    await payOrder(t.app, order);
+    const form = (fields: Record<string, string>) =>
+      t.app.inject({ method: 'POST', url: '/widerruf', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString(), remoteAddress: '10.95.7.1' });
+    const stored = () => db.db.select().from(withdrawals).where(eq(withdrawals.orderId, order.orderId));
+
+    const wrong = await form({ name: 'Erika Mustermann', reference: order.orderNumber, email: 'not-an-address', language: 'en' });
+    expect(wrong.statusCode).toBe(200);
+    expect(wrong.headers['content-type']).toContain('text/html');
+    expect(wrong.headers['cache-control']).toBe('no-store');
+    expect(wrong.headers['content-language']).toBe('en');
+    expect(wrong.body).toContain('Please enter a valid email address.');
+    expect(wrong.body).toMatch(/<input[^>]*id="withdrawal-email"[^>]*aria-invalid="true"/);
+    expect(wrong.body).toMatch(new RegExp(`<input[^>]*name="reference"[^>]*value="${order.orderNumber}"`));
+    const formTag = /<form[^>]*>/.exec(wrong.body)![0];
+    expect(formTag).toContain('method="post"');
+    expect(formTag).toContain('action="/widerruf"');
+    // The answer is the page itself, without the client application.
+    expect(wrong.body).not.toContain('id="app-data"');
+    expect(await stored()).toHaveLength(0);
+
+    const right = await form({ name: 'Erika Mustermann', reference: order.orderNumber.toLowerCase(), email: order.email, language: 'de' });
+    expect(right.statusCode).toBe(200);
+    expect(right.body).toContain('data-testid="withdrawal-receipt"');
+    expect(right.body).toContain('Ihr Widerruf ist eingegangen');
+    expect(right.body).toContain('23. November 2026 um 14:05 Uhr');
+    expect(right.body).toMatch(/<a[^>]*href="\/widerruf"[^>]*>Weiteren Widerruf erklären<\/a>/);
+    expect(await stored()).toHaveLength(1);
+    expect(await mailsTo(order.email, 'withdrawal-receipt')).toHaveLength(1);
+  });
+
+  test('the form sent without script is limited per address like the API, and says so in the visitor\'s language', async () => {
+    const form = (language: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/widerruf',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ name: 'Ana García', reference: 'BF-2026-000000', email: 'ana@example.es', language }).toString(),
+        remoteAddress: '10.95.7.2',
+      });
+    for (let i = 0; i < WITHDRAWAL_LIMIT.attempts; i++) expect((await form('es')).statusCode).toBe(200);
+    const limited = await form('es');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.body).toContain('Demasiados intentos. Espera 15 minutos o escríbenos un correo electrónico.');
+    expect(limited.body).toMatch(/<input[^>]*name="name"[^>]*value="Ana García"/);
+    // Not a form's body: the shop's JSON error.
+    const other = await t.app.inject({ method: 'POST', url: '/widerruf', headers: { 'content-type': 'application/xml' }, payload: '<name>x</name>', remoteAddress: '10.95.7.3' });
+    expect(other.statusCode).toBe(415);
+  });
+
   test('after full performance with the early-start consent the receipt says politely that the right has expired', async () => {
     const order = await placeOrder(t.app, { language: 'en' });
     await payOrder(t.app, order);

@@ -1,32 +1,27 @@
 // "Vertrag widerrufen" (§ 356a BGB): name, order number or id, e-mail, then "Widerruf bestätigen", then the
 // receipt with date and time. No login; the server checks the form again and keeps the declaration.
-import { useRef, useState, type FormEvent } from 'react';
+// The page is sent without the client application: the form posts to /widerruf, and the server answers with
+// this page again, holding its errors or the receipt (withdrawal-answer.ts). Where the application does run
+// on it (a service needing consent is configured), the form is sent by script to the API instead.
+import { useContext, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { formatDate, formatTime } from '../../../domain/money.js';
-import type { WithdrawalOutcome } from '../../../domain/withdrawal.js';
 import { WITHDRAWAL_LIMITS } from '../../../domain/validation-rules.js';
 import { ApiError, api } from '../../lib/api.js';
 import { checkForm, loadChecksOnUse } from '../../lib/form-checks.js';
 import { useI18n } from '../../i18n/i18n.js';
-
-type Field = 'name' | 'reference' | 'email';
-
-interface Receipt {
-  receivedAt: string;
-  outcome: WithdrawalOutcome | 'received';
-  orderNumber: string | null;
-  deadline: string | null;
-  email: string;
-}
+import { WithdrawalAnswerContext, type WithdrawalField as Field, type WithdrawalReceipt as Receipt } from './withdrawal-answer.js';
 
 export function WithdrawalPage() {
   const { t, language } = useI18n();
   const [params] = useSearchParams();
-  const [values, setValues] = useState({ name: '', reference: params.get('order') ?? '', email: '' });
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  // The server's answer to the form sent without script (rendered on the server only).
+  const answer = useContext(WithdrawalAnswerContext);
+  const [values, setValues] = useState(answer?.values ?? { name: '', reference: params.get('order') ?? '', email: '' });
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>(answer?.errors ?? {});
+  const [formError, setFormError] = useState<string | null>(answer?.formError ? t(`withdrawal.errors.${answer.formError}`) : null);
   const [busy, setBusy] = useState(false);
-  const [receipt, setReceipt] = useState<Receipt | null>(null);
+  const [receipt, setReceipt] = useState<Receipt | null>(answer?.receipt ?? null);
   const heading = useRef<HTMLHeadingElement>(null);
   // Sent and not yet answered (the checks may still be loading): a second press does nothing.
   const sending = useRef(false);
@@ -67,6 +62,9 @@ export function WithdrawalPage() {
     }
   };
 
+  // Sent without script, the form goes to the page's own address; the answer comes in the language it names.
+  const formAction = '/widerruf';
+
   if (receipt) {
     const at = new Date(receipt.receivedAt);
     const time = formatTime(at, language);
@@ -82,9 +80,15 @@ export function WithdrawalPage() {
           <p className="withdrawal-receipt__statement">{t('withdrawal.statement')}</p>
           <p>{t(`withdrawal.outcome.${receipt.outcome}`, { deadline: receipt.deadline ? formatDate(receipt.deadline, language) : '' })}</p>
           {receipt.outcome !== 'received' && <p>{t('withdrawal.receiptMailed', { email: receipt.email })}</p>}
-          <button type="button" className="button button--secondary" onClick={() => setReceipt(null)}>
-            {t('withdrawal.another')}
-          </button>
+          {answer?.receipt ? (
+            <a className="button button--secondary" href={formAction}>
+              {t('withdrawal.another')}
+            </a>
+          ) : (
+            <button type="button" className="button button--secondary" onClick={() => setReceipt(null)}>
+              {t('withdrawal.another')}
+            </button>
+          )}
         </section>
       </div>
     );
@@ -95,6 +99,7 @@ export function WithdrawalPage() {
       <label htmlFor={`withdrawal-${name}`}>{label}</label>
       <input
         id={`withdrawal-${name}`}
+        name={name}
         value={values[name]}
         onChange={(e) => change(name, e.target.value)}
         aria-invalid={errors[name] ? true : undefined}
@@ -120,7 +125,8 @@ export function WithdrawalPage() {
     <div className="page page--narrow">
       <h1>{t('withdrawal.title')}</h1>
       <p className="page__lead">{t('withdrawal.intro')}</p>
-      <form className="card withdrawal-form" onSubmit={(event) => void submit(event)} noValidate {...loadChecksOnUse}>
+      <form className="card withdrawal-form" method="post" action={formAction} onSubmit={(event) => void submit(event)} noValidate {...loadChecksOnUse}>
+        <input type="hidden" name="language" value={language} />
         {field('name', t('withdrawal.name'), { autoComplete: 'name', maxLength: WITHDRAWAL_LIMITS.name })}
         {field('reference', t('withdrawal.reference'), { maxLength: WITHDRAWAL_LIMITS.reference, autoCapitalize: 'characters' }, t('withdrawal.referenceHint'))}
         {field('email', t('withdrawal.email'), { type: 'email', autoComplete: 'email', inputMode: 'email' })}
