@@ -94,7 +94,9 @@ try {
   // localhost, not 127.0.0.1: Lighthouse counts localhost as a secure origin, as a real https host is.
   const base = `http://localhost:${port}`;
   const publicPages = await publicPaths(base);
-  const pages = SMOKE ? ['/'] : [...publicPages, ...wizardPaths()];
+  // LIGHTHOUSE_PAGES=/widerruf,/tracking: only these (a closer look at a few pages).
+  const only = process.env.LIGHTHOUSE_PAGES?.split(',').map((page) => page.trim()).filter(Boolean);
+  const pages = SMOKE ? ['/'] : only?.length ? only : [...publicPages, ...wizardPaths()];
   console.log(`Lighthouse 12, mobile, median of ${runs} run${runs === 1 ? '' : 's'}, ${pages.length} page${pages.length === 1 ? '' : 's'}`);
   for (const pagePath of pages) {
     const html = await fetch(`${base}${pagePath}`).then((r) => r.text());

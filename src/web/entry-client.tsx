@@ -41,8 +41,40 @@ function load() {
 
 if (!document.getElementById(STATIC_PAGE_ELEMENT_ID)) holdEarlyPresses();
 
+/**
+ * Runs `then` once the server's HTML is on screen: when the browser reports the first contentful paint (the
+ * frame shown, not only drawn), so the app's files are not fetched while that frame is still on its way. A page
+ * opened in the background paints nothing until shown, and a browser without paint timing reports nothing: the
+ * app then loads after a frame, and at the latest after MAX_WAIT_MS.
+ */
+const MAX_WAIT_MS = 500;
+function afterFirstPaint(then: () => void) {
+  let done = false;
+  const run = () => {
+    if (done) return;
+    done = true;
+    then();
+  };
+  const painted = () => performance.getEntriesByType('paint').some((entry) => entry.name === 'first-contentful-paint');
+  if (painted()) return run();
+  if (document.visibilityState === 'hidden' || typeof PerformanceObserver === 'undefined' || !PerformanceObserver.supportedEntryTypes?.includes('paint')) {
+    requestAnimationFrame(() => setTimeout(run, 0));
+    return;
+  }
+  const observer = new PerformanceObserver(() => {
+    if (!painted()) return;
+    observer.disconnect();
+    run();
+  });
+  observer.observe({ type: 'paint' });
+  setTimeout(() => {
+    observer.disconnect();
+    run();
+  }, MAX_WAIT_MS);
+}
+
 if (document.getElementById('root')?.hasChildNodes()) {
-  requestAnimationFrame(() => setTimeout(load, 0));
+  afterFirstPaint(load);
 } else {
   load();
 }

@@ -62,8 +62,15 @@ export function NavBar() {
     <header className={`nav${scrolled ? ' nav--scrolled' : ''}`}>
       <div className="nav__inner">
         <Link to="/" className="nav__logo">
-          {/* The mark is a picture, so the link's name is exactly its visible text (WCAG 2.5.3). */}
-          <img className="nav__logo-mark" src="/favicon.svg" alt="" width="36" height="36" />
+          {/* The mark (public/favicon.svg) is drawn in place, not fetched: a request before the first paint
+              delays it on a slow connection. Hidden from assistive technology, so the link's name is exactly
+              its visible text (WCAG 2.5.3). */}
+          <svg className="nav__logo-mark" viewBox="0 0 64 64" width="36" height="36" aria-hidden="true" focusable="false">
+            <rect width="64" height="64" rx="14" fill="#14213d" />
+            <text x="32" y="42" fontFamily="Arial, Helvetica, sans-serif" fontSize="26" fontWeight="700" textAnchor="middle" fill="#fca311">
+              BF
+            </text>
+          </svg>
           <span className="nav__logo-text">{site.name}</span>
           <span className="visually-hidden">{t('common.nav.homeSuffix')}</span>
         </Link>
