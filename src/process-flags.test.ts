@@ -10,7 +10,7 @@ test('npm start, npm run worker, the README and the benchmarks run the shop with
   const env = Object.entries(SHOP_ENV)
     .map(([name, value]) => `${name}=${value}`)
     .join(' ');
-  expect(flags).toMatch(/^--max-semi-space-size=\d+$/);
+  expect(flags).toMatch(/^--max-semi-space-size=\d+ --expose-gc$/);
   expect(env).toBe('MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=262144');
   expect(WEB_NODE_FLAGS).toEqual([expect.stringMatching(/^--max-old-space-size=\d+$/)]);
   expect(scripts.start).toBe(`${env} node ${flags} scripts/start.mjs`);

@@ -52,6 +52,7 @@ import { refundRoutes } from './modules/refunds/routes.js';
 import { createWithdrawalDesk, withdrawalRoutes } from './modules/withdrawals/routes.js';
 import { createWithdrawalService } from './modules/withdrawals/withdrawal-service.js';
 import { createGeneratorService } from './modules/studio/generator-service.js';
+import { createGarbageRelease } from './jobs/garbage.js';
 import { createJobRunner, type JobRunner } from './jobs/runner.js';
 import { createPhotoCheck } from './modules/studio/photo-quality.js';
 import { studioRoutes } from './modules/studio/routes.js';
@@ -329,11 +330,14 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     log: app.log,
   });
   app.decorate('paymentEvents', orders.paymentEvents);
+  // Shared by both runners: what their image work leaves behind is collected (with --expose-gc, garbage.ts).
+  const afterWork = createGarbageRelease();
   const jobRunner = config.runJobs
     ? createJobRunner({
         queue: jobQueue,
         handlers: { ...studio.handlers, ...generatorService.handlers, ...orders.handlers, ...deferredMailHandler(orders.paymentEvents.mailSenders) },
         log: app.log,
+        afterWork,
       })
     : null;
   app.decorate('jobRunner', jobRunner);
@@ -342,7 +346,7 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     // behind the drafts of paid orders. One: the general runner takes photo checks too when it has no drafts
     // to make, so two checks run at once on an idle worker (a second check runner, a third job beside a check
     // and a render, raised the worker's peak on two cores for no gain).
-    const photoCheckRunner = createJobRunner({ queue: jobQueue, handlers: orders.handlers, log: app.log, idleMs: PHOTO_CHECK_IDLE_MS });
+    const photoCheckRunner = createJobRunner({ queue: jobQueue, handlers: orders.handlers, log: app.log, idleMs: PHOTO_CHECK_IDLE_MS, afterWork });
     const runners = [jobRunner, photoCheckRunner];
     app.addHook('onReady', async () => runners.forEach((runner) => runner.start()));
     // Before the onClose hooks close the database and the models: the jobs under way finish first.

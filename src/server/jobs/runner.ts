@@ -29,6 +29,11 @@ export interface RunnerOptions {
   /** Longest pause between rounds while the database cannot be reached. */
   maxBackoffMs?: number;
   workerId?: string;
+  /**
+   * Called after every job, whatever its outcome, and after each step a job reports (its progress: a studio job
+   * reports each draft). app.ts: collects the garbage image work left (garbage.ts).
+   */
+  afterWork?: () => void;
 }
 
 export interface JobRunner {
@@ -89,6 +94,7 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
     try {
       await handler(job, {
         progress: async (progress) => {
+          options.afterWork?.();
           await options.queue.progress(job.id, workerId, progress);
           await options.queue.heartbeat(job.id, workerId, leaseMs);
         },
@@ -97,6 +103,7 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
       failure = { error };
     } finally {
       clearInterval(heartbeat);
+      options.afterWork?.();
     }
     if (!failure) {
       await record(() => options.queue.complete(job.id, workerId));

@@ -147,6 +147,11 @@ export function createStudioService(deps: StudioDeps) {
     await markProductionStarted(db, order.id, STUDIO_QUEUE);
     let done = planned.filter((draft) => existing.has(draft.key)).length;
     await context.progress({ done, total: planned.length });
+    // A photo is let go after its last draft: with it go what its drafts found once and kept for the others
+    // (its people, head mask, levelled copy: render.ts keeps them per photo buffer), a few MB each.
+    const draftsLeft = new Map<string, number>();
+    for (const draft of planned) if (!existing.has(draft.key)) draftsLeft.set(draft.photoId, (draftsLeft.get(draft.photoId) ?? 0) + 1);
+    for (const [id] of photos) if (!draftsLeft.has(id)) photos.delete(id);
     for (const draft of planned) {
       // Made by an earlier run of this job (that stopped halfway): made once, never twice.
       if (existing.has(draft.key)) continue;
@@ -157,6 +162,9 @@ export function createStudioService(deps: StudioDeps) {
       const face = await faceOf(upload, photo);
       if (!face) throw new Error(`no face in photo ${upload.id}`);
       const rendered = await renderDraft({ photo, face, spec: draft.spec, inference });
+      const left = draftsLeft.get(upload.id)! - 1;
+      if (left > 0) draftsLeft.set(upload.id, left);
+      else photos.delete(upload.id);
       // The file's name follows from the slot: a second run overwrites, it never adds one.
       const key = draftStorageKey(order.id, draft.key);
       await storage.put(key, rendered.buffer, { contentType: 'image/jpeg' });
