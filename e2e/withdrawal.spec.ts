@@ -61,6 +61,8 @@ test.describe('without JavaScript', () => {
     await page.getByTestId('withdrawal-submit').click();
     await expect(page.getByText('Bitte geben Sie eine gültige E-Mail-Adresse ein.')).toBeVisible();
     await expect(page.getByTestId('withdrawal-name')).toHaveValue('Erika Mustermann');
+    // The answer opens on the field in error.
+    await expect(page.getByTestId('withdrawal-email')).toBeFocused();
 
     await page.getByTestId('withdrawal-email').fill(email);
     await page.getByTestId('withdrawal-submit').click();

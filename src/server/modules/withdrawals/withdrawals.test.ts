@@ -71,6 +71,8 @@ describe.each(testDatabases())('withdrawals on $name', (testDb) => {
     expect(wrong.headers['content-language']).toBe('en');
     expect(wrong.body).toContain('Please enter a valid email address.');
     expect(wrong.body).toMatch(/<input[^>]*id="withdrawal-email"[^>]*aria-invalid="true"/);
+    // The page opens on the field in error.
+    expect(wrong.body.match(/<input[^>]*autofocus/g)?.map((tag) => /id="([^"]+)"/.exec(tag)![1])).toEqual(['withdrawal-email']);
     expect(wrong.body).toMatch(new RegExp(`<input[^>]*name="reference"[^>]*value="${order.orderNumber}"`));
     const formTag = /<form[^>]*>/.exec(wrong.body)![0];
     expect(formTag).toContain('method="post"');

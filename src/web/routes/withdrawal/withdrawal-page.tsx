@@ -94,12 +94,15 @@ export function WithdrawalPage() {
     );
   }
 
+  // The server's answer with errors opens on the first field in error (its label and error are read out with it).
+  const firstInError = answer?.errors ? (['name', 'reference', 'email'] as const).find((name) => answer.errors?.[name]) : undefined;
   const field = (name: Field, label: string, props: React.InputHTMLAttributes<HTMLInputElement>, hint?: string) => (
     <div className="field">
       <label htmlFor={`withdrawal-${name}`}>{label}</label>
       <input
         id={`withdrawal-${name}`}
         name={name}
+        autoFocus={name === firstInError}
         value={values[name]}
         onChange={(e) => change(name, e.target.value)}
         aria-invalid={errors[name] ? true : undefined}
