@@ -274,6 +274,8 @@ function templates(seed: Seed, app: FastifyInstance): Record<string, RouteTempla
     'GET /api/auth/session': [{}],
     'POST /api/auth/logout': [{}],
     'POST /api/withdrawals': [{ body: { name: 'Max Muster', reference: withdrawable.orderNumber, email: withdrawable.email, language: 'de' } }],
+    // The same form sent without script (answered with the page).
+    'POST /widerruf': [{ body: { name: 'Max Muster', reference: withdrawable.orderNumber, email: withdrawable.email, language: 'de' } }],
     'POST /api/generator/webhook': [{ body: { id: 'prediction-1' } }],
     'GET /files/*': [{ params: { '*': completed.file.key }, query: Object.fromEntries(completed.file.query) }],
     'GET /dev/outbox': [{}],

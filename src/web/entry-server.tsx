@@ -17,6 +17,8 @@ import { resolvePath, PAGE_MESSAGES, PAGES, type PageKey } from './routes.js';
 import { STATIC_PAGE_ELEMENT_ID, jsonForScript, type StaticPageData } from './static-page-data.js';
 import { WithdrawalAnswerContext, type WithdrawalFormAnswer } from './routes/withdrawal/withdrawal-answer.js';
 
+export type { WithdrawalFormAnswer };
+
 // The server's one door into the web app (architecture.test.ts): rendering, and the page table it needs
 // for the sitemap and the page-view counter.
 export { PAGES, PUBLIC_PAGES, resolvePath } from './routes.js';

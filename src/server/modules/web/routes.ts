@@ -5,9 +5,8 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../../domain/catalog.js';
 import { buildCatalogView } from '../../../domain/catalog-view.js';
-import { STYLE_NONCE_PLACEHOLDER, errorPage, preloadAllPages, render, withoutAppCss } from '../../../web/entry-server.js';
+import { STYLE_NONCE_PLACEHOLDER, errorPage, preloadAllPages, render, withoutAppCss, type WithdrawalFormAnswer } from '../../../web/entry-server.js';
 import { shopCapabilities } from '../../capabilities.js';
-import type { WithdrawalFormAnswer } from '../../../web/routes/withdrawal/withdrawal-answer.js';
 import type { WithdrawalDesk } from '../withdrawals/routes.js';
 
 export interface WebRoutesOptions {
