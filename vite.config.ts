@@ -40,6 +40,8 @@ export default defineConfig({
           // React, the router and the page's frame. A page served without the application runs static-page.ts
           // instead (entry-client.tsx). The order wizard's frame comes along: most visitors who load the app go
           // through it, and a file of its own would cost every step a request.
+          // React and its DOM renderer: run first, apart from the app's modules (src/web/react-runtime.ts).
+          { name: 'react', root: /src[\\/]web[\\/]react-runtime\.ts$/, besides: [/src[\\/]web[\\/]static-page\.ts$/] },
           {
             name: 'app',
             root: /src[\\/]web[\\/]client-start\.tsx$/,

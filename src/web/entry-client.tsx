@@ -36,7 +36,12 @@ function holdEarlyPresses() {
 function load() {
   // A page served without the client application (static-page-data.ts) gets its small script instead.
   if (document.getElementById(STATIC_PAGE_ELEMENT_ID)) void import('./static-page.js').then((page) => page.start());
-  else void import('./client-start.js').then((app) => app.start());
+  // React first, then (after the browser had a turn) the app: two shorter tasks instead of one long one.
+  else
+    void import('./react-runtime.js')
+      .then(() => new Promise((resolve) => setTimeout(resolve, 0)))
+      .then(() => import('./client-start.js'))
+      .then((app) => app.start());
 }
 
 if (!document.getElementById(STATIC_PAGE_ELEMENT_ID)) holdEarlyPresses();
