@@ -1,5 +1,5 @@
 import { devices, expect, test } from '@playwright/test';
-import { open, outbox, seedPaidOrder, uniqueEmail } from './helpers.js';
+import { CONSENT_BASE_URL, open, outbox, seedPaidOrder, uniqueEmail } from './helpers.js';
 
 // The "Vertrag widerrufen" function (§ 356a BGB) must work without login on a phone.
 test.use({ viewport: devices['Pixel 7'].viewport, isMobile: true, hasTouch: true });
@@ -71,5 +71,32 @@ test.describe('without JavaScript', () => {
     await expect(receipt).toContainText(/Eingegangen am \d{1,2}\. \S+ \d{4} um \d{2}:\d{2} Uhr\./);
     await expect.poll(async () => (await outbox(request, email)).map((m) => m.template)).toContain('withdrawal-receipt');
     await page.screenshot({ path: 'test-results/withdrawal-noscript-receipt.png', fullPage: true });
+  });
+});
+
+test.describe('where the shop runs its application on the page (a service needing consent is configured)', () => {
+  test.use({ baseURL: CONSENT_BASE_URL });
+
+  test('the form is sent by script: the error without leaving the page, then the receipt', async ({ page }) => {
+    await page.setExtraHTTPHeaders({ 'x-forwarded-for': '203.0.113.90' });
+    const posts: string[] = [];
+    page.on('request', (request) => {
+      const path = new URL(request.url()).pathname;
+      if (request.method() === 'POST' && /withdrawal|widerruf/.test(path)) posts.push(path);
+    });
+    await open(page, '/widerruf');
+    await page.getByTestId('consent-reject').click();
+    await page.getByTestId('withdrawal-name').fill('Erika Mustermann');
+    await page.getByTestId('withdrawal-reference').fill('BF-2026-999999');
+    await page.getByTestId('withdrawal-email').fill('not-an-address');
+    await page.getByTestId('withdrawal-submit').click();
+    // Checked in the browser: nothing sent yet.
+    await expect(page.getByText('Bitte geben Sie eine gültige E-Mail-Adresse ein.')).toBeVisible();
+    expect(posts).toEqual([]);
+
+    await page.getByTestId('withdrawal-email').fill(uniqueEmail('withdraw-app'));
+    await page.getByTestId('withdrawal-submit').click();
+    await expect(page.getByTestId('withdrawal-receipt').getByRole('heading', { level: 1 })).toHaveText('Ihr Widerruf ist eingegangen');
+    expect(posts).toEqual(['/api/withdrawals']);
   });
 });

@@ -108,6 +108,9 @@ describe.each(testDatabases())('withdrawals on $name', (testDb) => {
     // Not a form's body: the shop's JSON error.
     const other = await t.app.inject({ method: 'POST', url: '/widerruf', headers: { 'content-type': 'application/xml' }, payload: '<name>x</name>', remoteAddress: '10.95.7.3' });
     expect(other.statusCode).toBe(415);
+    // The form body is taken on this page's address only: the JSON API stays out of reach of a form on another site.
+    const api = await t.app.inject({ method: 'POST', url: '/api/withdrawals', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'name=x', remoteAddress: '10.95.7.3' });
+    expect(api.statusCode).toBe(415);
   });
 
   test('after full performance with the early-start consent the receipt says politely that the right has expired', async () => {
