@@ -24,6 +24,8 @@ export type { WithdrawalFormAnswer };
 export { PAGES, PUBLIC_PAGES, resolvePath } from './routes.js';
 export { STYLE_NONCE_PLACEHOLDER } from './style-nonce.js';
 export { withoutAppCss } from './app-css.js';
+export { SCRIPT_NONCE_PLACEHOLDER, withBootScript } from './boot.js';
+export { STATIC_PAGE_ELEMENT_ID } from './static-page-data.js';
 
 export interface RenderInput {
   /** Path and query of the request. */

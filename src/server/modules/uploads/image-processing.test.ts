@@ -198,14 +198,12 @@ test('an 11 MB upload is too large whatever it contains', async () => {
   expect(await processCustomerPhoto(input)).toEqual({ ok: false, code: 'fileTooLarge' });
 });
 
-test('a few-kB PNG of 10000×10000 pixels is refused from its header, quickly', async () => {
+test('a few-kB PNG of 10000×10000 pixels is refused for its pixel count', async () => {
   const input = handMadePng(10_000, 10_000);
   expect(input.length).toBeLessThan(50_000);
   expect(await sharp(input).metadata()).toMatchObject({ format: 'png', width: 10_000, height: 10_000 });
-  const started = performance.now();
+  // That it is judged from the header, without decoding 100 MP, the next test shows (no timing asserted).
   expect(await processCustomerPhoto(input)).toEqual({ ok: false, code: 'tooManyPixels' });
-  // Decoding 100 MP would take seconds; reading a header takes milliseconds.
-  expect(performance.now() - started).toBeLessThan(1000);
 });
 
 test('the pixel limit is judged from the header, before any pixel data is read', async () => {

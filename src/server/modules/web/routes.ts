@@ -5,7 +5,17 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../../domain/catalog.js';
 import { buildCatalogView } from '../../../domain/catalog-view.js';
-import { STYLE_NONCE_PLACEHOLDER, errorPage, preloadAllPages, render, withoutAppCss, type WithdrawalFormAnswer } from '../../../web/entry-server.js';
+import {
+  SCRIPT_NONCE_PLACEHOLDER,
+  STATIC_PAGE_ELEMENT_ID,
+  STYLE_NONCE_PLACEHOLDER,
+  errorPage,
+  preloadAllPages,
+  render,
+  withBootScript,
+  withoutAppCss,
+  type WithdrawalFormAnswer,
+} from '../../../web/entry-server.js';
 import { shopCapabilities } from '../../capabilities.js';
 import type { WithdrawalDesk } from '../withdrawals/routes.js';
 
@@ -46,11 +56,13 @@ function withoutScripts(template: string): string {
 }
 
 export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, options) => {
-  const template = readFileSync(options.templatePath, 'utf8');
+  const source = readFileSync(options.templatePath, 'utf8');
+  // The entry script is loaded by an inline first script after the first paint (web/boot.ts).
+  const template = withBootScript(source, STATIC_PAGE_ELEMENT_ID);
   // Pages the React application does not run on leave its styles out (home, guides, legal texts: their small
   // script only; the offline and error pages: no script at all).
   const staticTemplate = withoutAppCss(template);
-  const scriptlessTemplate = withoutAppCss(withoutScripts(template));
+  const scriptlessTemplate = withoutAppCss(withoutScripts(source));
   await preloadAllPages();
 
   if (options.clientDir) {
@@ -114,6 +126,7 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, optio
     if (result.kind === 'notFound') return reply.callNotFound();
     const html = (result.app ? template : result.scripts ? staticTemplate : scriptlessTemplate)
       .replace(STYLE_NONCE_PLACEHOLDER, nonces?.style ?? '')
+      .replace(SCRIPT_NONCE_PLACEHOLDER, nonces?.script ?? '')
       .replace('<!--app-lang-->', result.language)
       .replace('<!--app-head-->', result.head)
       .replace('<!--app-html-->', result.html)
