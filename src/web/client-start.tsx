@@ -1,10 +1,10 @@
 import { StrictMode, startTransition, useEffect } from 'react';
 import { hydrateRoot, createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
-import { APP_DATA_ELEMENT_ID, type AppData } from './app-data.js';
+import { APP_DATA_ELEMENT_ID, type AppData, type EmbeddedAppData } from './app-data.js';
 import { App, pageForPath } from './app.js';
 import { rememberLanguage, storedLanguage, useI18n } from './i18n/i18n.js';
-import { loadMessages } from '../i18n/messages.js';
+import { loadMessages, loadMessagesWith } from '../i18n/messages.js';
 
 /** After hydration: a language chosen earlier in this browser wins over the server's default. */
 function LanguageRestore({ data }: { data: AppData }) {
@@ -25,9 +25,11 @@ export async function start() {
   const element = document.getElementById(APP_DATA_ELEMENT_ID);
   const root = document.getElementById('root')!;
   if (element?.textContent) {
-    const data = JSON.parse(element.textContent) as AppData;
-    // Load this page's module first: hydration then matches the server's HTML at once.
-    await pageForPath(window.location.pathname)?.preload().catch(() => {});
+    const { pageNamespaces, ...embedded } = JSON.parse(element.textContent) as EmbeddedAppData;
+    // This page's module and texts first (the texts as the language's catalogue files, not in the HTML):
+    // hydration then matches the server's HTML at once.
+    const [messages] = await Promise.all([loadMessagesWith(embedded.language, pageNamespaces), pageForPath(window.location.pathname)?.preload().catch(() => {})]);
+    const data: AppData = { ...embedded, messages };
     // As a transition, hydration yields to the browser every few milliseconds instead of holding the main
     // thread until the whole page is done: a tap during it is answered sooner (React replays it once the
     // part tapped is hydrated), and no single long task blocks the page.

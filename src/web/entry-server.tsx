@@ -113,7 +113,8 @@ export async function render(input: RenderInput): Promise<RenderResult> {
   if (resolution.kind !== 'page') return resolution;
 
   // Rendered with exactly what the page embeds, so hydration sees the same texts.
-  const messages = messagesFor(ALL_MESSAGES[input.language], PAGE_MESSAGES[resolution.page] ?? []);
+  const pageNamespaces = PAGE_MESSAGES[resolution.page] ?? [];
+  const messages = messagesFor(ALL_MESSAGES[input.language], pageNamespaces);
   const data: AppData = {
     language: input.language,
     languageFromUrl: input.languageFromUrl,
@@ -160,7 +161,7 @@ export async function render(input: RenderInput): Promise<RenderResult> {
   };
   const dataScript = withoutApp
     ? `<script id="${STATIC_PAGE_ELEMENT_ID}" type="application/json">${jsonForScript(staticData)}</script>`
-    : `<script id="${APP_DATA_ELEMENT_ID}" type="application/json">${serializeAppData(data)}</script>`;
+    : `<script id="${APP_DATA_ELEMENT_ID}" type="application/json">${serializeAppData(data, pageNamespaces)}</script>`;
   // The offline page is what the service worker shows without a network: complete HTML, nothing to run.
   const scripts = resolution.page !== 'offline';
   return { kind: 'page', language: input.language, head, html, dataScript: scripts ? dataScript : '', scripts, app: scripts && !withoutApp };

@@ -4,6 +4,7 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent } from 'react';
 import { UPLOAD_LIMITS } from '../../../domain/catalog.js';
 import { useI18n } from '../../i18n/i18n.js';
+import './photo-crop.css';
 import {
   cropBounds,
   cropFileName,
