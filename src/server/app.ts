@@ -169,6 +169,10 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
         ? false
         : { level: config.logLevel, serializers: logSerializers, ...(overrides.logStream ? { stream: overrides.logStream } : {}) },
     genReqId: () => randomUUID(),
+    // Fastify gives each plugin 10 s to start. The web routes load every page's module first: from the
+    // TypeScript sources (tests, development) on a busy machine that took longer, and a start is better slow
+    // than failed. A plugin that truly hangs still fails the start after a minute.
+    pluginTimeout: 60_000,
     // A client-sent id is not trusted: it would let anyone forge log correlation.
     requestIdHeader: false,
     // A number means "this many proxies in front": only their X-Forwarded-For entries are believed.
