@@ -50,12 +50,6 @@ export async function loadPageMessages<N extends PageNamespace>(language: Langua
   return (await pageLoaders[namespace][language]()).default;
 }
 
-/** A language's core catalogues with the page namespaces given: what a page embedded on the server has. */
-export async function loadMessagesWith(language: Language, namespaces: readonly PageNamespace[]): Promise<LoadedMessages> {
-  const [core, ...pages] = await Promise.all([loadMessages(language), ...namespaces.map((namespace) => loadPageMessages(language, namespace))]);
-  return Object.assign({}, core, ...namespaces.map((namespace, i) => ({ [namespace]: pages[i] }))) as LoadedMessages;
-}
-
 /** Only the namespaces a page needs, for embedding in its HTML. */
 export function messagesFor(all: Messages, namespaces: readonly PageNamespace[]): LoadedMessages {
   const core: Record<string, unknown> = { ...all };

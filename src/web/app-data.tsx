@@ -27,20 +27,26 @@ export interface AppData {
 
 export const APP_DATA_ELEMENT_ID = 'app-data';
 
+/** Where a page's texts are: the language's core catalogues and each page namespace it needs (text-files.ts). */
+export interface TextFiles {
+  core: string;
+  pages: Partial<Record<PageNamespace, string>>;
+}
+
 /**
- * What the HTML carries of AppData: everything but the texts, and which page namespaces the page needs. The
- * texts come as the language's catalogue files (client-start.tsx), loaded with React after the first paint
- * and cached for every page, instead of about 13 KB (compressed) in every page's HTML: with them the HTML of
- * a page the app runs on took one more round trip to arrive before the browser could paint it.
+ * What the HTML carries of AppData: everything but the texts, and the files they are in. The browser loads
+ * them with React after the first paint (client-start.tsx), cached for every page, instead of about 13 KB
+ * (compressed) in every page's HTML: with them the HTML of a page the app runs on took one more round trip
+ * to arrive before the browser could paint it.
  */
 export interface EmbeddedAppData extends Omit<AppData, 'messages'> {
-  pageNamespaces: PageNamespace[];
+  texts: TextFiles;
 }
 
 /** JSON for a <script type="application/json"> element: nothing in it can close the element. */
-export function serializeAppData(data: AppData, pageNamespaces: readonly PageNamespace[]): string {
-  const { messages: _texts, ...rest } = data;
-  const embedded: EmbeddedAppData = { ...rest, pageNamespaces: [...pageNamespaces] };
+export function serializeAppData(data: AppData, texts: TextFiles): string {
+  const { messages: _inFiles, ...rest } = data;
+  const embedded: EmbeddedAppData = { ...rest, texts };
   return jsonForScript(embedded);
 }
 

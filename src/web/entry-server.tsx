@@ -13,6 +13,7 @@ export { preloadAllPages } from './lazy-page.js';
 import { ALL_MESSAGES } from '../i18n/all-messages.js';
 import { messagesFor, translate } from '../i18n/messages.js';
 import { pageMeta } from './meta.js';
+import { textFilesFor } from './text-files.js';
 import { resolvePath, PAGE_MESSAGES, PAGES, type PageKey } from './routes.js';
 import { STATIC_PAGE_ELEMENT_ID, jsonForScript, type StaticPageData } from './static-page-data.js';
 import { WithdrawalAnswerContext, type WithdrawalFormAnswer } from './routes/withdrawal/withdrawal-answer.js';
@@ -26,6 +27,7 @@ export { STYLE_NONCE_PLACEHOLDER } from './style-nonce.js';
 export { withoutAppCss } from './app-css.js';
 export { SCRIPT_NONCE_PLACEHOLDER, withBootScript } from './boot.js';
 export { STATIC_PAGE_ELEMENT_ID } from './static-page-data.js';
+export { TEXT_FILES_PREFIX, textFile } from './text-files.js';
 
 export interface RenderInput {
   /** Path and query of the request. */
@@ -161,7 +163,7 @@ export async function render(input: RenderInput): Promise<RenderResult> {
   };
   const dataScript = withoutApp
     ? `<script id="${STATIC_PAGE_ELEMENT_ID}" type="application/json">${jsonForScript(staticData)}</script>`
-    : `<script id="${APP_DATA_ELEMENT_ID}" type="application/json">${serializeAppData(data, pageNamespaces)}</script>`;
+    : `<script id="${APP_DATA_ELEMENT_ID}" type="application/json">${serializeAppData(data, textFilesFor(input.language, pageNamespaces))}</script>`;
   // The offline page is what the service worker shows without a network: complete HTML, nothing to run.
   const scripts = resolution.page !== 'offline';
   return { kind: 'page', language: input.language, head, html, dataScript: scripts ? dataScript : '', scripts, app: scripts && !withoutApp };

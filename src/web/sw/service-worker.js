@@ -80,7 +80,8 @@ self.addEventListener('fetch', (event) => {
     if (request.mode === 'navigate') event.respondWith(fetch(request).catch(() => offlinePage()));
     return;
   }
-  if (url.pathname.startsWith('/assets/') || SHELL_FILES.includes(url.pathname)) {
+  // Built assets and the pages' text files (/i18n/…, named by their content's hash): never change.
+  if (url.pathname.startsWith('/assets/') || url.pathname.startsWith('/i18n/') || SHELL_FILES.includes(url.pathname)) {
     event.respondWith(cacheFirst(request));
     return;
   }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LANGUAGES } from '../../../domain/catalog.js';
+import { ALL_MESSAGES } from '../../../i18n/all-messages.js';
 import { PUBLIC_PAGES } from '../../../web/entry-server.js';
 import type { DatabaseHandle } from '../../db/client.js';
 import { PROJECT_ROOT } from '../../paths.js';
@@ -103,11 +104,23 @@ describe('the public pages, server rendered', () => {
   test('a page embeds only the texts it needs; home, guides, legal texts and the withdrawal form come without the client application', async () => {
     const body = async (url: string) => (await t.app.inject({ method: 'GET', url })).body;
     const data = async (url: string) => JSON.parse(/<script id="app-data" type="application\/json">([\s\S]*?)<\/script>/.exec(await body(url))![1]!);
-    // The texts themselves come as the language's catalogue files (cached for every page), not in the HTML.
-    expect(await data('/team')).toMatchObject({ pageNamespaces: ['team'] });
-    expect(await data('/kontakt')).toMatchObject({ pageNamespaces: [] });
+    // The texts themselves are in files the page names (cached for every page), not in the HTML.
+    expect(Object.keys((await data('/team')).texts.pages)).toEqual(['team']);
+    expect(Object.keys((await data('/kontakt')).texts.pages)).toEqual([]);
     expect(await data('/kontakt')).not.toHaveProperty('messages');
     expect(await body('/kontakt')).not.toContain('Fehler beim Laden der Bestelldaten');
+    // The files: the core catalogues of the page's language and each page namespace, cached for good.
+    const english = (await data('/team?lang=en')).texts;
+    const core = await t.app.inject({ method: 'GET', url: english.core });
+    expect(core.statusCode).toBe(200);
+    expect(core.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(core.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(core.json().orderStatus.loadError).toBe(ALL_MESSAGES.en.orderStatus.loadError);
+    expect(core.json()).not.toHaveProperty('team');
+    expect(core.json()).not.toHaveProperty('mail');
+    expect((await t.app.inject({ method: 'GET', url: english.pages.team })).json()).toEqual(ALL_MESSAGES.en.team);
+    expect(english.core).not.toBe((await data('/team')).texts.core);
+    expect((await t.app.inject({ method: 'GET', url: '/i18n/en.000000000000.json' })).statusCode).toBe(404);
     // Nothing to fill in or choose there: a few settings for their small script instead of the app's data.
     for (const url of ['/', '/impressum', '/widerruf', '/linkedin-profilbild-erstellen?lang=en']) {
       const html = await body(url);
@@ -209,7 +222,7 @@ describe('with examples, third-party services, profiles and sister sites configu
     const namespaces = async (url: string) => {
       const html = (await t.app.inject({ method: 'GET', url })).body;
       expect(html).not.toContain('id="static-page-data"');
-      return JSON.parse(/<script id="app-data" type="application\/json">([\s\S]*?)<\/script>/.exec(html)![1]!).pageNamespaces;
+      return Object.keys(JSON.parse(/<script id="app-data" type="application\/json">([\s\S]*?)<\/script>/.exec(html)![1]!).texts.pages);
     };
     expect(await namespaces('/')).not.toContain('legal');
     expect(await namespaces('/')).not.toContain('guides');

@@ -9,9 +9,11 @@ import {
   SCRIPT_NONCE_PLACEHOLDER,
   STATIC_PAGE_ELEMENT_ID,
   STYLE_NONCE_PLACEHOLDER,
+  TEXT_FILES_PREFIX,
   errorPage,
   preloadAllPages,
   render,
+  textFile,
   withBootScript,
   withoutAppCss,
   type WithdrawalFormAnswer,
@@ -140,6 +142,13 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, optio
       .type('text/html; charset=utf-8')
       .send(html);
   }
+
+  // The texts pages hydrate with (web/text-files.ts): named by a hash of their content, so cached for good.
+  app.get(`${TEXT_FILES_PREFIX}:file`, async (request, reply) => {
+    const body = textFile(request.url.split('?', 1)[0]!);
+    if (body === null) return reply.callNotFound();
+    return reply.header('cache-control', 'public, max-age=31536000, immutable').type('application/json; charset=utf-8').send(body);
+  });
 
   app.get('/*', async (request, reply) => {
     const url = request.url;
