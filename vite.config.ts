@@ -42,8 +42,6 @@ export default defineConfig({
           // through it, and a file of its own would cost every step a request.
           // React and its DOM renderer: run first, apart from the app's modules (src/web/react-runtime.ts).
           { name: 'react', root: /src[\\/]web[\\/]react-runtime\.ts$/, besides: [/src[\\/]web[\\/]static-page\.ts$/] },
-          // The router: run next, apart from React and from the app's modules (src/web/router-runtime.ts).
-          { name: 'router', root: /src[\\/]web[\\/]router-runtime\.ts$/, besides: [/src[\\/]web[\\/]static-page\.ts$/] },
           {
             name: 'app',
             root: /src[\\/]web[\\/]client-start\.tsx$/,
