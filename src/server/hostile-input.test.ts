@@ -15,6 +15,7 @@ import { LOGIN_LIMITS } from './modules/auth/auth-service.js';
 import { statusToken } from './modules/orders/order-tokens.js';
 import { buildTestApp, type TestApp } from './test/app.js';
 import { testDatabases } from './test/databases.js';
+import { TEXT_FILES_PREFIX, textFilesFor } from '../web/entry-server.js';
 import { multipart, portraitJpeg } from '../testing/images.js';
 import { BASIC_SELECTION, addResults, createDraft, payOrder, placeOrder, setOrder, type SeededDraft, type SeededOrder } from './test/seed.js';
 import { signInStaff } from './test/staff.js';
@@ -268,6 +269,8 @@ function templates(seed: Seed, app: FastifyInstance): Record<string, RouteTempla
     ],
     'GET /robots.txt': [{}],
     'GET /manifest.webmanifest': [{}],
+    // A page's texts (web/text-files.ts).
+    'GET /i18n/:file': [{ params: { file: textFilesFor('en', ['team']).pages.team!.slice(TEXT_FILES_PREFIX.length) } }],
     'GET /sitemap.xml': [{}],
     // A wrong password for an existing account is counted on the account (staff_users.failed_logins).
     'POST /api/auth/login': [{ body: { email: seed.staff.email, password: 'ein-falsches-passwort' }, resetLimits: 'login:%', mayWrite: ['staff_users'] }],

@@ -27,7 +27,7 @@ export { STYLE_NONCE_PLACEHOLDER } from './style-nonce.js';
 export { withoutAppCss } from './app-css.js';
 export { SCRIPT_NONCE_PLACEHOLDER, withBootScript } from './boot.js';
 export { STATIC_PAGE_ELEMENT_ID } from './static-page-data.js';
-export { TEXT_FILES_PREFIX, textFile } from './text-files.js';
+export { TEXT_FILES_PREFIX, textFile, textFilesFor } from './text-files.js';
 
 export interface RenderInput {
   /** Path and query of the request. */
