@@ -46,3 +46,24 @@ test('a form loads its checks when a field gets the focus, and a form sent at on
   await page.getByTestId('contact-submit').click();
   await expect(page.locator('#contact-name-error')).toBeVisible();
 });
+
+test('a page hydrates with the texts from the files its data names, not from the catalogue modules', async ({ browser }) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const texts: string[] = [];
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (pathname.startsWith('/i18n/')) texts.push(pathname);
+    if (request.resourceType() === 'script') scripts.push(pathname.replace(/^\/assets\//, '').replace(/-[\w-]{8}\.js$/, ''));
+  });
+  await open(page, '/team?lang=en');
+  await page.waitForLoadState('networkidle');
+  // The core catalogues and the page's own namespace, in the page's language: one file each.
+  expect(texts.sort()).toEqual([expect.stringMatching(/^\/i18n\/en-team\.[0-9a-f]{12}\.json$/), expect.stringMatching(/^\/i18n\/en\.[0-9a-f]{12}\.json$/)]);
+  // Nothing fetched the same texts again as code (the language switch's modules: core-…, team-…).
+  expect(scripts).not.toContain('core');
+  expect(scripts).not.toContain('team');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Profile photos for your whole team');
+  await context.close();
+});

@@ -114,7 +114,7 @@ export async function render(input: RenderInput): Promise<RenderResult> {
   const resolution = resolvePath(pathname);
   if (resolution.kind !== 'page') return resolution;
 
-  // Rendered with exactly what the page embeds, so hydration sees the same texts.
+  // Rendered with exactly the texts of the files the page names (text-files.ts), so hydration sees the same.
   const pageNamespaces = PAGE_MESSAGES[resolution.page] ?? [];
   const messages = messagesFor(ALL_MESSAGES[input.language], pageNamespaces);
   const data: AppData = {
