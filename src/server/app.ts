@@ -23,8 +23,6 @@ import { createAuthService, type AuthService } from './modules/auth/auth-service
 import { registerStaffGuard } from './modules/auth/guard.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { contactRoutes } from './modules/contact/routes.js';
-import { metricsRoutes } from './modules/metrics/routes.js';
-import { seoRoutes } from './modules/seo/routes.js';
 import { createCustomerOrderService } from './modules/customer-orders/customer-order-service.js';
 import { customerOrderRoutes } from './modules/customer-orders/routes.js';
 import { createOrderService } from './modules/orders/order-service.js';
@@ -39,7 +37,6 @@ import { orderRoutes } from './modules/orders/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { createPaymentProvider } from './payments/create-payment-provider.js';
 import type { PaymentProvider } from './payments/provider.js';
-import { webRoutes } from './modules/web/routes.js';
 import { PROJECT_ROOT, STUDIO_INFERENCE_WORKER, STUDIO_MODELS_DIR, WEB_DIST_DIR } from './paths.js';
 import { createInference, type Inference } from '../studio/inference/client.js';
 import { createGenerator } from './generator/create-generator.js';
@@ -108,6 +105,11 @@ export interface AppOverrides {
   now?: () => Date;
   /** Logger options; tests pass false. */
   logger?: boolean;
+  /**
+   * Whether the web pages are served (default true). A worker process (worker-main.ts) answers no HTTP: it
+   * does not load the pages' modules, which every web process loads before it starts.
+   */
+  webPages?: boolean;
   /** Where log lines go instead of stdout (tests capture them to check what is logged). */
   logStream?: { write(line: string): void };
 }
@@ -378,8 +380,6 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
   await app.register(teamRoutes, { service: teams });
 
   await app.register(contactRoutes);
-  await app.register(metricsRoutes);
-  await app.register(seoRoutes);
   await app.register(authRoutes, { auth });
   const admin = createAdminService({
     db: db.db,
@@ -428,6 +428,12 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
   }
   if (config.env !== 'production') await app.register(outboxRoutes, { db: db.db });
 
+  if (overrides.webPages === false) return app;
+  // Imported here, not at the top: a worker process loads neither React nor the pages (nor the page list
+  // that the page-view counter and the sitemap read from them).
+  const [{ webRoutes }, { metricsRoutes }, { seoRoutes }] = await Promise.all([import('./modules/web/routes.js'), import('./modules/metrics/routes.js'), import('./modules/seo/routes.js')]);
+  await app.register(metricsRoutes);
+  await app.register(seoRoutes);
   const built = existsSync(path.join(WEB_DIST_DIR, 'index.html'));
   await app.register(webRoutes, {
     templatePath: built ? path.join(WEB_DIST_DIR, 'index.html') : path.join(PROJECT_ROOT, 'index.html'),

@@ -68,3 +68,36 @@ for (const database of testDatabases()) {
     }
   });
 }
+
+for (const database of testDatabases()) {
+  test(`on ${database.name}: a worker process (npm run worker) does not load the web app (its pages, its router), which it never serves`, { timeout: 90_000 }, async () => {
+    const postgres = database.name === 'postgres' ? await openPostgresTestDatabase() : null;
+    const record = path.join(dir, `worker-${database.name}.txt`);
+    const worker = startShopProcess(
+      {
+        DATA_DIR: path.join(dir, `worker-${database.name}`),
+        RECORD_LOADED_MODULES: record,
+        NODE_OPTIONS: `--import ${RECORDER}`,
+        ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+      },
+      'src/server/worker-main.ts',
+    );
+    try {
+      const deadline = Date.now() + 60_000;
+      while (!worker.output().includes('worker is running')) {
+        if (worker.child.exitCode !== null || Date.now() > deadline) throw new Error(`the worker did not start:\n${worker.output().slice(-2000)}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const loaded = await loadedPackages(record);
+      expect(loaded).toContain('fastify');
+      expect(loaded).not.toContain('react-router');
+      const urls = await readFile(record, 'utf8');
+      expect(urls).not.toContain('/src/web/');
+    } finally {
+      const exited = worker.exited;
+      worker.child.kill('SIGTERM');
+      await exited;
+      await postgres?.handle.close();
+    }
+  });
+}

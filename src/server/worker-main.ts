@@ -17,7 +17,8 @@ async function main() {
   }
   // Before any thread starts (they inherit it): customers' requests on the same machine go first.
   lowerPriority(config.backgroundNice);
-  const app = await buildApp(config);
+  // No web pages: this process serves no HTTP (the pages' modules would only take memory).
+  const app = await buildApp(config, { webPages: false });
   const applied = await app.db.migrate();
   if (applied.length) app.log.info({ applied }, 'database migrated');
   // Ready starts the job runner; this process serves no HTTP.

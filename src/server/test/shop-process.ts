@@ -20,9 +20,10 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export function startShopProcess(env: Record<string, string>): ShopProcess {
+/** `entry`: the start command's source, the shop (main.ts) unless a test names another (worker-main.ts). */
+export function startShopProcess(env: Record<string, string>, entry = 'src/server/main.ts'): ShopProcess {
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/ignore-styles.mjs', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/ignore-styles.mjs', entry], {
     cwd: PROJECT_ROOT,
     env: { PATH: process.env.PATH, NODE_ENV: 'development', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
