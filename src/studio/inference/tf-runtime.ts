@@ -11,6 +11,7 @@ import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { POSE_INPUT } from './pose-size.js';
 import { SEGMENTATION_SIZE } from './segmentation-size.js';
 import { alignedChip, boxChip, loadFaceRecognitionNet, type FaceRecognitionNet } from './face-recognition.js';
+import { releasePackedFilters } from './packed-filters.js';
 import type { Box, DetectedFace, FaceDescriptor, FaceLandmarks, Pose, RgbImage } from './types.js';
 
 const require = createRequire(import.meta.url);
@@ -85,6 +86,42 @@ function loadStreamed(file: string): Promise<GraphModel> {
       return { ...artifacts, getWeightStream };
     },
   });
+}
+
+const CONVOLUTIONS = new Set(['Conv2D', '_FusedConv2D', 'DepthwiseConv2dNative', 'FusedDepthwiseConv2dNative']);
+
+/** The weights of a graph model that are a convolution's filter and nothing else (packed-filters.ts). */
+export function convolutionOnlyFilters(json: tf.io.ModelJSON): string[] {
+  const nodes = (json.modelTopology as { node?: { op: string; input?: string[] }[] }).node ?? [];
+  const uses = new Map<string, { op: string; index: number }[]>();
+  for (const node of nodes) {
+    (node.input ?? []).forEach((input, index) => {
+      const name = input.replace(/^\^/, '').split(':')[0]!;
+      uses.set(name, [...(uses.get(name) ?? []), { op: node.op, index }]);
+    });
+  }
+  const weights = json.weightsManifest.flatMap((group) => group.weights.map((weight) => weight.name));
+  return weights.filter((name) => {
+    const used = uses.get(name) ?? [];
+    return used.length > 0 && used.every((use) => CONVOLUTIONS.has(use.op) && use.index === 1);
+  });
+}
+
+/**
+ * MultiPose Lightning, run once on an empty input and its convolutions' filters then given back to the
+ * WebAssembly heap (about 18 MB; packed-filters.ts). Its graph has no branches: every run runs every
+ * convolution with the same arguments, whatever the input's size. `releaseFilters: false` keeps them (tests).
+ */
+export async function loadPoseModel(file: string, options: { releaseFilters?: boolean } = {}): Promise<GraphModel & { releasedBytes: number }> {
+  const json = JSON.parse(await readFile(file, 'utf8')) as tf.io.ModelJSON;
+  const model = await loadStreamed(file);
+  const filters = convolutionOnlyFilters(json).map((name) => model.weights[name]?.[0]);
+  const warm = () => tf.tidy(() => model.execute(tf.zeros([1, POSE_INPUT, POSE_INPUT, 3], 'int32')) as tf.Tensor).dispose();
+  const releasedBytes =
+    options.releaseFilters === false || filters.some((filter) => !filter)
+      ? 0
+      : releasePackedFilters(filters.map((filter, index) => ({ filter: filter!, prepare: index === 0 ? warm : () => {} })));
+  return Object.assign(model, { releasedBytes });
 }
 
 interface HumanFace {
@@ -243,7 +280,7 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       }
     },
     async detectPoses(image) {
-      poses ??= loadStreamed(path.join(options.modelDir, 'movenet-multipose.json'));
+      poses ??= loadPoseModel(path.join(options.modelDir, 'movenet-multipose.json'));
       const model = await poses;
       const scale = POSE_INPUT / Math.max(image.width, image.height);
       const width = Math.max(32, Math.round((image.width * scale) / 32) * 32);
