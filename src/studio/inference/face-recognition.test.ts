@@ -1,6 +1,7 @@
 // The descriptor net gives its filters' memory back once they are packed (packed-filters.ts). Its descriptors
-// must stay the same to the bit: compared here with a net that keeps its filters, on face chips of real
-// photographs of different people, in this process on the same WebAssembly backend the models' thread runs.
+// must stay the same to the bit: compared here with a net that keeps its filters, on 150 px crops (the chip's
+// size) of real photographs of different people, in this process, on the WebAssembly backend the models'
+// thread runs.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import sharp from 'sharp';

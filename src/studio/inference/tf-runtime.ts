@@ -54,10 +54,12 @@ const STORED_BYTES: Record<string, number> = { float32: 4, int32: 4, bool: 1, ui
  * its weights as one buffer keeps that buffer for as long as it lives (tfjs holds on to what it loaded from;
  * 9.4 MB for the pose model), one given a stream keeps only the weights themselves.
  */
-function loadStreamed(file: string): Promise<GraphModel> {
-  return loadGraphModel({
+async function loadStreamed(file: string): Promise<{ model: GraphModel; json: tf.io.ModelJSON }> {
+  let json: tf.io.ModelJSON | null = null;
+  const model = await loadGraphModel({
     async load(): Promise<tf.io.ModelArtifacts> {
       const read = await readModel(pathToFileURL(file));
+      json = read.json;
       const { specs } = read;
       const { weightData: _kept, ...artifacts } = await tf.io.getModelArtifactsForJSON(read.json, async () => [specs, new ArrayBuffer(0)]);
       // Let go once read: tfjs keeps this function (with the artifacts) for as long as the model lives.
@@ -86,6 +88,7 @@ function loadStreamed(file: string): Promise<GraphModel> {
       return { ...artifacts, getWeightStream };
     },
   });
+  return { model, json: json! };
 }
 
 const CONVOLUTIONS = new Set(['Conv2D', '_FusedConv2D', 'DepthwiseConv2dNative', 'FusedDepthwiseConv2dNative']);
@@ -113,8 +116,7 @@ export function convolutionOnlyFilters(json: tf.io.ModelJSON): string[] {
  * convolution with the same arguments, whatever the input's size. `releaseFilters: false` keeps them (tests).
  */
 export async function loadPoseModel(file: string, options: { releaseFilters?: boolean } = {}): Promise<GraphModel & { releasedBytes: number }> {
-  const json = JSON.parse(await readFile(file, 'utf8')) as tf.io.ModelJSON;
-  const model = await loadStreamed(file);
+  const { model, json } = await loadStreamed(file);
   const filters = convolutionOnlyFilters(json).map((name) => model.weights[name]?.[0]);
   const warm = () => tf.tidy(() => model.execute(tf.zeros([1, POSE_INPUT, POSE_INPUT, 3], 'int32')) as tf.Tensor).dispose();
   const releasedBytes =
@@ -224,7 +226,7 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   await human.load();
   for (const listener of process.listeners('uncaughtException')) if (!before.exception.includes(listener)) process.removeListener('uncaughtException', listener);
   for (const listener of process.listeners('unhandledRejection')) if (!before.rejection.includes(listener)) process.removeListener('unhandledRejection', listener);
-  const selfie = await loadStreamed(path.join(options.modelDir, 'selfie.json'));
+  const { model: selfie } = await loadStreamed(path.join(options.modelDir, 'selfie.json'));
   // Loaded on first use: a thread that only checks uploads holds neither the poses' nor the descriptors' weights.
   let poses: Promise<GraphModel> | null = null;
   let recognition: Promise<FaceRecognitionNet> | null = null;
