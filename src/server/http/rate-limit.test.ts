@@ -36,6 +36,20 @@ describe.each(testDatabases())('rate limits on $name', (testDb) => {
     expect((await limiter.hit('address', 5, 60_000, 0)).hits).toBe(0);
   });
 
+  test('an amount of 0 only looks: it writes no row, and a window that ended counts as empty', async () => {
+    const limiter = createRateLimiter(handle.db, () => clock);
+    const keyRows = async (key: string) => (await queryRows<{ n: number }>(handle.db, sql`select count(*)::int as n from rate_limits where key = ${key}`))[0]!.n;
+    expect(await limiter.hit('look', 1, 60_000, 0)).toMatchObject({ allowed: true, hits: 0, resetAt: new Date(clock.getTime() + 60_000) });
+    expect(await keyRows('look')).toBe(0);
+    await limiter.hit('look', 1, 60_000, 2);
+    const window = new Date(clock.getTime() + 60_000);
+    clock = new Date(clock.getTime() + 30_000);
+    expect(await limiter.hit('look', 1, 60_000, 0)).toMatchObject({ allowed: false, hits: 2, resetAt: window });
+    clock = new Date(clock.getTime() + 31_000);
+    expect(await limiter.hit('look', 1, 60_000, 0)).toMatchObject({ allowed: true, hits: 0 });
+    expect((await queryRows<{ hits: number }>(handle.db, sql`select hits from rate_limits where key = 'look'`))[0]!.hits).toBe(2);
+  });
+
   test('the counters are kept out of the write-ahead log (an unlogged table)', async () => {
     const [row] = await queryRows<{ persistence: string }>(handle.db, sql`select relpersistence as persistence from pg_class where relname = 'rate_limits'`);
     expect(row?.persistence).toBe('u');

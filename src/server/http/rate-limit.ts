@@ -51,6 +51,13 @@ export function createRateLimiter(db: Database, now: () => Date) {
     async hit(key: string, limit: number, windowMs: number, amount = 1): Promise<RateLimitResult> {
       const at = now();
       const resetAt = new Date(at.getTime() + windowMs);
+      if (amount === 0) {
+        // Only a look: a read, which writes nothing and waits for no other process's count of the same key (an
+        // upload's first look, three at a time from one address).
+        const [row] = await db.select({ hits: rateLimits.hits, resetAt: rateLimits.resetAt }).from(rateLimits).where(eq(rateLimits.key, key));
+        const current = row && row.resetAt > at ? row : { hits: 0, resetAt };
+        return { allowed: current.hits <= limit, hits: current.hits, resetAt: current.resetAt };
+      }
       const [row] = await queryRows<{ hits: number; reset_at: Date | string }>(
         db,
         sql`${countStatement({ key, amount, at: at.toISOString(), resetAt: resetAt.toISOString() })} returning hits, reset_at`,
