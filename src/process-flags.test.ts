@@ -12,13 +12,13 @@ test('npm start, npm run worker, the README and the benchmarks run the shop with
     .join(' ');
   expect(flags).toMatch(/^--max-semi-space-size=\d+ --expose-gc$/);
   expect(env).toBe('MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=262144');
-  expect(WEB_NODE_FLAGS).toEqual([expect.stringMatching(/^--max-old-space-size=\d+$/)]);
+  expect(WEB_NODE_FLAGS).toEqual([expect.stringMatching(/^--max-old-space-size=\d+$/), expect.stringMatching(/^--heap-growing-percent=\d+$/)]);
   expect(scripts.start).toBe(`${env} node ${flags} scripts/start.mjs`);
   expect(scripts.worker).toBe(`${env} node ${flags} scripts/worker.mjs`);
   const readme = readFileSync('README.md', 'utf8');
   const production = readme.split('\n').filter((line) => /^(RUN_JOBS=false )?(\w+=\S+ )*node .*dist\/server\/(main|worker)\.js/.test(line));
   expect(production.length).toBeGreaterThanOrEqual(2);
-  // A web process (no jobs) also caps its old generation; a worker does not.
+  // A web process (no jobs) also caps its old generation and fixes how far it grows between collections; a worker does not.
   for (const line of production) {
     const web = line.startsWith('RUN_JOBS=false');
     expect(line).toContain(web ? `${env} node ${flags} ${WEB_NODE_FLAGS.join(' ')} dist/server/main.js` : `${env} node ${flags} dist/server/worker.js`);
