@@ -28,7 +28,7 @@ export const SHOP_NODE_FLAGS = ['--max-semi-space-size=4', '--expose-gc'];
  * the buffers of request bodies count against that growth: a full collection every five or six uploads (its
  * helper threads took about 30 % of both cores while 150 photos arrived). `--heap-growing-percent=70` lets it
  * grow by 70 %: about a quarter as many collections, 11–16 ms of CPU per 2.7 MB upload instead of 20–27, web
- * peak 226 MB at 50 customers (docs/decisions/013-small-server.md).
+ * peak 210–239 MB at 50 customers instead of 186–206 (docs/decisions/013-small-server.md).
  */
 export const WEB_NODE_FLAGS = ['--max-old-space-size=128', '--heap-growing-percent=70'];
 
