@@ -63,7 +63,9 @@ test('a pro order in generator mode ends with checked drafts in three formats fo
 
   const customer = await browser.newPage({ baseURL: GENERATOR_BASE_URL });
   await customer.goto(`/tracking?order_id=${draft.orderId}&email=${encodeURIComponent(email)}`);
-  await expect(customer.getByTestId('status-banner')).toBeVisible();
+  // A link with the order and the address looks the order up once the page's script and its form checks have
+  // loaded (in one CI run on a machine busy with other tests' studio jobs, 4.4 s until the lookup's answer).
+  await expect(customer.getByTestId('status-banner')).toBeVisible({ timeout: 15_000 });
   await expect(customer.getByTestId('download-one')).toHaveCount(1);
   await customer.close();
   expect(errors).toEqual([]);
