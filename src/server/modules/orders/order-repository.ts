@@ -14,6 +14,9 @@ export type UploadRow = typeof orderUploads.$inferSelect;
 export type PhotoCheckRow = typeof photoChecks.$inferSelect;
 export type HistoryInput = Omit<typeof orderHistory.$inferInsert, 'id' | 'createdAt' | 'orderId'>;
 
+/** What recordPhotoCheck did: recorded it, or why the order takes no photo now. */
+export type PhotoCheckRoom = 'recorded' | 'orderNotFound' | 'orderLocked' | 'checkoutOpen' | 'tooManyPhotos';
+
 /** Data access for orders; every function takes the database or a transaction. */
 export function createOrderRepository(db: Executor) {
   return {
@@ -99,34 +102,36 @@ export function createOrderRepository(db: Executor) {
       return row ?? null;
     },
     /**
-     * A photo that waits for its check, recorded while the order has room for it (its photos and the checks under
-     * way below `max`), its job queued and its file's note settled, in one statement: false, and nothing written,
-     * when it has none. Run with the order's row locked: the count then sees every photo recorded before.
+     * A photo that waits for its check, recorded in one statement when its order takes it: under the order's row
+     * lock (the database function photo_check_room, migration 0018) the order is still editable, has no open
+     * payment page, and its photos and the checks under way are below `max`; then the check is inserted, its job
+     * queued and its file's note settled. Otherwise nothing is written and the answer says why.
      */
-    async insertPhotoCheckIfRoom(
+    async recordPhotoCheck(
       values: { id: string; orderId: string; fileName: string; storageKey: string; createdAt: Date },
       max: number,
       job: EnqueueOptions,
-    ): Promise<boolean> {
-      const rows = await queryRows<{ id: string }>(
+    ): Promise<PhotoCheckRoom> {
+      const rows = await queryRows<{ verdict: string }>(
         db,
-        sql`with room as (
-              select 1 as ok
-              where (select count(*) from ${orderUploads} where ${orderUploads.orderId} = ${values.orderId})
-                + (select count(*) from ${photoChecks} where ${photoChecks.orderId} = ${values.orderId} and ${photoChecks.status} = 'checking') < ${max}
+        sql`with room as materialized (
+              select photo_check_room(${values.orderId}::uuid, ${max}::integer) as verdict
             ), inserted as (
               insert into ${photoChecks} (id, order_id, file_name, storage_key, status, created_at)
               select ${values.id}::uuid, ${values.orderId}::uuid, ${values.fileName}, ${values.storageKey}, 'checking', ${values.createdAt.toISOString()}::timestamptz
-              from room
+              from room where verdict = 'room'
               returning id
             ), queued as (
               ${enqueueStatement(sql`inserted`, job, values.createdAt)}
             ), settled as (
               delete from ${storageIntents} where ${storageIntents.key} = ${values.storageKey} and exists (select 1 from inserted)
             )
-            select id from inserted`,
+            select verdict from room`,
       );
-      return rows.length > 0;
+      const verdict = rows[0]?.verdict;
+      if (verdict === 'room') return 'recorded';
+      if (verdict === 'orderNotFound' || verdict === 'orderLocked' || verdict === 'checkoutOpen' || verdict === 'tooManyPhotos') return verdict;
+      throw new Error(`photo_check_room answered ${String(verdict)}`);
     },
     /** Removes a check still under way; false when it is gone or already decided. */
     async takePhotoCheck(id: string): Promise<boolean> {

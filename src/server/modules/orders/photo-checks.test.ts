@@ -209,6 +209,20 @@ describe.each(testDatabases())('photos checked by a worker on $name', (testDb) =
     expect(queued.map((job) => (job.payload as { checkId: string }).checkId).sort()).toEqual((await checkRows(order.orderId)).map((row) => row.id).sort());
   });
 
+  test('photos sent all at once beyond the most an order takes: exactly that many wait, the others are refused and leave nothing', { timeout: 120_000 }, async () => {
+    const order = await draft();
+    const sent = UPLOAD_LIMITS.maxPhotos + 4;
+    const answers = await Promise.all(Array.from({ length: sent }, (_, i) => upload(order, franck[i % franck.length]!)));
+    expect(answers.filter((answer) => answer.statusCode === 202)).toHaveLength(UPLOAD_LIMITS.maxPhotos);
+    const refused = answers.filter((answer) => answer.statusCode !== 202);
+    expect(refused.map((answer) => [answer.statusCode, answer.json().error.code])).toEqual(Array.from({ length: 4 }, () => [409, 'tooManyPhotos']));
+    expect(await checkRows(order.orderId)).toHaveLength(UPLOAD_LIMITS.maxPhotos);
+    expect(await files(order.orderId)).toHaveLength(UPLOAD_LIMITS.maxPhotos);
+    expect(await intents()).toEqual([]);
+    const queued = await db.db.select().from(jobs).where(eq(jobs.orderId, order.orderId));
+    expect(queued).toHaveLength(UPLOAD_LIMITS.maxPhotos);
+  });
+
   test('a photo sent after the order button first closes the payment page, then waits; a paid order takes none and keeps no file', { timeout: 120_000 }, async () => {
     const order = await draft();
     for (const photo of franck) await waiting(order, photo);
