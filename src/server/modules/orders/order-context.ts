@@ -67,7 +67,10 @@ export function selectionColumns(selection: Selection) {
   };
 }
 
-/** Drafts can change until they are paid; a cancelled or paid order is final. */
+/**
+ * Drafts can change until they are paid; a cancelled or paid order is final. The database function
+ * photo_check_room (migration 0018) applies the same rule in SQL; photo-checks.test.ts compares the two.
+ */
 export function isEditable(order: OrderRow): boolean {
   return order.status === 'created' && order.paymentStatus !== 'paid' && order.paymentStatus !== 'refunded';
 }

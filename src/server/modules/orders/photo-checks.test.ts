@@ -18,7 +18,10 @@ import { createDraft, sendPhoto, setOrder } from '../../test/seed.js';
 import { testDatabases } from '../../test/databases.js';
 import { multipart, phoneJpeg } from '../../../testing/images.js';
 import { FIXTURES_DIR } from '../../../testing/project-root.js';
+import { ORDER_STATUSES, PAYMENT_STATUSES } from '../../../domain/order-state.js';
+import { queryRows } from '../../db/client.js';
 import { PHOTO_CHECK_QUEUE } from './draft-uploads.js';
+import { isEditable } from './order-context.js';
 
 const BASIC = { gender: 'male', style: 'casual', package: 'basic', location: null, outfit: null, extras: [] };
 
@@ -221,6 +224,19 @@ describe.each(testDatabases())('photos checked by a worker on $name', (testDb) =
     expect(await intents()).toEqual([]);
     const queued = await db.db.select().from(jobs).where(eq(jobs.orderId, order.orderId));
     expect(queued).toHaveLength(UPLOAD_LIMITS.maxPhotos);
+  });
+
+  test("the database's rule for an order that takes photos (photo_check_room) is isEditable's, for every status and payment status", async () => {
+    const order = await draft();
+    const verdict = async () => (await queryRows<{ verdict: string }>(db.db, sql`select photo_check_room(${order.orderId}::uuid, ${UPLOAD_LIMITS.maxPhotos}::integer) as verdict`))[0]!.verdict;
+    for (const status of ORDER_STATUSES) {
+      for (const paymentStatus of PAYMENT_STATUSES) {
+        await setOrder(t.app, order.orderId, { status, paymentStatus, providerSessionId: null });
+        expect([status, paymentStatus, await verdict()]).toEqual([status, paymentStatus, isEditable(await orderRow(order.orderId)) ? 'room' : 'orderLocked']);
+      }
+    }
+    await setOrder(t.app, order.orderId, { status: 'created', paymentStatus: 'pending', providerSessionId: 'cs_review_test' });
+    expect(await verdict()).toBe('checkoutOpen');
   });
 
   test('a photo sent after the order button first closes the payment page, then waits; a paid order takes none and keeps no file', { timeout: 120_000 }, async () => {
