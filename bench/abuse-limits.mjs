@@ -62,9 +62,11 @@ try {
   let acceptedBytes = 0;
   const uploadStarted = performance.now();
   for (let i = 0; i < 200; i++) {
-    const form = new FormData();
-    form.append('file', new Blob([body], { type: 'image/jpeg' }), 'selfie.jpg');
-    const answer = await fetch(`${base}/api/orders/${draft.orderId}/uploads`, { method: 'POST', headers: { 'x-draft-token': draft.draftToken, 'x-forwarded-for': '203.0.113.50' }, body: form });
+    const answer = await fetch(`${base}/api/orders/${draft.orderId}/uploads`, {
+      method: 'POST',
+      headers: { 'content-type': 'image/jpeg', 'x-file-name': 'selfie.jpg', 'x-draft-token': draft.draftToken, 'x-forwarded-for': '203.0.113.50' },
+      body,
+    });
     const code = (await answer.json()).error?.code;
     if (answer.status === 429) break;
     if (code !== 'notAnImage') throw new Error(`unexpected answer ${answer.status} ${code}`);

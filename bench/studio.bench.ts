@@ -121,10 +121,12 @@ try {
   const json = (response: Response) => response.json() as Promise<Record<string, string>>;
   const draft = await json(await fetch(`${base}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ language: 'de', selection, photoConsent: true, photoConsentVersion: PHOTO_CONSENT_VERSION }) }));
   for (let i = 0; i < (SMOKE ? 3 : 5); i++) {
-    const form = new FormData();
     const selfie = await sharp(PORTRAIT).resize(1600 + i * 16, 2000, { fit: 'cover' }).jpeg({ quality: 88 }).toBuffer();
-    form.append('file', new Blob([selfie], { type: 'image/jpeg' }), `selfie-${i}.jpg`);
-    const upload = await fetch(`${base}/api/orders/${draft.orderId}/uploads`, { method: 'POST', headers: { 'x-draft-token': draft.draftToken! }, body: form });
+    const upload = await fetch(`${base}/api/orders/${draft.orderId}/uploads`, {
+      method: 'POST',
+      headers: { 'content-type': 'image/jpeg', 'x-file-name': `selfie-${i}.jpg`, 'x-draft-token': draft.draftToken! },
+      body: selfie,
+    });
     if (upload.status !== 201) throw new Error(`upload failed: ${await upload.text()}`);
   }
   const checkout = await json(

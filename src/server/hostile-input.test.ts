@@ -571,7 +571,7 @@ describe.each(testDatabases())('hostile input on $name', (testDb) => {
     expect(linesWithHostileValues(logs.slice(logStart))).toEqual([]);
   }, 180_000);
 
-  test('malformed multipart bodies are a 400 in our shape on the customer and the staff upload route, and leave nothing behind', async () => {
+  test('malformed multipart bodies are a 400 in our shape on the customer and the staff upload route, a photo body under a hostile name is kept without it, and a body that is no photo leaves nothing behind', async () => {
     const staff = await signInStaff(t.app, '10.250.0.1');
     const jpeg = await portraitJpeg();
     const good = multipart({ buffer: jpeg, fileName: 'selfie.jpg', contentType: 'image/jpeg' });
@@ -617,6 +617,26 @@ describe.each(testDatabases())('hostile input on $name', (testDb) => {
       expect(isPlainText(response.json().fileName), fileName).toBe(true);
       expect(response.json().fileName).not.toMatch(/[\u202A-\u202E]/);
     }
+    // The wizard's way: the photo as the body, its name percent-encoded in X-File-Name (or not encoded at all).
+    const asBody = (fileName: string, payload: string | Buffer = jpeg) =>
+      t.app.inject({ method: 'POST', url: targets[0]!.url, headers: { ...targets[0]!.headers, 'content-type': 'image/jpeg', 'x-file-name': fileName }, payload });
+    const sentNames = ['Max%00Markermann.jpg', `${'Markermann'.repeat(100)}.jpg`, '%E2%80%AEgpj.Markermann%07.exe', '..%2F..%2Fetc%2Fpasswd%2FMarkermann', 'Markermann%zz', 'Markermann%ED%A0%80'];
+    for (const fileName of sentNames) {
+      const response = await asBody(fileName);
+      expect(response.statusCode, fileName).toBe(201);
+      expect(isPlainText(response.json().fileName), fileName).toBe(true);
+      expect(response.json().fileName, fileName).not.toMatch(/[\u202A-\u202E/\\]/);
+      // Photos kept for the names above make room again for the next (an order takes ten).
+      await t.app.inject({ method: 'DELETE', url: `${targets[0]!.url}/${response.json().id}`, headers: targets[0]!.headers });
+    }
+    const fingerprintBefore = await fingerprint();
+    const refusedBodies = await Promise.all([asBody('leer.jpg', ''), asBody('Markermann.jpg', Buffer.from('\u0000Markermann\u0001'.repeat(500), 'latin1')), asBody('cut.jpg', jpeg.subarray(0, 300))]);
+    expect(refusedBodies.map((response) => `${response.statusCode} ${response.json().error?.code} ${errorShapeProblem(response) ?? 'shape ok'}`)).toEqual([
+      '415 notAnImage shape ok',
+      '415 notAnImage shape ok',
+      '415 corruptImage shape ok',
+    ]);
+    expect(changedTables(fingerprintBefore, await fingerprint())).toEqual([]);
     expect(linesWithHostileValues(logs.slice(logStart))).toEqual([]);
   });
 

@@ -8,7 +8,7 @@ import { PHOTO_CONSENT_VERSION, WAIVER_TEXT_VERSION } from '../../domain/order-s
 import { generatedImages, orders } from '../db/schema.js';
 import { WEBHOOK_PATH } from '../modules/payments/routes.js';
 import type { SandboxPaymentProvider } from '../payments/sandbox-provider.js';
-import { multipart, portraitJpeg } from '../../testing/images.js';
+import { portraitJpeg } from '../../testing/images.js';
 
 export const BASIC_SELECTION = { gender: 'male', style: 'casual', package: 'basic', location: null, outfit: null, extras: [] };
 
@@ -29,8 +29,12 @@ export interface SeededDraft {
 
 /** One photo sent to a draft's upload route as the wizard sends it; the answer as it is (201, 202 or a refusal). */
 export function sendPhoto(app: FastifyInstance, draft: { orderId: string; draftToken: string }, buffer: Buffer, fileName = 'selfie.jpg') {
-  const body = multipart({ buffer, fileName, contentType: 'image/jpeg' });
-  return app.inject({ method: 'POST', url: `/api/orders/${draft.orderId}/uploads`, headers: { 'content-type': body.contentType, 'x-draft-token': draft.draftToken }, payload: body.body });
+  return app.inject({
+    method: 'POST',
+    url: `/api/orders/${draft.orderId}/uploads`,
+    headers: { 'content-type': 'image/jpeg', 'x-file-name': encodeURIComponent(fileName), 'x-draft-token': draft.draftToken },
+    payload: buffer,
+  });
 }
 
 /** A draft order with its photos, as the wizard makes it before the order button. */

@@ -40,8 +40,12 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
   return body as T;
 }
 
-/** Uploads one file with real progress from the network (XMLHttpRequest reports upload bytes, fetch does not). */
-export function uploadFile<T>(url: string, file: File, headers: Record<string, string>, onProgress: (fraction: number) => void): Promise<T> {
+/**
+ * Uploads one file with real progress from the network (XMLHttpRequest reports upload bytes, fetch does not):
+ * as a multipart form, or (`asBody`) as the request's body with its name in X-File-Name, which the order's photo
+ * upload takes with less work on the server.
+ */
+export function uploadFile<T>(url: string, file: File, headers: Record<string, string>, onProgress: (fraction: number) => void, { asBody = false } = {}): Promise<T> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', url);
@@ -60,6 +64,14 @@ export function uploadFile<T>(url: string, file: File, headers: Record<string, s
       if (xhr.status >= 200 && xhr.status < 300) resolve(body as T);
       else reject(errorFromBody(xhr.status, body));
     };
+    if (asBody) {
+      // A HEIC often has no type in the browser, and a PDF is not refused for its type: the server tells the
+      // format from the bytes and answers in the customer's words.
+      xhr.setRequestHeader('content-type', file.type.startsWith('image/') ? file.type : 'application/octet-stream');
+      xhr.setRequestHeader('x-file-name', encodeURIComponent(file.name));
+      xhr.send(file);
+      return;
+    }
     const form = new FormData();
     form.append('file', file, file.name);
     xhr.send(form);

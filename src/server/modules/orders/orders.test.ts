@@ -1,5 +1,6 @@
 // The money path over HTTP: drafts, hostile uploads, checkout, and payment events in every order.
 import { readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
 import sharp from 'sharp';
@@ -51,13 +52,13 @@ describe.each(testDatabases())('order flow on $name', (testDb) => {
     return response.json() as { orderId: string; draftToken: string; orderNumber: string };
   }
 
+  /** As the wizard sends a photo: the file as the body, its name in X-File-Name. */
   function upload(order: { orderId: string; draftToken: string }, buffer: Buffer, fileName = 'selfie.jpg', contentType = 'image/jpeg') {
-    const body = multipart({ buffer, fileName, contentType });
     return t.app.inject({
       method: 'POST',
       url: `/api/orders/${order.orderId}/uploads`,
-      headers: { 'content-type': body.contentType, 'x-draft-token': order.draftToken },
-      payload: body.body,
+      headers: { 'content-type': contentType, 'x-file-name': encodeURIComponent(fileName), 'x-draft-token': order.draftToken },
+      payload: buffer,
     });
   }
 
@@ -148,6 +149,40 @@ describe.each(testDatabases())('order flow on $name', (testDb) => {
       expect(response.statusCode).toBe(201);
       expect(response.json().fileName).toBe(stored);
     }
+  });
+
+  test('a photo sent as a multipart form is taken as well; a body past the size limit is refused with or without a declared length; a type that cannot be a photo is refused', async () => {
+    const order = await draft();
+    // Another client, or a wizard page loaded before the shop changed how it sends photos.
+    const form = multipart({ buffer: jpeg, fileName: 'Müller.jpg', contentType: 'image/jpeg' });
+    const asForm = await t.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/uploads`, headers: { 'content-type': form.contentType, 'x-draft-token': order.draftToken }, payload: form.body });
+    expect(asForm.statusCode, asForm.body).toBe(201);
+    expect(asForm.json().fileName).toBe('Müller.jpg');
+    // A name that is not percent-encoding is only shown: it becomes the default name.
+    const oddName = await t.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/uploads`, headers: { 'content-type': 'image/jpeg', 'x-file-name': '%E0%A4%A', 'x-draft-token': order.draftToken }, payload: jpeg });
+    expect(oddName.statusCode, oddName.body).toBe(201);
+    expect(oddName.json().fileName).toBe('foto');
+    const keptBefore = await files(order.orderId);
+    // Declared too large: refused before the body is read.
+    const tooLarge = Buffer.concat([jpeg, Buffer.alloc(10 * 1024 * 1024)]);
+    const declared = await upload(order, tooLarge);
+    expect([declared.statusCode, declared.json().error.code]).toEqual([413, 'fileTooLarge']);
+    // Sent without a length (chunked): read up to the limit, then only counted, and refused.
+    const chunked = await t.app.inject({
+      method: 'POST',
+      url: `/api/orders/${order.orderId}/uploads`,
+      headers: { 'content-type': 'image/jpeg', 'x-draft-token': order.draftToken },
+      payload: Readable.from([tooLarge.subarray(0, 4_000_000), tooLarge.subarray(4_000_000)]),
+    });
+    expect([chunked.statusCode, chunked.json().error.code]).toEqual([413, 'fileTooLarge']);
+    // The body's type only says it is meant as a photo; text is not, and a made-up type is no body the route takes.
+    const text = await t.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/uploads`, headers: { 'content-type': 'text/plain', 'x-draft-token': order.draftToken }, payload: 'Markermann' });
+    expect([text.statusCode, text.json().error.code]).toEqual([415, 'notAnImage']);
+    const pdf = await t.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/uploads`, headers: { 'content-type': 'application/pdf', 'x-draft-token': order.draftToken }, payload: '%PDF-1.4' });
+    expect(pdf.statusCode).toBe(415);
+    const renamed = await upload(order, Buffer.from('%PDF-1.4 Markermann'), 'lebenslauf.jpg');
+    expect([renamed.statusCode, renamed.json().error.code]).toEqual([415, 'notAnImage']);
+    expect(await files(order.orderId)).toEqual(keptBefore);
   });
 
   test('a wrong draft token looks like a missing order', async () => {

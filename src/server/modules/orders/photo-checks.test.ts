@@ -2,7 +2,10 @@
 // the wizard asks for the verdict, and the worker's check is the same as an upload checked at once: the same
 // person on every photo, refusals with their reason, nothing of a refused or removed photo left behind, and
 // no order placed while a photo still waits. Here every photo waits (inlineUploads: 0); real photographs.
+import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
+import net, { type AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
@@ -24,6 +27,14 @@ import { PHOTO_CHECK_QUEUE } from './draft-uploads.js';
 import { isEditable } from './order-context.js';
 
 const BASIC = { gender: 'male', style: 'casual', package: 'basic', location: null, outfit: null, extras: [] };
+
+async function until(condition: () => Promise<boolean>, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('waited in vain');
+    await sleep(20);
+  }
+}
 
 
 describe.each(testDatabases())('photos checked by a worker on $name', (testDb) => {
@@ -184,6 +195,29 @@ describe.each(testDatabases())('photos checked by a worker on $name', (testDb) =
     expect(await files(order.orderId)).toEqual([]);
     expect(await checkRows(order.orderId)).toEqual([]);
     expect(await intents()).toEqual(before);
+  });
+
+  test('a photo sent as the body whose connection drops half-way leaves no file, row or note behind', async () => {
+    const order = await draft();
+    const before = await intents();
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as AddressInfo;
+    const photo = franck[0]!;
+    const socket = net.connect(port, '127.0.0.1');
+    await once(socket, 'connect');
+    socket.write(
+      `POST /api/orders/${order.orderId}/uploads HTTP/1.1\r\nHost: localhost\r\nContent-Type: image/jpeg\r\nContent-Length: ${photo.length}\r\n` +
+        `X-File-Name: selfie.jpg\r\nX-Draft-Token: ${order.draftToken}\r\n\r\n`,
+    );
+    socket.write(photo.subarray(0, Math.floor(photo.length / 2)));
+    // The upload is under way once its file is noted (before a byte is stored); then the customer is gone.
+    await until(async () => (await intents()).length > before.length);
+    socket.destroy();
+    await until(async () => (await intents()).length === before.length);
+    expect(await intents()).toEqual(before);
+    expect(await files(order.orderId)).toEqual([]);
+    expect(await checkRows(order.orderId)).toEqual([]);
+    expect(await db.db.select().from(jobs).where(eq(jobs.orderId, order.orderId))).toEqual([]);
   });
 
   test('a photo removed while it waits leaves nothing once the worker comes to it', async () => {

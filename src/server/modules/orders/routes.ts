@@ -12,6 +12,7 @@ import { createRateLimiter, type RateLimitResult } from '../../http/rate-limit.j
 import type { ZodTypeProvider } from '../../http/zod-provider.js';
 import { checkStatusToken, draftToken, isDraftToken } from './order-tokens.js';
 import type { OrderService } from './order-service.js';
+import { acceptPhotoBodies, photoBody } from './photo-body.js';
 
 const orderParams = z.object({ id: z.uuid({ error: 'orderNotFound' }) }).strict();
 const uploadParams = z.object({ id: z.uuid(), uploadId: z.uuid() }).strict();
@@ -25,6 +26,7 @@ export const orderRoutes: FastifyPluginAsync<{ service: OrderService }> = async 
     limits: { fileSize: UPLOAD_LIMITS.maxFileBytes, files: 1, fields: 0, parts: 1, headerPairs: 50 },
     throwFileSizeLimit: false,
   });
+  acceptPhotoBodies(app);
   const secret = app.config.appSecret;
   const api = app.withTypeProvider<ZodTypeProvider>();
 
@@ -72,29 +74,27 @@ export const orderRoutes: FastifyPluginAsync<{ service: OrderService }> = async 
     // An address over its volume is refused before its body is read.
     const used = await limiter.hit(uploadKey, uploadKbPerHour, HOUR_MS, 0);
     if (!used.allowed) refuse(reply, used, 'uploadLimitReached');
-    if (!request.isMultipart()) throw new AppError(415, 'notAnImage');
-    const file = await request.file().catch(rethrowMultipartError);
-    if (!file) throw new AppError(400, 'noFile');
+    const photo = await photoBody(request);
     // A body that breaks off or is malformed fails the stream the service reads: that is the customer's 400.
     let bodyError: unknown = null;
-    file.file.once('error', (error) => {
+    photo.stream.once('error', (error) => {
       bodyError = error;
     });
     const answer = await service
       .addUpload(request.params.id, {
-        stream: file.file,
-        fileName: file.filename,
+        stream: photo.stream,
+        fileName: photo.fileName,
         async received(bytes) {
           // Counted as received, before the photo is decoded or checked.
           const counted = await limiter.hit(uploadKey, uploadKbPerHour, HOUR_MS, Math.ceil(bytes / 1024));
           if (!counted.allowed) refuse(reply, counted, 'uploadLimitReached');
-          // The multipart limit stops reading at the limit and marks the stream truncated.
-          if (file.file.truncated) throw new AppError(413, 'fileTooLarge', 'fileTooLarge', { maxBytes: UPLOAD_LIMITS.maxFileBytes });
+          // Past the size limit the body was only counted, not kept.
+          if (photo.truncated()) throw new AppError(413, 'fileTooLarge', 'fileTooLarge', { maxBytes: UPLOAD_LIMITS.maxFileBytes });
         },
       })
       .catch((error: unknown) => {
         // (It may have failed before this handler listened: the stream keeps it.)
-        const failed = bodyError ?? file.file.errored;
+        const failed = bodyError ?? photo.stream.errored;
         if (failed) rethrowMultipartError(failed);
         throw error;
       });

@@ -225,8 +225,12 @@ export function usePhotoUploads(options: PhotoUploadsOptions) {
           const current = item;
           let outcome: Promise<UploadView | null>;
           try {
-            const answer = await uploadFile<UploadAnswer>(`/api/orders/${target.orderId}/uploads`, current.file!, { 'x-draft-token': target.token }, (fraction) =>
-              setItem(current.key, { progress: fraction }),
+            const answer = await uploadFile<UploadAnswer>(
+              `/api/orders/${target.orderId}/uploads`,
+              current.file!,
+              { 'x-draft-token': target.token },
+              (fraction) => setItem(current.key, { progress: fraction }),
+              { asBody: true },
             );
             if ('state' in answer) {
               // A busy shop took the photo and checks it soon: the next one goes on its way meanwhile.
