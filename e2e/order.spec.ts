@@ -110,7 +110,13 @@ test('the wizard works at phone width, reload keeps the selections, and fewer th
   await page.locator('html[data-hydrated="true"]').waitFor();
   await expect(page.getByTestId('upload-thumb')).toHaveCount(2);
   await page.screenshot({ path: 'test-results/wizard-upload-phone.png', fullPage: true });
+  // The wizard sends the photo itself as the request's body (less work for the server than a form in a rush of
+  // uploads), its type as Content-Type and its name percent-encoded in X-File-Name.
+  const sent = page.waitForRequest((request) => request.method() === 'POST' && /\/api\/orders\/[^/]+\/uploads$/.test(request.url()));
   await page.getByTestId('file-input').setInputFiles((await photoFiles(3)).slice(2));
+  const upload = await sent;
+  expect((await upload.allHeaders())['content-type']).toBe('image/jpeg');
+  expect((await upload.allHeaders())['x-file-name']).toBe('selfie-3.jpg');
   await expect(page.getByTestId('upload-thumb')).toHaveCount(3);
   await page.getByTestId('next').click();
   await page.getByTestId('style-casual').click();
@@ -132,7 +138,9 @@ test('at phone width an iPhone HEIC photo is accepted like a JPEG, with its thum
   // The picker offers HEIC: iOS hands over its photos as they are.
   expect(await page.getByTestId('file-input').getAttribute('accept')).toContain('image/heic');
   await page.getByTestId('photo-consent').check();
+  const sent = page.waitForRequest((request) => request.method() === 'POST' && /\/api\/orders\/[^/]+\/uploads$/.test(request.url()));
   await page.getByTestId('file-input').setInputFiles({ name: 'IMG_4117.HEIC', mimeType: 'image/heic', buffer: readFileSync('test/fixtures/faces/franck_04117.heic') });
+  expect((await (await sent).allHeaders())['content-type']).toBe('image/heic');
   const thumb = page.getByTestId('upload-thumb').first();
   await expect(thumb).toHaveAttribute('data-quality', 'ok');
   await expect(page.getByTestId('upload-counter')).toContainText('1/3');

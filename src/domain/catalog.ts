@@ -126,6 +126,12 @@ export const UPLOAD_LIMITS = {
   maxPixels: 50_000_000,
 } as const;
 
+/**
+ * The request header that carries a photo's file name (percent-encoded) when the wizard sends the photo as the
+ * request's body; the server reads it, the wizard writes it.
+ */
+export const PHOTO_NAME_HEADER = 'x-file-name';
+
 /** The upload size limit in whole megabytes, as texts quote it. */
 export const MAX_UPLOAD_MB = Math.round(UPLOAD_LIMITS.maxFileBytes / (1024 * 1024));
 

@@ -4,6 +4,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
+import { PHOTO_NAME_HEADER } from '../../domain/catalog.js';
 import { PHOTO_CONSENT_VERSION, WAIVER_TEXT_VERSION } from '../../domain/order-selection.js';
 import { generatedImages, orders } from '../db/schema.js';
 import { WEBHOOK_PATH } from '../modules/payments/routes.js';
@@ -28,11 +29,17 @@ export interface SeededDraft {
 }
 
 /** One photo sent to a draft's upload route as the wizard sends it; the answer as it is (201, 202 or a refusal). */
-export function sendPhoto(app: FastifyInstance, draft: { orderId: string; draftToken: string }, buffer: Buffer, fileName = 'selfie.jpg') {
+export function sendPhoto(
+  app: FastifyInstance,
+  draft: { orderId: string; draftToken: string },
+  buffer: Buffer,
+  fileName = 'selfie.jpg',
+  contentType = 'image/jpeg',
+) {
   return app.inject({
     method: 'POST',
     url: `/api/orders/${draft.orderId}/uploads`,
-    headers: { 'content-type': 'image/jpeg', 'x-file-name': encodeURIComponent(fileName), 'x-draft-token': draft.draftToken },
+    headers: { 'content-type': contentType, [PHOTO_NAME_HEADER]: encodeURIComponent(fileName), 'x-draft-token': draft.draftToken },
     payload: buffer,
   });
 }

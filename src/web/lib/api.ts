@@ -1,4 +1,5 @@
 // Talking to the shop's API: JSON in and out, failures as error codes the pages translate.
+import { PHOTO_NAME_HEADER } from '../../domain/catalog.js';
 
 export class ApiError extends Error {
   constructor(
@@ -68,7 +69,7 @@ export function uploadFile<T>(url: string, file: File, headers: Record<string, s
       // A HEIC often has no type in the browser, and a PDF is not refused for its type: the server tells the
       // format from the bytes and answers in the customer's words.
       xhr.setRequestHeader('content-type', file.type.startsWith('image/') ? file.type : 'application/octet-stream');
-      xhr.setRequestHeader('x-file-name', encodeURIComponent(file.name));
+      xhr.setRequestHeader(PHOTO_NAME_HEADER, encodeURIComponent(file.name));
       xhr.send(file);
       return;
     }

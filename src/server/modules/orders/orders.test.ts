@@ -11,6 +11,7 @@ import { orderHistory, orderUploads, orders, outgoingMail, paymentEvents, sandbo
 import type { SandboxPaymentProvider } from '../../payments/sandbox-provider.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
+import { sendPhoto } from '../../test/seed.js';
 import { franckJpeg, multipart, PORTRAIT, portraitJpeg } from '../../../testing/images.js';
 import { PROJECT_ROOT } from '../../../testing/project-root.js';
 import { WEBHOOK_PATH } from '../payments/routes.js';
@@ -53,13 +54,8 @@ describe.each(testDatabases())('order flow on $name', (testDb) => {
   }
 
   /** As the wizard sends a photo: the file as the body, its name in X-File-Name. */
-  function upload(order: { orderId: string; draftToken: string }, buffer: Buffer, fileName = 'selfie.jpg', contentType = 'image/jpeg') {
-    return t.app.inject({
-      method: 'POST',
-      url: `/api/orders/${order.orderId}/uploads`,
-      headers: { 'content-type': contentType, 'x-file-name': encodeURIComponent(fileName), 'x-draft-token': order.draftToken },
-      payload: buffer,
-    });
+  function upload(order: { orderId: string; draftToken: string }, buffer: Buffer, fileName?: string, contentType?: string) {
+    return sendPhoto(t.app, order, buffer, fileName, contentType);
   }
 
   async function rows(orderId: string) {

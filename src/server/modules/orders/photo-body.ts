@@ -6,11 +6,9 @@
 // (docs/performance-history.md, 2026-11-28, ninth stop).
 import { Readable, Transform } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { UPLOAD_LIMITS } from '../../../domain/catalog.js';
+import { PHOTO_NAME_HEADER, UPLOAD_LIMITS } from '../../../domain/catalog.js';
 import { rethrowMultipartError } from '../../http/error-handler.js';
 import { AppError } from '../../http/errors.js';
-
-export const FILE_NAME_HEADER = 'x-file-name';
 
 /** The body types taken as a photo's bytes; what the photo really is, its contents decide (the image checks). */
 const PHOTO_BODY_TYPES = /^(?:image\/[\w.+-]+|application\/octet-stream)(?:;|$)/i;
@@ -79,5 +77,5 @@ export async function photoBody(request: FastifyRequest): Promise<PhotoBody> {
     return { stream: file.file, fileName: file.filename, truncated: () => file.file.truncated };
   }
   if (!(request.body instanceof Readable)) throw new AppError(415, 'notAnImage');
-  return { ...limited(request.body), fileName: headerFileName(request.headers[FILE_NAME_HEADER]) };
+  return { ...limited(request.body), fileName: headerFileName(request.headers[PHOTO_NAME_HEADER]) };
 }
