@@ -2,7 +2,7 @@
 // staff see and retry, and safe with any number of worker processes: a job is claimed with
 // FOR UPDATE SKIP LOCKED under a lease that its worker renews; a worker that dies loses the lease and the
 // job is claimed again.
-import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../db/client.js';
 import { jobs } from '../db/schema.js';
 
@@ -18,15 +18,41 @@ export interface EnqueueOptions {
   runAt?: Date;
 }
 
+/** A value in a statement: given, or a placeholder that a prepared statement fills in each time it runs. */
+type Param<T> = T | Placeholder;
+
+/** A job's row as `enqueueRow` writes it: each value given, or a placeholder (the payload as JSON text). */
+export interface JobRowValues {
+  queue: Param<string>;
+  payloadJson: Param<string>;
+  orderId: Param<string | null>;
+  dedupeKey: Param<string | null>;
+  maxAttempts: Param<number>;
+  runAt: Param<string>;
+  createdAt: Param<string>;
+}
+
 /**
  * The row `enqueue` writes, as a statement that inserts it once for each row of `source` (a common table
  * expression of the caller's statement): something recorded and its job queued in one round trip, or neither.
  */
 export function enqueueStatement(source: SQL, options: EnqueueOptions, now: Date): SQL {
-  const at = now.toISOString();
+  return enqueueRow(source, {
+    queue: options.queue,
+    payloadJson: JSON.stringify(options.payload),
+    orderId: options.orderId ?? null,
+    dedupeKey: options.dedupeKey ?? null,
+    maxAttempts: options.maxAttempts ?? 5,
+    runAt: (options.runAt ?? now).toISOString(),
+    createdAt: now.toISOString(),
+  });
+}
+
+/** enqueueStatement's statement from the row's values, which may be placeholders (a prepared statement's). */
+export function enqueueRow(source: SQL, row: JobRowValues): SQL {
   return sql`insert into ${jobs} (queue, payload, order_id, dedupe_key, max_attempts, run_at, created_at, updated_at)
-    select ${options.queue}, ${JSON.stringify(options.payload)}::jsonb, ${options.orderId ?? null}::uuid, ${options.dedupeKey ?? null},
-      ${options.maxAttempts ?? 5}::integer, ${(options.runAt ?? now).toISOString()}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
+    select ${row.queue}::text, ${row.payloadJson}::jsonb, ${row.orderId}::uuid, ${row.dedupeKey}::text,
+      ${row.maxAttempts}::integer, ${row.runAt}::timestamptz, ${row.createdAt}::timestamptz, ${row.createdAt}::timestamptz
     from ${source}
     on conflict do nothing`;
 }

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { ExtraKey } from '../../../domain/catalog.js';
-import { queryRows, type Executor } from '../../db/client.js';
-import { enqueueStatement, type EnqueueOptions } from '../../jobs/queue.js';
+import { type Executor } from '../../db/client.js';
+import { enqueueRow, type EnqueueOptions } from '../../jobs/queue.js';
 import { orderHistory, orderUploads, orders, photoChecks, storageIntents } from '../../db/schema.js';
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -16,6 +16,47 @@ export type HistoryInput = Omit<typeof orderHistory.$inferInsert, 'id' | 'create
 
 /** What recordPhotoCheck did: recorded it, or why the order takes no photo now. */
 export type PhotoCheckRoom = 'recorded' | 'orderNotFound' | 'orderLocked' | 'checkoutOpen' | 'tooManyPhotos';
+
+const p = sql.placeholder;
+
+/**
+ * recordPhotoCheck's statement, prepared once per database handle: each connection parses and plans it once (it
+ * runs for every photo of an upload rush, where building and planning it anew cost more than running it). The
+ * order's checks (the database function photo_check_room), the check's row, its job (for the photo's order) and
+ * the settled note of its file; written only when there is room.
+ */
+function buildPhotoCheckStatement(db: Executor) {
+  const room = db
+    .$with('room', { verdict: sql<string>`verdict`.as('verdict') })
+    .as(sql`select photo_check_room(${p('orderId')}::uuid, ${p('max')}::integer) as verdict`);
+  const inserted = db.$with('inserted', {}).as(
+    sql`insert into ${photoChecks} (id, order_id, file_name, storage_key, status, created_at)
+        select ${p('id')}::uuid, ${p('orderId')}::uuid, ${p('fileName')}::text, ${p('storageKey')}::text, 'checking', ${p('createdAt')}::timestamptz
+        from room where verdict = 'room'
+        returning id`,
+  );
+  const queued = db.$with('queued', {}).as(
+    enqueueRow(sql`inserted`, {
+      queue: p('queue'),
+      payloadJson: p('payloadJson'),
+      orderId: p('orderId'),
+      dedupeKey: p('dedupeKey'),
+      maxAttempts: p('maxAttempts'),
+      runAt: p('runAt'),
+      createdAt: p('createdAt'),
+    }),
+  );
+  const settled = db
+    .$with('settled', {})
+    .as(sql`delete from ${storageIntents} where ${storageIntents.key} = ${p('storageKey')}::text and exists (select 1 from inserted)`);
+  return db.with(room, inserted, queued, settled).select({ verdict: room.verdict }).from(room).prepare('photo_check_record');
+}
+const photoCheckStatements = new WeakMap<Executor, ReturnType<typeof buildPhotoCheckStatement>>();
+function photoCheckStatement(db: Executor) {
+  let statement = photoCheckStatements.get(db);
+  if (!statement) photoCheckStatements.set(db, (statement = buildPhotoCheckStatement(db)));
+  return statement;
+}
 
 /** Data access for orders; every function takes the database or a transaction. */
 export function createOrderRepository(db: Executor) {
@@ -112,22 +153,19 @@ export function createOrderRepository(db: Executor) {
       max: number,
       job: EnqueueOptions,
     ): Promise<PhotoCheckRoom> {
-      const rows = await queryRows<{ verdict: string }>(
-        db,
-        sql`with room as materialized (
-              select photo_check_room(${values.orderId}::uuid, ${max}::integer) as verdict
-            ), inserted as (
-              insert into ${photoChecks} (id, order_id, file_name, storage_key, status, created_at)
-              select ${values.id}::uuid, ${values.orderId}::uuid, ${values.fileName}, ${values.storageKey}, 'checking', ${values.createdAt.toISOString()}::timestamptz
-              from room where verdict = 'room'
-              returning id
-            ), queued as (
-              ${enqueueStatement(sql`inserted`, job, values.createdAt)}
-            ), settled as (
-              delete from ${storageIntents} where ${storageIntents.key} = ${values.storageKey} and exists (select 1 from inserted)
-            )
-            select verdict from room`,
-      );
+      const rows = await photoCheckStatement(db).execute({
+        orderId: values.orderId,
+        max,
+        id: values.id,
+        fileName: values.fileName,
+        storageKey: values.storageKey,
+        createdAt: values.createdAt.toISOString(),
+        queue: job.queue,
+        payloadJson: JSON.stringify(job.payload),
+        dedupeKey: job.dedupeKey ?? null,
+        maxAttempts: job.maxAttempts ?? 5,
+        runAt: (job.runAt ?? values.createdAt).toISOString(),
+      });
       const verdict = rows[0]?.verdict;
       if (verdict === 'room') return 'recorded';
       if (verdict === 'orderNotFound' || verdict === 'orderLocked' || verdict === 'checkoutOpen' || verdict === 'tooManyPhotos') return verdict;
