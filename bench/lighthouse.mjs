@@ -139,6 +139,14 @@ try {
     if (row.seo !== null) printFigure(`${name} SEO`, row.seo, '', '100');
     printFigure(`${name} errors (console, CSP)`, row.problems.length, '', '0');
     if (row.failing.size) console.log(`  audits not passed: ${[...row.failing].join(', ')}`);
+    // LIGHTHOUSE_TASKS=1: each run's blocking time and its long tasks (what TBT is made of), for a closer look.
+    if (process.env.LIGHTHOUSE_TASKS) {
+      for (const lhr of results) {
+        const tasks = lhr.audits['long-tasks']?.details?.items ?? [];
+        const listed = tasks.map((task) => `${Math.round(task.duration)} ms at ${Math.round(task.startTime)} (${String(task.url).replace(base, '') || 'page'})`);
+        console.log(`  run: TBT ${Math.round(lhr.audits['total-blocking-time'].numericValue)} ms; long tasks: ${listed.join(', ') || 'none'}`);
+      }
+    }
     for (const line of row.problems) console.log(`  ${line}`);
   }
   // One line per page, for the README and for comparing runs.
