@@ -64,12 +64,11 @@ export function NavBar() {
         <Link to="/" className="nav__logo">
           {/* The mark (public/favicon.svg) is drawn in place, not fetched: a request before the first paint
               delays it on a slow connection. Hidden from assistive technology, so the link's name is exactly
-              its visible text (WCAG 2.5.3). */}
+              its visible text (WCAG 2.5.3). The letters are outlines (Liberation Sans Bold), not text: text would
+              cost a font lookup of its own before the first layout and look different on every system. */}
           <svg className="nav__logo-mark" viewBox="0 0 64 64" width="36" height="36" aria-hidden="true" focusable="false">
             <rect width="64" height="64" rx="14" fill="#14213d" />
-            <text x="32" y="42" fontFamily="Arial, Helvetica, sans-serif" fontSize="26" fontWeight="700" textAnchor="middle" fill="#fca311">
-              BF
-            </text>
+            <path fill="#fca311" d="M32.3 36.9Q32.3 38.3 31.7 39.2Q31.2 40.2 30.2 40.8Q29.3 41.4 28 41.7Q26.8 42 25.4 42L16.4 42L16.4 24.1L24.6 24.1Q26.2 24.1 27.4 24.4Q28.7 24.7 29.5 25.2Q30.4 25.8 30.8 26.6Q31.2 27.5 31.2 28.6Q31.2 30.1 30.4 31.2Q29.5 32.2 27.8 32.6Q30 32.8 31.1 34Q32.3 35.1 32.3 36.9M27.5 29.1Q27.5 27.9 26.7 27.4Q25.9 26.9 24.4 26.9L20.2 26.9L20.2 31.3L24.4 31.3Q26 31.3 26.8 30.8Q27.5 30.2 27.5 29.1M28.5 36.6Q28.5 35.9 28.2 35.4Q28 34.9 27.5 34.6Q27 34.3 26.3 34.2Q25.7 34.1 24.9 34.1L20.2 34.1L20.2 39.2L25 39.2Q25.8 39.2 26.4 39.1Q27 39 27.5 38.7Q28 38.4 28.2 37.9Q28.5 37.4 28.5 36.6M48.4 27L38.9 27L38.9 32.5L48.1 32.5L48.1 35.4L38.9 35.4L38.9 42L35.2 42L35.2 24.1L48.4 24.1" />
           </svg>
           <span className="nav__logo-text">{site.name}</span>
           <span className="visually-hidden">{t('common.nav.homeSuffix')}</span>
