@@ -114,9 +114,9 @@ test('the wizard works at phone width, reload keeps the selections, and fewer th
   // uploads), its type as Content-Type and its name percent-encoded in X-File-Name.
   const sent = page.waitForRequest((request) => request.method() === 'POST' && /\/api\/orders\/[^/]+\/uploads$/.test(request.url()));
   await page.getByTestId('file-input').setInputFiles((await photoFiles(3)).slice(2));
-  const upload = await sent;
-  expect((await upload.allHeaders())['content-type']).toBe('image/jpeg');
-  expect((await upload.allHeaders())['x-file-name']).toBe('selfie-3.jpg');
+  const headers = await (await sent).allHeaders();
+  expect(headers['content-type']).toBe('image/jpeg');
+  expect(headers['x-file-name']).toBe('selfie-3.jpg');
   await expect(page.getByTestId('upload-thumb')).toHaveCount(3);
   await page.getByTestId('next').click();
   await page.getByTestId('style-casual').click();

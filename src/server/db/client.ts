@@ -17,6 +17,19 @@ export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 /** A transaction or the database itself: repositories accept either. */
 export type Executor = Pick<Database, 'select' | 'insert' | 'update' | 'delete' | 'execute' | 'transaction' | '$with' | 'with'>;
 
+/**
+ * A statement built and prepared once per database handle or transaction, on first use. drizzle binds a prepared
+ * statement to the handle it was built on; PostgreSQL then parses and plans it once per connection, by its name.
+ */
+export function preparedPer<Statement>(build: (db: Executor) => Statement): (db: Executor) => Statement {
+  const built = new WeakMap<Executor, Statement>();
+  return (db) => {
+    let statement = built.get(db);
+    if (!statement) built.set(db, (statement = build(db)));
+    return statement;
+  };
+}
+
 export interface DatabaseHandle {
   db: Database;
   kind: 'pglite' | 'postgres';

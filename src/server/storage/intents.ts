@@ -3,7 +3,7 @@
 // records the row removes the note. A note left over after STALE_AFTER_MS marks a file nobody will list:
 // the deletion job removes it, so no customer photo outlives the deletion promise unseen.
 import { inArray, lt, sql } from 'drizzle-orm';
-import type { Executor } from '../db/client.js';
+import { preparedPer, type Executor } from '../db/client.js';
 import { storageIntents } from '../db/schema.js';
 import type { Storage } from './storage.js';
 
@@ -11,21 +11,18 @@ import type { Storage } from './storage.js';
 export const STALE_AFTER_MS = 60 * 60 * 1000;
 
 /** One key's note, prepared once per database handle (one for every photo of an upload rush). */
-function buildNoteStatement(db: Executor) {
-  return db
+const noteStatement = preparedPer((db) =>
+  db
     .insert(storageIntents)
     .values({ key: sql.placeholder('key'), createdAt: sql.placeholder('createdAt') })
     .onConflictDoNothing()
-    .prepare('storage_intent_note');
-}
-const noteStatements = new WeakMap<Executor, ReturnType<typeof buildNoteStatement>>();
+    .prepare('storage_intent_note'),
+);
 
 /** Before writing: these keys may be stored without a row. */
 export async function noteIntent(db: Executor, keys: string[], now: Date): Promise<void> {
   if (keys.length === 1) {
-    let statement = noteStatements.get(db);
-    if (!statement) noteStatements.set(db, (statement = buildNoteStatement(db)));
-    await statement.execute({ key: keys[0], createdAt: now });
+    await noteStatement(db).execute({ key: keys[0], createdAt: now });
     return;
   }
   await db

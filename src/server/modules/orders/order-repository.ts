@@ -1,6 +1,6 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { ExtraKey } from '../../../domain/catalog.js';
-import { type Executor } from '../../db/client.js';
+import { preparedPer, type Executor } from '../../db/client.js';
 import { enqueueRow, type EnqueueOptions } from '../../jobs/queue.js';
 import { orderHistory, orderUploads, orders, photoChecks, storageIntents } from '../../db/schema.js';
 
@@ -24,8 +24,13 @@ const p = sql.placeholder;
  * runs for every photo of an upload rush, where building and planning it anew cost more than running it). The
  * order's checks (the database function photo_check_room), the check's row, its job (for the photo's order) and
  * the settled note of its file; written only when there is room.
+ *
+ * photo_check_room must run once per photo (it counts the order's photos and locks the order's row). drizzle's
+ * $with cannot write `as materialized`, so this relies on PostgreSQL's rule: a WITH query that is read more than
+ * once (here by `inserted` and by the final select) or that calls a volatile function (photo_check_room is
+ * volatile) is computed once and kept, never folded into the queries that read it.
  */
-function buildPhotoCheckStatement(db: Executor) {
+const photoCheckStatement = preparedPer((db) => {
   const room = db
     .$with('room', { verdict: sql<string>`verdict`.as('verdict') })
     .as(sql`select photo_check_room(${p('orderId')}::uuid, ${p('max')}::integer) as verdict`);
@@ -50,13 +55,7 @@ function buildPhotoCheckStatement(db: Executor) {
     .$with('settled', {})
     .as(sql`delete from ${storageIntents} where ${storageIntents.key} = ${p('storageKey')}::text and exists (select 1 from inserted)`);
   return db.with(room, inserted, queued, settled).select({ verdict: room.verdict }).from(room).prepare('photo_check_record');
-}
-const photoCheckStatements = new WeakMap<Executor, ReturnType<typeof buildPhotoCheckStatement>>();
-function photoCheckStatement(db: Executor) {
-  let statement = photoCheckStatements.get(db);
-  if (!statement) photoCheckStatements.set(db, (statement = buildPhotoCheckStatement(db)));
-  return statement;
-}
+});
 
 /** Data access for orders; every function takes the database or a transaction. */
 export function createOrderRepository(db: Executor) {

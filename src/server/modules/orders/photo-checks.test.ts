@@ -25,6 +25,7 @@ import { ORDER_STATUSES, PAYMENT_STATUSES } from '../../../domain/order-state.js
 import { queryRows } from '../../db/client.js';
 import { PHOTO_CHECK_QUEUE } from './draft-uploads.js';
 import { isEditable } from './order-context.js';
+import { createOrderRepository } from './order-repository.js';
 
 const BASIC = { gender: 'male', style: 'casual', package: 'basic', location: null, outfit: null, extras: [] };
 
@@ -271,6 +272,26 @@ describe.each(testDatabases())('photos checked by a worker on $name', (testDb) =
     }
     await setOrder(t.app, order.orderId, { status: 'created', paymentStatus: 'pending', providerSessionId: 'cs_review_test' });
     expect(await verdict()).toBe('checkoutOpen');
+  });
+
+  test("recording a photo's check runs the order's check (photo_check_room) once: PostgreSQL computes the WITH query once, not once per reader", async () => {
+    const order = await draft();
+    let calls: number | string | undefined;
+    // Rolled back at the end: the check's job and row are only there to be counted.
+    const rolledBack = db.db.transaction(async (tx) => {
+      await tx.execute(sql`set local track_functions = 'pl'`);
+      const id = crypto.randomUUID();
+      const recorded = await createOrderRepository(tx).recordPhotoCheck(
+        { id, orderId: order.orderId, fileName: 'one.jpg', storageKey: `test/${id}.jpg`, createdAt: new Date() },
+        UPLOAD_LIMITS.maxPhotos,
+        { queue: PHOTO_CHECK_QUEUE, payload: { checkId: id } },
+      );
+      expect(recorded).toBe('recorded');
+      calls = (await queryRows<{ calls: number | string }>(tx, sql`select pg_stat_get_xact_function_calls('photo_check_room'::regproc) as calls`))[0]!.calls;
+      tx.rollback();
+    });
+    await expect(rolledBack).rejects.toThrow(/rollback/i);
+    expect(Number(calls)).toBe(1);
   });
 
   test('a photo sent after the order button first closes the payment page, then waits; a paid order takes none and keeps no file', { timeout: 120_000 }, async () => {
