@@ -1,7 +1,7 @@
 // What a page loads before anyone touches it (issue 22): the wizard's steps and the form pages hydrate without
 // the schema library, a wizard step without the other steps' code; a form's checks load when it is used.
 import { expect, test, type Browser, type Response } from '@playwright/test';
-import { open } from './helpers.js';
+import { open, seedPaidOrder, uniqueEmail } from './helpers.js';
 
 /** The script files a new visitor's first load of `path` fetched: their names without the build's hash, and their code. */
 async function firstLoadScripts(browser: Browser, path: string): Promise<{ names: string[]; code: string }> {
@@ -45,6 +45,27 @@ test('a form loads its checks when a field gets the focus, and a form sent at on
   await open(page, '/kontakt');
   await page.getByTestId('contact-submit').click();
   await expect(page.locator('#contact-name-error')).toBeVisible();
+});
+
+test("tracking from a mail's link shows the order without loading the checks; a link cut short gets the form's words", async ({ browser, request }) => {
+  const email = uniqueEmail('link');
+  const order = await seedPaidOrder(request, email);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const scripts: string[] = [];
+  page.on('response', async (response) => {
+    if (response.request().resourceType() === 'script') scripts.push(await response.text().catch(() => ''));
+  });
+  await open(page, `/tracking?order_id=${order.orderId}&email=${encodeURIComponent(email)}`);
+  await expect(page.getByTestId('status-banner')).toHaveAttribute('data-status', 'paid');
+  await page.waitForLoadState('networkidle');
+  expect(scripts.some((code) => code.includes(SCHEMA_LIBRARY)), 'the lookup loaded the schemas').toBe(false);
+
+  // The server refuses the values; the page loads the checks to say why, as the form does.
+  await open(page, `/tracking?order_id=BF-123&email=${encodeURIComponent(email)}`);
+  await expect(page.getByTestId('track-error')).toHaveText(/BF-7K3M9Q2X/);
+  expect(scripts.some((code) => code.includes(SCHEMA_LIBRARY)), 'the refusal loaded the schemas').toBe(true);
+  await context.close();
 });
 
 test('a page hydrates with the texts from the files its data names, not from the catalogue modules', async ({ browser }) => {

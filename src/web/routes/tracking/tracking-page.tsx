@@ -69,24 +69,38 @@ export function TrackingPage() {
     setError(t('tracking.errors.rateLimited'));
   };
 
+  /** The form's checks of these values (loaded first): their parsed form, or why not in the page's words. */
+  const invalidInput = async (rawId: string, rawEmail: string): Promise<{ message: string } | { data: { orderId: string; email: string } }> => {
+    const checked = await checkForm((schemas) => schemas.trackingFormSchema, { orderId: rawId, email: rawEmail });
+    if (checked.status === 'unavailable') return { message: t('tracking.errors.loadError') };
+    if (checked.status === 'invalid') {
+      const fields = checked.fields;
+      return { message: t(`tracking.errors.${fields._form ?? fields.orderId ?? fields.email ?? 'required'}`) };
+    }
+    return { data: checked.data };
+  };
+
   const search = useCallback(
-    async (rawId: string, rawEmail: string) => {
+    /**
+     * From the form, the values are checked first (the checks load with the form's first use). From a link (a
+     * mail, the success page) they go to the server at once, which checks them with the same schema: the page
+     * shows the order without waiting for the checks, and loads them only to explain a refusal.
+     */
+    async (rawId: string, rawEmail: string, fromLink = false) => {
       // One search at a time: a second press while the checks load or the answer is awaited does nothing.
       if (searchRunning.current) return;
       searchRunning.current = true;
       try {
         setError(null);
         setLinkSent(false);
-        const checked = await checkForm((schemas) => schemas.trackingFormSchema, { orderId: rawId, email: rawEmail });
-        if (checked.status === 'unavailable') {
-          setError(t('tracking.errors.loadError'));
-          return;
-        }
-        if (checked.status === 'invalid') {
-          const fields = checked.fields;
-          const code = fields._form ?? fields.orderId ?? fields.email ?? 'required';
-          setError(t(`tracking.errors.${code}`));
-          return;
+        let body = { orderId: rawId, email: rawEmail };
+        if (!fromLink) {
+          const checked = await invalidInput(rawId, rawEmail);
+          if ('message' in checked) {
+            setError(checked.message);
+            return;
+          }
+          body = checked.data;
         }
         const attempts = readAttempts();
         if (attempts.lockedUntil && attempts.lockedUntil > Date.now()) {
@@ -95,7 +109,7 @@ export function TrackingPage() {
         }
         setSearching(true);
         try {
-          const result = await api<{ order: OrderView; statusToken: string } | { outcome: 'linkSent' }>('/api/tracking', { method: 'POST', body: checked.data });
+          const result = await api<{ order: OrderView; statusToken: string } | { outcome: 'linkSent' }>('/api/tracking', { method: 'POST', body });
           if ('outcome' in result) {
             setOrder(null);
             setLinkSent(true);
@@ -107,6 +121,13 @@ export function TrackingPage() {
         } catch (caught) {
           setOrder(null);
           const code = caught instanceof ApiError ? caught.code : 'loadError';
+          if (code === 'validationFailed' && fromLink) {
+            // The link's values are not an order's (cut short in a mail program, typed by hand): the form's own
+            // words for why, and no failed search counted.
+            const checked = await invalidInput(rawId, rawEmail);
+            setError('message' in checked ? checked.message : t('tracking.errors.loadError'));
+            return;
+          }
           if (code === 'rateLimited') {
             const seconds = caught instanceof ApiError ? Number(caught.details.retryAfterSeconds ?? 900) : 900;
             lock(Date.now() + seconds * 1000);
@@ -138,7 +159,7 @@ export function TrackingPage() {
     const id = params.get('order_id');
     const mail = params.get('email');
     // Searching is the point of this effect: the link in a mail or on the success page carries both fields.
-    if (id && mail) void search(id, mail);
+    if (id && mail) void search(id, mail, true);
   }, [params, search]);
 
   const submit = (event: FormEvent) => {
