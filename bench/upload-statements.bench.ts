@@ -9,7 +9,6 @@
 // Uses DATABASE_URL's server, or the local one, and a database of its own that it drops afterwards.
 // Smoke (BENCH_SMOKE=1): 50 uploads instead of 3 x 1 000.
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase, queryRows } from '../src/server/db/client.js';
@@ -19,6 +18,7 @@ import { PHOTO_CHECK_QUEUE } from '../src/server/modules/orders/draft-uploads.js
 import { createOrderRepository } from '../src/server/modules/orders/order-repository.js';
 import { noteIntent } from '../src/server/storage/intents.js';
 import { SMOKE, figure } from './in-process.js';
+import { cpuSeconds } from './support/proc-stats.mjs';
 import { once, stopOnExit } from './support/processes.mjs';
 
 const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -40,10 +40,11 @@ const rounds = SMOKE ? 1 : 3;
 const perRound = SMOKE ? 50 : 1000;
 const HOUR_MS = 60 * 60 * 1000;
 
-/** CPU time a process has used so far (user + system, Linux), in milliseconds. */
+/** CPU time a process has used so far (user + system), in milliseconds. */
 function cpuMs(pid: number) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  const seconds = cpuSeconds(pid);
+  if (seconds === null) throw new Error(`process ${pid} is gone`);
+  return seconds * 1000;
 }
 
 try {
