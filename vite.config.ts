@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { compileHints } from './scripts/vite/compile-hints.js';
 import { inlineCss } from './scripts/vite/inline-css.js';
 import { loadOrderChunks } from './scripts/vite/load-order-chunks.js';
 import { precompress } from './scripts/vite/precompress.js';
@@ -16,6 +17,8 @@ export default defineConfig({
     routerWithoutDisplayNames(),
     serviceWorker({ source: 'src/web/sw/service-worker.js', publicDir: 'public', extraShell: ['/manifest.webmanifest'] }),
     inlineCss(),
+    // React and the app's frame: all their functions compiled while they download (scripts/vite/compile-hints.ts).
+    compileHints(['react', 'app']),
     precompress(),
     {
       // Without server rendering (dev server) the template's placeholders get neutral values.

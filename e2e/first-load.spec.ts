@@ -3,8 +3,8 @@
 import { expect, test, type Browser, type Response } from '@playwright/test';
 import { open, seedPaidOrder, uniqueEmail } from './helpers.js';
 
-/** The script files a new visitor's first load of `path` fetched: their names without the build's hash, and their code. */
-async function firstLoadScripts(browser: Browser, path: string): Promise<{ names: string[]; code: string }> {
+/** The script files a new visitor's first load of `path` fetched: their names without the build's hash, and their code (all and per file). */
+async function firstLoadScripts(browser: Browser, path: string): Promise<{ names: string[]; code: string; files: Map<string, string> }> {
   const context = await browser.newContext();
   const page = await context.newPage();
   const responses: Response[] = [];
@@ -14,9 +14,9 @@ async function firstLoadScripts(browser: Browser, path: string): Promise<{ names
   await open(page, path);
   await page.waitForLoadState('networkidle');
   const names = responses.map((response) => new URL(response.url()).pathname.replace(/^\/assets\//, '').replace(/-[\w-]{8}\.js$/, ''));
-  const code = (await Promise.all(responses.map((response) => response.text()))).join('\n');
+  const texts = await Promise.all(responses.map((response) => response.text()));
   await context.close();
-  return { names, code };
+  return { names, code: texts.join('\n'), files: new Map(names.map((name, index) => [name, texts[index] ?? ''])) };
 }
 
 /** A name zod gives its errors' class: in the code of whatever file carries the schema library. */
@@ -33,6 +33,15 @@ test('wizard steps and form pages hydrate without the schema library, each step 
     const { code } = await firstLoadScripts(browser, path);
     expect(code.includes(SCHEMA_LIBRARY), `${path} loads the schemas`).toBe(false);
   }
+});
+
+test('React and the app frame ask the browser to compile all their functions while they download; the files loaded later do not', async ({ browser }) => {
+  // scripts/vite/compile-hints.ts: Chromium reads the hint only as a file's first line.
+  const { files } = await firstLoadScripts(browser, '/order/style');
+  for (const name of ['react', 'app']) expect(files.get(name)?.split('\n')[0], name).toBe('//# allFunctionsCalledOnLoad');
+  const later = [...files].filter(([name]) => name !== 'react' && name !== 'app');
+  expect(later.length).toBeGreaterThan(0);
+  for (const [name, code] of later) expect(code.includes('allFunctionsCalledOnLoad'), name).toBe(false);
 });
 
 test('a form loads its checks when a field gets the focus, and a form sent at once is checked too', async ({ page }) => {
