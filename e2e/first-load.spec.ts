@@ -44,6 +44,32 @@ test('React and the app frame ask the browser to compile all their functions whi
   for (const [name, code] of later) expect(code.includes('allFunctionsCalledOnLoad'), name).toBe(false);
 });
 
+test('pages the app runs on show their prices without making an Intl number or date format on first load', async ({ browser }) => {
+  // A browser's first Intl.NumberFormat or DateTimeFormat loads the locale's data: 20-45 ms of the main thread
+  // (src/domain/money.ts writes whole-cent prices out instead).
+  for (const path of ['/order/style', '/order/package', '/order/summary', '/kontakt', '/team', '/tracking']) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      const made: string[] = [];
+      Object.assign(window, { intlFormatsMade: made });
+      for (const name of ['NumberFormat', 'DateTimeFormat'] as const) {
+        Intl[name] = new Proxy(Intl[name], {
+          construct(target, args: unknown[]) {
+            made.push(`${name} ${JSON.stringify(args)}`);
+            return Reflect.construct(target, args) as object;
+          },
+        });
+      }
+    });
+    await open(page, path);
+    await page.waitForLoadState('networkidle');
+    if (path === '/order/package') await expect(page.getByText(/\d,\d\d\u00a0€/).first()).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { intlFormatsMade: string[] }).intlFormatsMade), path).toEqual([]);
+    await context.close();
+  }
+});
+
 test('a form loads its checks when a field gets the focus, and a form sent at once is checked too', async ({ page }) => {
   await open(page, '/kontakt');
   const schemas = page.waitForResponse(async (response) => response.request().resourceType() === 'script' && (await response.text()).includes(SCHEMA_LIBRARY));
