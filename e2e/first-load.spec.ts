@@ -53,8 +53,11 @@ test('pages the app runs on show their prices without making an Intl number or d
     await page.addInitScript(() => {
       const made: string[] = [];
       Object.assign(window, { intlFormatsMade: made });
-      for (const name of ['NumberFormat', 'DateTimeFormat'] as const) {
-        Intl[name] = new Proxy(Intl[name], {
+      const constructors = Intl as unknown as Record<string, new (...args: unknown[]) => object>;
+      for (const name of ['NumberFormat', 'DateTimeFormat']) {
+        const original = constructors[name];
+        if (!original) throw new Error(`Intl.${name} is missing`);
+        constructors[name] = new Proxy(original, {
           construct(target, args: unknown[]) {
             made.push(`${name} ${JSON.stringify(args)}`);
             return Reflect.construct(target, args) as object;
