@@ -5,21 +5,17 @@
 // Uses DATABASE_URL's server, or the local one, and a database of its own that it drops afterwards.
 // Smoke (BENCH_SMOKE=1): 500 orders and 1 s per autocannon run.
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { ORDER_NUMBER_ALPHABET, ORDER_NUMBER_LENGTH } from '../src/domain/order-number.js';
 import { SMOKE, idleResidentMb, printFigure, residentMb, startShop, tempDataDir } from './lib.mjs';
 import { benchApp, productionBenchEnv } from './in-process.js';
 import { once, stopChild, stopOnExit } from './support/processes.mjs';
+import { benchDatabase } from './support/bench-database.mjs';
+import { cpuMilliseconds as cpuMs } from './support/proc-stats.mjs';
 
-const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const database = `shop_bench_${process.pid}`;
-const admin = new pg.Client({ connectionString: serverUrl });
-await admin.connect();
-await admin.query(`create database ${database}`);
-const url = new URL(serverUrl);
-url.pathname = `/${database}`;
+const database = await benchDatabase('office');
 const port = Number(process.env.BENCH_PORT ?? 3906);
 const orderCount = SMOKE ? 500 : 100_000;
 const shownCount = SMOKE ? String(orderCount) : '100 000';
@@ -28,8 +24,7 @@ const dataDir = tempDataDir('office');
 let shop: Awaited<ReturnType<typeof startShop>> | null = null;
 const cleanup = once(async () => {
   await stopChild(shop?.child);
-  await admin.query(`drop database if exists ${database} with (force)`);
-  await admin.end();
+  await database.drop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 stopOnExit(cleanup);
@@ -43,12 +38,6 @@ function email(i: number) {
   return `${createHash('md5').update(`kunde${i}`).digest('hex').slice(0, 8)}.${i}@${domains[i % 5]}`;
 }
 
-/** CPU time a process has used so far (user + system, Linux), in milliseconds. */
-function cpuMs(pid: number) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
-
 /** The i-th seeded order's number, as the insert below writes it (base 30 in the order-number alphabet). */
 function orderNumber(i: number) {
   let digits = '';
@@ -59,7 +48,7 @@ function orderNumber(i: number) {
 try {
   const env = {
     ...productionBenchEnv(dataDir),
-    DATABASE_URL: url.toString(),
+    DATABASE_URL: database.url,
     // Jobs run in worker processes (bench/load); this process only answers requests.
     RUN_JOBS: 'false',
     // Customers behind a proxy, each from an address of its own: the per-address limits are not the subject.
@@ -76,7 +65,7 @@ try {
     rmSync(seeding.dataDir, { recursive: true, force: true });
   }
   const seedStart = performance.now();
-  const seeder = new pg.Client({ connectionString: url.toString() });
+  const seeder = new pg.Client({ connectionString: database.url });
   await seeder.connect();
   await seeder.query(
     `insert into orders (id, order_number, status, payment_status, email, package, total_cents, package_cents, ordered_at, created_at, paid_at)

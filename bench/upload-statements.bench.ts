@@ -10,7 +10,6 @@
 // Smoke (BENCH_SMOKE=1): 50 uploads instead of 3 x 1 000.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { openDatabase, queryRows } from '../src/server/db/client.js';
 import { orders } from '../src/server/db/schema.js';
 import { createRateLimiter } from '../src/server/http/rate-limit.js';
@@ -18,34 +17,21 @@ import { PHOTO_CHECK_QUEUE } from '../src/server/modules/orders/draft-uploads.js
 import { createOrderRepository } from '../src/server/modules/orders/order-repository.js';
 import { noteIntent } from '../src/server/storage/intents.js';
 import { SMOKE, figure } from './in-process.js';
-import { cpuSeconds } from './support/proc-stats.mjs';
+import { benchDatabase } from './support/bench-database.mjs';
+import { cpuMilliseconds as cpuMs } from './support/proc-stats.mjs';
 import { once, stopOnExit } from './support/processes.mjs';
 
-const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const database = `shop_bench_statements_${process.pid}`;
-const admin = new pg.Client({ connectionString: serverUrl });
-await admin.connect();
-await admin.query(`create database ${database}`);
-const url = new URL(serverUrl);
-url.pathname = `/${database}`;
-const handle = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 1 });
+const database = await benchDatabase('statements');
+const handle = await openDatabase({ kind: 'postgres', url: database.url, poolSize: 1 });
 const cleanup = once(async () => {
   await handle.close();
-  await admin.query(`drop database if exists ${database} with (force)`);
-  await admin.end();
+  await database.drop();
 });
 stopOnExit(cleanup);
 
 const rounds = SMOKE ? 1 : 3;
 const perRound = SMOKE ? 50 : 1000;
 const HOUR_MS = 60 * 60 * 1000;
-
-/** CPU time a process has used so far (user + system), in milliseconds. */
-function cpuMs(pid: number) {
-  const seconds = cpuSeconds(pid);
-  if (seconds === null) throw new Error(`process ${pid} is gone`);
-  return seconds * 1000;
-}
 
 try {
   await handle.migrate();

@@ -23,6 +23,13 @@ export function cpuSeconds(pid) {
   }
 }
 
+/** CPU time a running process has used so far (user + system, every thread), in milliseconds; throws once it is gone. */
+export function cpuMilliseconds(pid) {
+  const seconds = cpuSeconds(pid);
+  if (seconds === null) throw new Error(`process ${pid} is gone`);
+  return seconds * 1000;
+}
+
 /** Resident memory in MB (VmRSS), or null once the process is gone. */
 export function rssMb(pid) {
   try {

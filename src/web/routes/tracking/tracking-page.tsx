@@ -70,7 +70,7 @@ export function TrackingPage() {
   };
 
   /** The form's checks of these values (loaded first): their parsed form, or why not in the page's words. */
-  const invalidInput = async (rawId: string, rawEmail: string): Promise<{ message: string } | { data: { orderId: string; email: string } }> => {
+  const checkValues = async (rawId: string, rawEmail: string): Promise<{ message: string } | { data: { orderId: string; email: string } }> => {
     const checked = await checkForm((schemas) => schemas.trackingFormSchema, { orderId: rawId, email: rawEmail });
     if (checked.status === 'unavailable') return { message: t('tracking.errors.loadError') };
     if (checked.status === 'invalid') {
@@ -95,7 +95,7 @@ export function TrackingPage() {
         setLinkSent(false);
         let body = { orderId: rawId, email: rawEmail };
         if (!fromLink) {
-          const checked = await invalidInput(rawId, rawEmail);
+          const checked = await checkValues(rawId, rawEmail);
           if ('message' in checked) {
             setError(checked.message);
             return;
@@ -124,7 +124,7 @@ export function TrackingPage() {
           if (code === 'validationFailed' && fromLink) {
             // The link's values are not an order's (cut short in a mail program, typed by hand): the form's own
             // words for why, and no failed search counted.
-            const checked = await invalidInput(rawId, rawEmail);
+            const checked = await checkValues(rawId, rawEmail);
             setError('message' in checked ? checked.message : t('tracking.errors.loadError'));
             return;
           }
