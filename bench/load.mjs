@@ -20,6 +20,7 @@ import pg from 'pg';
 import sharp from 'sharp';
 import { buildIfChanged } from '../scripts/build-info.mjs';
 import { ROOT, SHOP_ENV, SMOKE, WEB_NODE_FLAGS, printFigure, shopNodeArgs } from './lib.mjs';
+import { benchDatabase } from './support/bench-database.mjs';
 import { cpuSeconds, machineBusySeconds, rssMb, rssSampler } from './support/proc-stats.mjs';
 import { once, stopChild, stopOnExit } from './support/processes.mjs';
 import { sandboxPaidEvent } from './support/sandbox-payment.mjs';
@@ -46,16 +47,14 @@ const STAFF = { email: 'load-bench@example.de', password: randomBytes(12).toStri
 const STAFF_ADDRESS = '192.0.2.10';
 
 const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const database = `shop_bench_load_${process.pid}`;
-const databaseUrl = new URL(serverUrl);
-databaseUrl.pathname = `/${database}`;
 const appSecret = randomBytes(32).toString('hex');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'shop-bench-load-'));
 const logDir = mkdtempSync(path.join(os.tmpdir(), 'shop-bench-load-logs-'));
 
+// A connection to the server that samples the backends' CPU; benchDatabase creates and drops the database.
 const admin = new pg.Client({ connectionString: serverUrl });
 const processes = [];
-let databaseCreated = false;
+let database = null;
 let sampler = null;
 let backends = null;
 
@@ -63,15 +62,8 @@ const cleanup = once(async () => {
   sampler?.stop();
   await backends?.stop();
   await Promise.all(processes.map((p) => stopChild(p.child)));
-  if (databaseCreated) {
-    // The processes' pools close with them; wait until the server has seen them go, then drop what is left.
-    for (let i = 0; i < 100; i++) {
-      const { rows } = await admin.query('select count(*)::int as n from pg_stat_activity where datname = $1', [database]);
-      if (rows[0].n === 0) break;
-      await sleep(50);
-    }
-    await admin.query(`drop database if exists ${database} with (force)`);
-  }
+  // The processes' pools close with them; drop() waits until the server has seen them go.
+  await database?.drop();
   await admin.end().catch(() => {});
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(logDir, { recursive: true, force: true });
@@ -120,7 +112,7 @@ function startProcess(name, script, env, nodeFlags = []) {
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       APP_SECRET: appSecret,
-      DATABASE_URL: databaseUrl.toString(),
+      DATABASE_URL: database.url,
       TRUST_PROXY: '1',
       ADMIN_EMAIL: STAFF.email,
       ADMIN_PASSWORD: STAFF.password,
@@ -167,7 +159,7 @@ function backendCpu() {
   let running = Promise.resolve();
   const sample = () =>
     (running = running.then(async () => {
-      const { rows } = await admin.query('select pid from pg_stat_activity where datname = $1', [database]);
+      const { rows } = await admin.query('select pid from pg_stat_activity where datname = $1', [database.name]);
       for (const { pid } of rows) {
         const seconds = cpuSeconds(pid);
         if (seconds !== null) seen.set(pid, seconds);
@@ -318,8 +310,7 @@ async function customer({ request, staffCookie, photos, address, index, times, p
 try {
   await admin.connect();
   buildIfChanged();
-  await admin.query(`create database ${database}`);
-  databaseCreated = true;
+  database = await benchDatabase('load');
   const photoFiles = await phonePhotos();
   const photoMb = photoFiles.reduce((sum, p) => sum + p.length, 0) / photoFiles.length / 1024 / 1024;
   const photoMeta = await sharp(photoFiles[0]).metadata();
@@ -339,7 +330,7 @@ try {
   const worker = processes.find((p) => p.name === 'worker');
   const webs = [web1, web2];
   const pids = { web1: web1.child.pid, web2: web2.child.pid, worker: worker.child.pid };
-  console.log(`web 1 :${PORTS[0]} pid ${pids.web1}, web 2 :${PORTS[1]} pid ${pids.web2}, worker pid ${pids.worker}; database ${database}`);
+  console.log(`web 1 :${PORTS[0]} pid ${pids.web1}, web 2 :${PORTS[1]} pid ${pids.web2}, worker pid ${pids.worker}; database ${database.name}`);
 
   await sleep(REST_SECONDS * 1000);
   const rest = { web1: rssMb(pids.web1), web2: rssMb(pids.web2), worker: rssMb(pids.worker) };

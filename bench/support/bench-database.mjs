@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 
 /**
- * Creates `shop_bench_<name>_<pid>` and returns its address and `drop()`, which waits (up to 5 s) until the
+ * Creates `shop_bench_<name>_<pid>` and returns its name, its address and `drop()`, which waits (up to 5 s) until the
  * processes that used it have closed their connections, then drops it (forcing what is left) and disconnects.
  */
 export async function benchDatabase(name) {
@@ -21,6 +21,7 @@ export async function benchDatabase(name) {
   url.pathname = `/${database}`;
   let dropped = false;
   return {
+    name: database,
     url: url.toString(),
     async drop() {
       if (dropped) return;

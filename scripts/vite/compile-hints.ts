@@ -14,7 +14,9 @@
 // The hint goes on the files every page the app runs on executes at once (React and the app's frame), not on
 // the files loaded later, most of whose functions a visit never calls. It is added after the bundler's other
 // plugins have written their code at the top of a file (Vite's list of a file's preloads), because only a
-// first line counts; the file's source map moves down by the one line.
+// first line counts; the file's source map moves down by the one line. That is after the files were named, so a
+// file's hash does not cover the hint: a browser holding the same file from before this plugin keeps it without the
+// hint, which only costs that browser the early compile (the hint is the same on every build).
 import type { Plugin, Rollup } from 'vite';
 
 type OutputChunk = Rollup.OutputChunk;
