@@ -248,7 +248,9 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     if (!overrides.db) await db.close();
   });
 
-  const inference = overrides.inference ?? createInference({ workerFile: STUDIO_INFERENCE_WORKER, modelDir: STUDIO_MODELS_DIR, nice: config.backgroundNice });
+  // A process that runs jobs makes drafts, whose pose model then loads first (less of the models' memory).
+  const inference =
+    overrides.inference ?? createInference({ workerFile: STUDIO_INFERENCE_WORKER, modelDir: STUDIO_MODELS_DIR, nice: config.backgroundNice, posesFirst: config.runJobs });
   app.decorate('inference', inference);
   app.addHook('onClose', async () => {
     if (!overrides.inference) await inference.close();

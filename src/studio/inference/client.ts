@@ -41,6 +41,8 @@ export interface InferenceOptions {
   idleMs?: number;
   /** The models' thread runs at this lower scheduling priority (0–19), so requests of its process go first. */
   nice?: number;
+  /** The process makes drafts: the pose model loads first (RuntimeOptions.posesFirst in tf-runtime.ts says why). */
+  posesFirst?: boolean;
 }
 
 /** A built worker as it is; the TypeScript one (tests, tsx) through tsx. */
@@ -58,7 +60,7 @@ export const INFERENCE_IDLE_MS = 5 * 60 * 1000;
 
 export function createInference(options: InferenceOptions): Inference & { readonly threadRunning: boolean } {
   const idleMs = options.idleMs ?? INFERENCE_IDLE_MS;
-  const workerData: InferenceWorkerData = { modelDir: options.modelDir, nice: options.nice ?? 0 };
+  const workerData: InferenceWorkerData = { modelDir: options.modelDir, nice: options.nice ?? 0, posesFirst: options.posesFirst ?? false };
   let worker: Worker | null = null;
   // The models take a few hundred MB: a shop between orders gives them back.
   let idleTimer: NodeJS.Timeout | null = null;

@@ -19,4 +19,6 @@ export interface InferenceWorkerData {
   modelDir: string;
   /** The thread's scheduling priority ("nice", 0–19; 0 leaves it as it is). */
   nice: number;
+  /** The pose model loads with the face models, before other work (RuntimeOptions.posesFirst in tf-runtime.ts). */
+  posesFirst: boolean;
 }

@@ -8,7 +8,7 @@ import type { InferenceRequest, InferenceResponse, InferenceWorkerData } from '.
 if (!parentPort) throw new Error('worker.ts runs as a worker thread');
 const port = parentPort;
 // Started by createInference() (client.ts), which passes on the paths its caller gave.
-const { modelDir, nice } = (workerData ?? {}) as Partial<InferenceWorkerData>;
+const { modelDir, nice, posesFirst } = (workerData ?? {}) as Partial<InferenceWorkerData>;
 if (typeof modelDir !== 'string') throw new Error('the inference thread needs workerData.modelDir (createInference() passes it)');
 // The models are background work: this thread yields to its process's requests (on Linux the priority is a
 // thread's own, and the threads the models start inherit it).
@@ -25,7 +25,7 @@ port.on('message', (request: InferenceRequest) => {
   queue = queue.then(async () => {
     let response: InferenceResponse;
     try {
-      const runtime = await loadRuntime({ modelDir });
+      const runtime = await loadRuntime({ modelDir, posesFirst: posesFirst === true });
       response =
         request.op === 'detect'
           ? { id: request.id, ok: true, op: 'detect', faces: await runtime.detectFaces(request.image) }
