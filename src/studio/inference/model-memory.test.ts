@@ -41,17 +41,16 @@ function runInThread(posesFirst: boolean, photos: { gate: RgbImage; square: RgbI
     }
     parentPort.postMessage({ poses, descriptors, bytes: modelMemoryBytes() });
   `;
-  const worker = new Worker(`(async () => {${work}})().catch((error) => { throw error; });`, {
+  const worker = new Worker(`(async () => {${work}})();`, {
     eval: true,
     workerData: { modelDir: path.join(PROJECT_ROOT, 'src/studio/models'), posesFirst, photos },
   });
-  return new Promise((resolve, reject) => {
-    worker.once('message', (result) => {
-      resolve(result);
-      void worker.terminate();
-    });
+  return new Promise<{ poses: unknown[]; descriptors: unknown[]; bytes: number }>((resolve, reject) => {
+    worker.once('message', resolve);
+    // An unhandled rejection in the thread ends it with an error; an exit without either fails at once, not at the timeout.
     worker.once('error', reject);
-  });
+    worker.once('exit', (code) => reject(new Error(`the thread exited with code ${code} before it answered`)));
+  }).finally(() => worker.terminate());
 }
 
 test('a thread that makes drafts loads the pose model first: the same answers, and its models take less memory', { timeout: 120_000 }, async () => {
@@ -69,5 +68,7 @@ test('a thread that makes drafts loads the pose model first: the same answers, a
   expect(lazy.descriptors.every((d) => Array.isArray(d) && d.length === 128)).toBe(true);
   expect(lazy.poses.every((p) => Array.isArray(p) && p.length > 0)).toBe(true);
   // Measured: 144 MB against 120 MB (the memory grows in whole steps; a fixed order of runs gives fixed sizes).
+  // The margin holds for tfjs-backend-wasm 4.22 and its XNNPACK: another version may grow its memory otherwise,
+  // and then this figure is measured again, not the order given up.
   expect(first.bytes).toBeLessThan(lazy.bytes - 16 * 1024 * 1024);
 });

@@ -237,8 +237,17 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { model: selfie } = await loadStreamed(path.join(options.modelDir, 'selfie.json'));
   // Loaded on first use (the poses first when asked): a thread that only checks uploads holds neither the poses' nor
   // the descriptors' weights.
-  let poses: Promise<GraphModel> | null = options.posesFirst ? loadPoseModel(path.join(options.modelDir, 'movenet-multipose.json')) : null;
-  await poses;
+  const loadPoses = () => loadPoseModel(path.join(options.modelDir, 'movenet-multipose.json'));
+  let poses: Promise<GraphModel> | null = null;
+  if (options.posesFirst) {
+    try {
+      poses = Promise.resolve(await loadPoses());
+    } catch (error) {
+      // Only the drafts need it: the checks run without it, and the first pose search loads it again (and fails
+      // with the error then).
+      console.warn(`the pose model could not be loaded first, it loads on first use: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
   let recognition: Promise<FaceRecognitionNet> | null = null;
 
   async function detectFaces(image: RgbImage): Promise<DetectedFace[]> {
@@ -292,7 +301,7 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       }
     },
     async detectPoses(image) {
-      poses ??= loadPoseModel(path.join(options.modelDir, 'movenet-multipose.json'));
+      poses ??= loadPoses();
       const model = await poses;
       const scale = POSE_INPUT / Math.max(image.width, image.height);
       const width = Math.max(32, Math.round((image.width * scale) / 32) * 32);
