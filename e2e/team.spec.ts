@@ -208,6 +208,9 @@ test('a company orders five seats, two members send their photos, the buyer down
   await hydrated(page);
   await page.getByTestId('pricing-teams').getByRole('link', { name: 'Für Teams und Unternehmen' }).click();
   await page.waitForURL(`${base}/team`);
+  // The home page has no client application, so /team loads in full: a press before the app has hydrated it is
+  // held until it has (boot.ts), which on a busy machine can take longer than an expectation waits.
+  await hydrated(page);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Profilfotos für Ihr ganzes Team');
   // The studio draws no room and no outfit: backgrounds only.
   await expect(page.getByTestId('team-location-office')).toHaveCount(0);
@@ -396,6 +399,7 @@ test('a company orders five seats, two members send their photos, the buyer down
   await staff.getByTestId('login-submit').click();
   await staff.getByRole('link', { name: 'Dashboard' }).waitFor();
   await staff.goto(`${base}/admin/orders/${teamId}`);
+  await hydrated(staff);
   await expect(staff.getByTestId('team-card')).toContainText('4 von 5 Plätzen');
   // The team order makes no pictures of its own: no photo, studio or upload sections; no withdrawal right.
   await expect(staff.getByText('Generierte Bilder hochladen')).toHaveCount(0);
