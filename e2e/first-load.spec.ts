@@ -44,10 +44,13 @@ test('React and the app frame ask the browser to compile all their functions whi
   for (const [name, code] of later) expect(code.includes('allFunctionsCalledOnLoad'), name).toBe(false);
 });
 
-test('pages the app runs on show their prices without making an Intl number or date format on first load', async ({ browser }) => {
+test('pages the app runs on show their prices and dates without making an Intl number or date format on first load', async ({ browser, request }) => {
   // A browser's first Intl.NumberFormat or DateTimeFormat loads the locale's data: 20-45 ms of the main thread
-  // (src/domain/money.ts writes whole-cent prices out instead).
-  for (const path of ['/order/style', '/order/package', '/order/summary', '/kontakt', '/team', '/tracking']) {
+  // (src/domain/money.ts writes whole-cent prices and the shop's dates out instead).
+  const email = uniqueEmail('intl');
+  const order = await seedPaidOrder(request, email);
+  const tracked = `/tracking?order_id=${order.orderId}&email=${encodeURIComponent(email)}`;
+  for (const path of ['/order/style', '/order/package', '/order/summary', '/kontakt', '/team', '/tracking', tracked]) {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.addInitScript(() => {
@@ -68,6 +71,12 @@ test('pages the app runs on show their prices without making an Intl number or d
     await open(page, path);
     await page.waitForLoadState('networkidle');
     if (path === '/order/package') await expect(page.getByText(/\d,\d\d\u00a0€/).first()).toBeVisible();
+    if (path === tracked) {
+      // A paid order's due date, then its status page (a route of the same app) with the history's times.
+      await expect(page.getByText(/^Voraussichtlich fertig bis \d\d\.\d\d\.20\d\d, \d\d:\d\d\.$/)).toBeVisible();
+      await page.getByTestId('to-status-page').click();
+      await expect(page.getByTestId('history').locator('time').first()).toHaveText(/^\d\d\.\d\d\.20\d\d, \d\d:\d\d$/);
+    }
     expect(await page.evaluate(() => (window as unknown as { intlFormatsMade: string[] }).intlFormatsMade), path).toEqual([]);
     await context.close();
   }

@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Link } from '../../components/link.js';
-import { formatMoney } from '../../../domain/money.js';
+import { formatMoney, formatShortDateTime } from '../../../domain/money.js';
 import { TEAM_LIMITS, type TeamView } from '../../../domain/team-rules.js';
 import { ORDER_ID_SHAPE } from '../../../domain/validation-rules.js';
 import { useAppData } from '../../app-data.js';
@@ -14,7 +14,7 @@ import { useI18n, useNamespace } from '../../i18n/i18n.js';
 import { ApiError, api } from '../../lib/api.js';
 import { checkForm, loadChecksOnUse } from '../../lib/form-checks.js';
 import { orderAccessToken, rememberOrderAccess } from '../tracking/order-access.js';
-import { DownloadLink, formatDateTime } from '../tracking/order-view.js';
+import { DownloadLink } from '../tracking/order-view.js';
 import { useTeamErrorText } from './team-parts.js';
 
 /** While the payment's confirmation is on its way (the provider's webhook may come after the redirect). */
@@ -359,9 +359,9 @@ function MembersCard({ view, token, onChange }: { view: TeamView; token: string;
               </div>
               <p className="team-member__meta">
                 {[
-                  member.joinedAt ? t('team.status.joinedAt', { date: formatDateTime(member.joinedAt, language) }) : null,
+                  member.joinedAt ? t('team.status.joinedAt', { date: formatShortDateTime(member.joinedAt, language) }) : null,
                   member.deliveredPictures > 0 ? t('team.status.delivered', { n: member.deliveredPictures }) : null,
-                  member.remindedAt ? t('team.status.remindedAt', { date: formatDateTime(member.remindedAt, language) }) : null,
+                  member.remindedAt ? t('team.status.remindedAt', { date: formatShortDateTime(member.remindedAt, language) }) : null,
                 ]
                   .filter(Boolean)
                   .join(' · ')}

@@ -1,14 +1,14 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { Link } from '../../components/link.js';
-import { formatDate } from '../../../domain/money.js';
+import { formatDate, formatShortDateTime } from '../../../domain/money.js';
 import { ORDER_ID_SHAPE } from '../../../domain/validation-rules.js';
 import { ApiError, api } from '../../lib/api.js';
 import { checkForm, loadChecksOnUse } from '../../lib/form-checks.js';
 import { linkTarget } from '../../routes.js';
 import { useI18n } from '../../i18n/i18n.js';
 import { orderAccessToken, rememberOrderAccess } from './order-access.js';
-import { DownloadLink, OrderSummary, ProcessingInfo, ProgressSteps, ResultsGallery, StatusBanner, UploadsGallery, formatDateTime, type OrderView } from './order-view.js';
+import { DownloadLink, OrderSummary, ProcessingInfo, ProgressSteps, ResultsGallery, StatusBanner, UploadsGallery, type OrderView } from './order-view.js';
 
 const HISTORY_EVENTS = [
   'order_created',
@@ -37,7 +37,7 @@ function History({ order }: { order: OrderView }) {
       <ol className="history" data-testid="history">
         {order.history.map((entry, index) => (
           <li key={`${entry.at}-${index}`} className="history__item">
-            <time dateTime={entry.at}>{formatDateTime(entry.at, language)}</time>
+            <time dateTime={entry.at}>{formatShortDateTime(entry.at, language)}</time>
             <span>
               {HISTORY_EVENTS.includes(entry.event) ? t(`orderStatus.history.${entry.event}`) : t('orderStatus.history.unknown')}
               {entry.event === 'status_changed' && entry.toStatus ? `: ${t(`tracking.status.${entry.toStatus}.label`)}` : ''}
@@ -66,7 +66,7 @@ function Revision({ order, token, selected, onChange }: { order: OrderView; toke
     <div data-testid="revision-answers">
       {revision.answers.map((answer) => (
         <div key={answer.at}>
-          <p>{t('orderStatus.revision.answerFrom', { date: formatDateTime(answer.at, language) })}</p>
+          <p>{t('orderStatus.revision.answerFrom', { date: formatShortDateTime(answer.at, language) })}</p>
           <p className="revision__answer">{answer.message}</p>
         </div>
       ))}
@@ -78,7 +78,7 @@ function Revision({ order, token, selected, onChange }: { order: OrderView; toke
         <h2 id="revision-title">{t('orderStatus.revision.title')}</h2>
         {sent && <p role="status">{t('orderStatus.revision.sent')}</p>}
         <p>{t(revision.current.pictures === 1 ? 'orderStatus.revision.openOne' : 'orderStatus.revision.open', { n: revision.current.pictures })}</p>
-        {revision.current.dueAt && <p>{t('orderStatus.revision.due', { date: formatDateTime(revision.current.dueAt, language) })}</p>}
+        {revision.current.dueAt && <p>{t('orderStatus.revision.due', { date: formatShortDateTime(revision.current.dueAt, language) })}</p>}
         {revision.current.message && <p className="revision__answer">{revision.current.message}</p>}
         {answers}
       </section>

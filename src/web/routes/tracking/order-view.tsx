@@ -1,7 +1,7 @@
 // The parts of an order that tracking and the status page both show.
 import { useState, type ReactNode } from 'react';
 import type { CustomerOrderView } from '../../../domain/order-views.js';
-import { formatDate, formatMoney, localeFor, SHOP_TIME_ZONE } from '../../../domain/money.js';
+import { formatDate, formatMoney, formatShortDateTime } from '../../../domain/money.js';
 import { trackingStep } from '../../../domain/order-state.js';
 import { DetailRows } from '../../components/details.js';
 import { useI18n } from '../../i18n/i18n.js';
@@ -9,10 +9,6 @@ import { useI18n } from '../../i18n/i18n.js';
 export type OrderView = CustomerOrderView;
 
 const KNOWN = ['created', 'paid', 'in_progress', 'completed', 'cancelled'];
-
-export function formatDateTime(value: string, language: 'de' | 'en' | 'es'): string {
-  return new Intl.DateTimeFormat(localeFor(language), { timeZone: SHOP_TIME_ZONE, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(value));
-}
 
 /** Spec colours: completed green, in progress blue, paid yellow, everything else grey. */
 export function StatusBanner({ status }: { status: string }) {
@@ -268,7 +264,7 @@ export function ProcessingInfo({ order }: { order: OrderView }) {
       <p>
         {t('tracking.processing.delivery', { hours: order.deliveryHours })} {t('common.businessHoursRule')}
       </p>
-      {order.dueAt ? <p>{t('tracking.processing.due', { date: formatDateTime(order.dueAt, language) })}</p> : <p>{t('tracking.processing.unpaid')}</p>}
+      {order.dueAt ? <p>{t('tracking.processing.due', { date: formatShortDateTime(order.dueAt, language) })}</p> : <p>{t('tracking.processing.unpaid')}</p>}
       {order.status === 'in_progress' && <p>{t('tracking.processing.working')}</p>}
     </section>
   );
