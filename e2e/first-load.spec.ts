@@ -46,7 +46,7 @@ test('React and the app frame ask the browser to compile all their functions whi
 
 test('pages the app runs on show their prices and dates without making an Intl number or date format on first load', async ({ browser, request }) => {
   // A browser's first Intl.NumberFormat or DateTimeFormat loads the locale's data: 20-45 ms of the main thread
-  // (src/domain/money.ts writes whole-cent prices and the shop's dates out instead).
+  // (src/domain/money.ts writes whole-cent prices out instead, src/domain/dates.ts the shop's dates).
   const email = uniqueEmail('intl');
   const order = await seedPaidOrder(request, email);
   const tracked = `/tracking?order_id=${order.orderId}&email=${encodeURIComponent(email)}`;

@@ -2,7 +2,7 @@
 // studio is open (the contact page and the footer list the same times), in German time, without the public
 // holidays observed in all of Germany. One rule for due times, the dashboard's order and every delivery claim.
 import { nationwideHolidays } from './german-holidays.js';
-import { SHOP_TIME_ZONE } from './money.js';
+import { SHOP_TIME_ZONE } from './dates.js';
 
 /** Opening hours per weekday (0 Sunday … 6 Saturday), local time in whole hours; null: closed. */
 export const BUSINESS_HOURS: readonly (readonly [number, number] | null)[] = [null, [9, 18], [9, 18], [9, 18], [9, 18], [9, 18], [10, 16]];

@@ -1,5 +1,5 @@
 // Invoice numbers and the split of a gross amount into net and VAT (prices include VAT, decisions.md 1).
-import { berlinDay } from './money.js';
+import { berlinDay } from './dates.js';
 import { vatFromGross } from './pricing.js';
 
 export type InvoiceKind = 'invoice' | 'cancellation';

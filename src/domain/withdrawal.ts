@@ -1,6 +1,6 @@
 // The right of withdrawal: its period and what a declaration means for an order (§§ 355, 356 BGB).
 import { nextWorkingDay } from './german-holidays.js';
-import { berlinDay } from './money.js';
+import { berlinDay } from './dates.js';
 
 export type WithdrawalOutcome = 'withdrawn' | 'expired' | 'late' | 'unpaid' | 'unmatched';
 

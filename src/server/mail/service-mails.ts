@@ -1,7 +1,8 @@
 // The short customer mails outside the order flow: a fresh status link, a refund, the receipt of a withdrawal.
 // Every text comes from the catalogues in src/i18n ("mail.statusLink", "mail.refund", "mail.withdrawalReceipt").
 import type { Language } from '../../domain/catalog.js';
-import { formatDate, formatMoney, formatTime } from '../../domain/money.js';
+import { formatMoney } from '../../domain/money.js';
+import { formatDate, formatTime } from '../../domain/dates.js';
 import { textsIn } from '../../i18n/all-messages.js';
 import { renderServiceMail } from './service-mail.js';
 

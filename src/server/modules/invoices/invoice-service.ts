@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { deliveryHours, EXTRAS, PACKAGES, type ExtraKey, type Language, type PackageKey } from '../../../domain/catalog.js';
 import { invoiceNumber, invoiceYear, splitGross, statutoryRetentionEnd, type InvoiceKind, type InvoiceLine, type InvoiceParty, type InvoiceSeller } from '../../../domain/invoice.js';
-import { berlinDay } from '../../../domain/money.js';
+import { berlinDay } from '../../../domain/dates.js';
 import type { SiteInfo } from '../../../domain/site.js';
 import { textsIn } from '../../../i18n/all-messages.js';
 import type { Database, Executor } from '../../db/client.js';

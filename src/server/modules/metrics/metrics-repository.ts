@@ -1,7 +1,7 @@
 // Daily counters for page views and events (see site_metrics in the schema).
 import { and, desc, gte, sql } from 'drizzle-orm';
 import type { MetricEvent, MetricsSummary } from '../../../domain/metrics.js';
-import { berlinDay } from '../../../domain/money.js';
+import { berlinDay } from '../../../domain/dates.js';
 import type { Executor } from '../../db/client.js';
 import { siteMetrics } from '../../db/schema.js';
 

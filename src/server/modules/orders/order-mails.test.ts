@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest';
 import { LANGUAGES, type Language } from '../../../domain/catalog.js';
-import { formatDate, formatMoney } from '../../../domain/money.js';
+import { formatMoney } from '../../../domain/money.js';
+import { formatDate } from '../../../domain/dates.js';
 import {
   formatDateTime,
   renderOrderReceivedMail,

@@ -4,7 +4,8 @@
 // plain text in the customer's language; every text comes from the catalogues in src/i18n ("mail").
 import { createElement } from 'react';
 import { OUTPUT_DPI, PACKAGES, RETENTION, type Language } from '../../../domain/catalog.js';
-import { SHOP_TIME_ZONE, formatDate, formatMoney, localeFor } from '../../../domain/money.js';
+import { formatMoney, localeFor } from '../../../domain/money.js';
+import { SHOP_TIME_ZONE, formatDate } from '../../../domain/dates.js';
 import { textsIn, type Texts } from '../../../i18n/all-messages.js';
 import { oneLineSubject, renderMailText, type Block, type MailLayout, type RenderedMail } from '../../mail/mail-blocks.js';
 import { MailDocument, renderMailHtml } from '../../mail/mail-document.js';

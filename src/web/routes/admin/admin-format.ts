@@ -1,5 +1,5 @@
 // German labels and formats for the back office (staff work in German only; no i18n catalogue).
-import { SHOP_TIME_ZONE } from '../../../domain/money.js';
+import { SHOP_TIME_ZONE } from '../../../domain/dates.js';
 // Product names come from the German customer catalogue: one source for what a package is called.
 import catalog from '../../../i18n/de/catalog.json' with { type: 'json' };
 

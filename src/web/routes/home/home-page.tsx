@@ -1,5 +1,6 @@
 import type { CatalogView } from '../../../domain/catalog-view.js';
-import { formatDate, formatMoney } from '../../../domain/money.js';
+import { formatMoney } from '../../../domain/money.js';
+import { formatDate } from '../../../domain/dates.js';
 import { BeforeAfter } from '../../components/before-after.js';
 import { GuideLinks } from '../../components/guide-links.js';
 import { PageLink, eventAttributes } from '../../components/page-link.js';

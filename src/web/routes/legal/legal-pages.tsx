@@ -15,7 +15,8 @@ import {
   VAT_RATE_PERCENT,
   type PackageKey,
 } from '../../../domain/catalog.js';
-import { formatDate, formatMoney } from '../../../domain/money.js';
+import { formatMoney } from '../../../domain/money.js';
+import { formatDate } from '../../../domain/dates.js';
 import { CONSENT_KINDS, type SiteInfo } from '../../../domain/site.js';
 import { useAppData } from '../../app-data.js';
 import { useI18n, useNamespace } from '../../i18n/i18n.js';

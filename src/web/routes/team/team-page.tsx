@@ -4,7 +4,8 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Link } from '../../components/link.js';
-import { formatMoney, formatShortDateTime } from '../../../domain/money.js';
+import { formatMoney } from '../../../domain/money.js';
+import { formatShortDateTime } from '../../../domain/dates.js';
 import { TEAM_LIMITS, type TeamView } from '../../../domain/team-rules.js';
 import { ORDER_ID_SHAPE } from '../../../domain/validation-rules.js';
 import { useAppData } from '../../app-data.js';

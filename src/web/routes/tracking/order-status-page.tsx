@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { Link } from '../../components/link.js';
-import { formatDate, formatShortDateTime } from '../../../domain/money.js';
+import { formatDate, formatShortDateTime } from '../../../domain/dates.js';
 import { ORDER_ID_SHAPE } from '../../../domain/validation-rules.js';
 import { ApiError, api } from '../../lib/api.js';
 import { checkForm, loadChecksOnUse } from '../../lib/form-checks.js';

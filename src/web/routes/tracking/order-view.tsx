@@ -1,7 +1,8 @@
 // The parts of an order that tracking and the status page both show.
 import { useState, type ReactNode } from 'react';
 import type { CustomerOrderView } from '../../../domain/order-views.js';
-import { formatDate, formatMoney, formatShortDateTime } from '../../../domain/money.js';
+import { formatMoney } from '../../../domain/money.js';
+import { formatDate, formatShortDateTime } from '../../../domain/dates.js';
 import { trackingStep } from '../../../domain/order-state.js';
 import { DetailRows } from '../../components/details.js';
 import { useI18n } from '../../i18n/i18n.js';

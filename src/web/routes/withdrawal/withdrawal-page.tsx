@@ -5,7 +5,7 @@
 // on it (a service needing consent is configured), the form is sent by script to the API instead.
 import { useContext, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
-import { formatDate, formatTime } from '../../../domain/money.js';
+import { formatDate, formatTime } from '../../../domain/dates.js';
 import { WITHDRAWAL_LIMITS } from '../../../domain/validation-rules.js';
 import { ApiError, api } from '../../lib/api.js';
 import { checkForm, loadChecksOnUse } from '../../lib/form-checks.js';
