@@ -248,9 +248,14 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     if (!overrides.db) await db.close();
   });
 
-  // A process that runs jobs makes drafts, whose pose model then loads first (less of the models' memory).
+  // A worker (jobs, no web pages) makes drafts beside its photo checks: its pose model loads first, which keeps the
+  // models' memory lower once both have run (tf-runtime.ts). A shop process that also answers customers checks
+  // their uploads while they wait and makes drafts now and then: there the pose model loads on first use, as the
+  // first check after the models' thread starts would wait about 0.5 s for it, and a run of checks alone would
+  // carry its memory (bench/order-flow, ten uploads to `npm start`: 212-218 MB above idle with it, 151-156 without).
+  const posesFirst = config.runJobs && overrides.webPages === false;
   const inference =
-    overrides.inference ?? createInference({ workerFile: STUDIO_INFERENCE_WORKER, modelDir: STUDIO_MODELS_DIR, nice: config.backgroundNice, posesFirst: config.runJobs });
+    overrides.inference ?? createInference({ workerFile: STUDIO_INFERENCE_WORKER, modelDir: STUDIO_MODELS_DIR, nice: config.backgroundNice, posesFirst });
   app.decorate('inference', inference);
   app.addHook('onClose', async () => {
     if (!overrides.inference) await inference.close();

@@ -41,7 +41,7 @@ export interface InferenceOptions {
   idleMs?: number;
   /** The models' thread runs at this lower scheduling priority (0–19), so requests of its process go first. */
   nice?: number;
-  /** The process makes drafts: the pose model loads first (RuntimeOptions.posesFirst in tf-runtime.ts says why). */
+  /** The pose model loads first (RuntimeOptions.posesFirst in tf-runtime.ts says why; app.ts says for which processes). */
   posesFirst?: boolean;
 }
 
