@@ -35,10 +35,9 @@ test('dates and times are written exactly as Intl writes them in Europe/Berlin, 
       moments.push(change - 1, change + 59_999);
     }
   }
-  // Before 1996 (summer time then ended in September), and a string as the API sends it.
+  // Before 1996 (summer time then ended in September): Intl's work.
   moments.push(Date.UTC(1990, 8, 30, 0, 30), Date.UTC(1995, 8, 24, 0, 59), Date.UTC(1970, 0, 1));
   expect(moments.length).toBeGreaterThan(80_000);
-  let compared = 0;
   for (const t of moments) {
     const date = new Date(t);
     for (const f of formats) {
@@ -46,13 +45,13 @@ test('dates and times are written exactly as Intl writes them in Europe/Berlin, 
       const ours = [formatDate(date, f.language), formatTime(date, f.language), formatShortDateTime(date, f.language)];
       const theirs = [f.date.format(date), f.time.format(date), f.dateTime.format(date)];
       if (ours.join('|') !== theirs.join('|')) expect({ at: date.toISOString(), language: f.language, ours }).toEqual({ at: date.toISOString(), language: f.language, ours: theirs });
-      compared++;
     }
   }
-  expect(compared).toBe(moments.length * 3);
   expect(formatShortDateTime('2026-09-05T07:05:00.000Z', 'de')).toBe('05.09.2026, 09:05');
   expect(formatShortDateTime('2026-09-05T07:05:00.000Z', 'en')).toBe('5 Sept 2026, 09:05');
   expect(formatShortDateTime('2026-09-05T07:05:00.000Z', 'es')).toBe('5 sept 2026, 9:05');
   expect(formatTime('2026-03-29T01:00:00.000Z', 'de')).toBe('03:00');
+  // A string as the API sends it, and one that is no date.
+  expect(formatDate('2026-03-29T00:59:59.000Z', 'es')).toBe('29 de marzo de 2026');
   expect(() => formatDate('no date', 'de')).toThrow(RangeError);
 });
