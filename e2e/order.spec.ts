@@ -145,7 +145,8 @@ test('at phone width an iPhone HEIC photo is accepted like a JPEG, with its thum
   await expect(thumb).toHaveAttribute('data-quality', 'ok');
   await expect(page.getByTestId('upload-counter')).toContainText('1/3');
   await expect(page.getByTestId('upload-error')).toHaveCount(0);
-  // The thumbnail is the decoded photo (a JPEG the browser can show), not a broken image.
-  expect(await thumb.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  // The thumbnail is the decoded photo (a JPEG the browser can show), not a broken image; it may still be loading
+  // when the verdict shows (asked once, this failed a CI run), so it is asked until the expectation's timeout.
+  await expect.poll(() => thumb.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
   await page.screenshot({ path: 'test-results/upload-heic-phone.png', fullPage: true });
 });
