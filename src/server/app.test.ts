@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DatabaseHandle } from './db/client.js';
+import type { ModelThread } from '../studio/inference/client.js';
 import { testDatabases } from './test/databases.js';
 import { buildTestApp, type TestApp } from './test/app.js';
 
@@ -199,5 +200,36 @@ describe('without a campaign', () => {
     expect(catalog.packages.map((p: { priceCents: number }) => p.priceCents)).toEqual([1490, 3490, 6990]);
     const html = (await t.app.inject({ method: 'GET', url: '/' })).body;
     expect(html).not.toContain('campaign-banner');
+  });
+});
+
+// Which process's models' thread loads the pose model first (app.ts; tf-runtime.ts says what it saves): only a
+// worker's, which makes drafts beside its checks. Each process is built as its entry point builds it.
+describe('the pose model loads first in a worker process only', () => {
+  let db: DatabaseHandle;
+  beforeAll(async () => {
+    db = await testDatabases()[0]!.open();
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+
+  test.each<{ process: string; env: Record<string, string>; overrides: { webPages?: boolean }; posesFirst: boolean }>([
+    // npm start (scripts/start.mjs, main.ts): pages and jobs in one process; it checks uploads while customers wait.
+    { process: 'the single shop', env: {}, overrides: {}, posesFirst: false },
+    // A web process beside workers (RUN_JOBS=false): it only checks uploads.
+    { process: 'a web process', env: { RUN_JOBS: 'false' }, overrides: {}, posesFirst: false },
+    // npm run worker (worker-main.ts): jobs, no pages.
+    { process: 'a worker', env: { RUN_JOBS: 'true' }, overrides: { webPages: false }, posesFirst: true },
+  ])('$process: $posesFirst', async ({ env, overrides, posesFirst }) => {
+    const t = await buildTestApp(db, env, overrides);
+    try {
+      const models = t.app.inference as ModelThread;
+      expect(models.posesFirst).toBe(posesFirst);
+      // Built, not started: the thread starts on the first photo.
+      expect(models.threadRunning).toBe(false);
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -58,7 +58,10 @@ function startWorker(workerFile: string, workerData: InferenceWorkerData): Worke
 /** The models' thread ends after this long without work and starts again on the next photo. */
 export const INFERENCE_IDLE_MS = 5 * 60 * 1000;
 
-export function createInference(options: InferenceOptions): Inference & { readonly threadRunning: boolean } {
+/** The models' thread of a process: whether it runs now, and whether it loads the pose model first (app.ts decides). */
+export type ModelThread = Inference & { readonly threadRunning: boolean; readonly posesFirst: boolean };
+
+export function createInference(options: InferenceOptions): ModelThread {
   const idleMs = options.idleMs ?? INFERENCE_IDLE_MS;
   const workerData: InferenceWorkerData = { modelDir: options.modelDir, nice: options.nice ?? 0, posesFirst: options.posesFirst ?? false };
   let worker: Worker | null = null;
@@ -125,6 +128,7 @@ export function createInference(options: InferenceOptions): Inference & { readon
     get threadRunning() {
       return worker !== null;
     },
+    posesFirst: workerData.posesFirst,
     async detectFaces(image) {
       const response = await call({ op: 'detect', image });
       if (!response.ok) throw new Error(response.error);
