@@ -10,6 +10,8 @@
 // order (the two web processes, the worker and the PostgreSQL backends serving this database), peak resident
 // memory of each process; then how they grow from 10 to 50 customers, and the web processes at rest.
 // Smoke (BENCH_SMOKE=1): 1 and 2 customers, photos at 1.3 MP instead of 12 MP.
+// To see where a figure goes: BENCH_WEB_LOG=info logs every request of the web processes with its time, and
+// BENCH_KEEP_LOGS=1 keeps the processes' logs (their folder is printed at the end); BENCH_SHOP_NODE_ARGS profiles.
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
@@ -66,7 +68,8 @@ const cleanup = once(async () => {
   await database?.drop();
   await admin.end().catch(() => {});
   rmSync(dataDir, { recursive: true, force: true });
-  rmSync(logDir, { recursive: true, force: true });
+  if (process.env.BENCH_KEEP_LOGS) console.log(`the processes' logs: ${logDir}`);
+  else rmSync(logDir, { recursive: true, force: true });
 });
 stopOnExit(cleanup);
 
@@ -147,7 +150,7 @@ async function until(entry, ready, what) {
 
 async function startWeb(name, port) {
   // As the README's production commands run web processes: no jobs, and every photo checked by the worker.
-  const entry = startProcess(name, 'dist/server/main.js', { PORT: String(port), RUN_JOBS: 'false', UPLOAD_INLINE_CHECKS: '0' }, WEB_NODE_FLAGS);
+  const entry = startProcess(name, 'dist/server/main.js', { PORT: String(port), RUN_JOBS: 'false', UPLOAD_INLINE_CHECKS: '0', LOG_LEVEL: process.env.BENCH_WEB_LOG ?? 'warn' }, WEB_NODE_FLAGS);
   entry.url = `http://127.0.0.1:${port}`;
   await until(entry, async () => (await fetch(`${entry.url}/api/health`)).status === 200, 'healthy');
   return entry;
