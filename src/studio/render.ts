@@ -15,7 +15,7 @@ import { guidedFilter } from './guided-filter.js';
 import { customerRegion, decontaminate, isMixed, rowSpans, settleHoles } from './person-mask.js';
 import { applyStyle, smoothSkin } from './retouch.js';
 import { levellingAngle, turned } from './levelling.js';
-import { measureTone } from './tone.js';
+import { applyTone, measureTone } from './tone.js';
 import { GATE } from './thresholds.js';
 
 export interface DraftSpec {
@@ -158,11 +158,11 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
     const inner = interior![i]!;
     if ((a > 0 && band![i]! < BAND_SOLID) || isMixed(a) || (inner > 0 && inner < INTERIOR_SOLID)) near[i] = 1;
   }
-  const [background, foreground] = await Promise.all([
-    maskedBlur(frameRgb, width, height, { where: alpha, atMost: 26 }, near),
-    // The person's colour from well inside the mask: the rim may still be the old background.
-    maskedBlur(frameRgb, width, height, { where: interior!, atLeast: INTERIOR_SOLID }, near),
-  ]);
+  // One after the other on the same scratch images: 7 MB less at a draft's peak than both at once.
+  const scratch = blurScratch(width, height);
+  const background = await maskedBlur(frameRgb, width, height, { where: alpha, atMost: 26 }, near, scratch);
+  // The person's colour from well inside the mask: the rim may still be the old background.
+  const foreground = await maskedBlur(frameRgb, width, height, { where: interior!, atLeast: INTERIOR_SOLID }, near, scratch);
   refineAndFilterEdge(rgb, alphaPixels, background, foreground, band!, width, height);
   decontaminate(rgb, alphaPixels, background, foreground);
   suppressSpill(rgb, interior!, background, foreground);
@@ -170,11 +170,12 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
   // The light retouch (retouch.ts): exposure and white balance measured on the person, the skin of the face
   // smoothed gently, then the style's look.
   const tone = measureTone(rgb, alphaPixels);
-  const balanced = await sharp(frameRgb, { raw: { width, height, channels: 3 } }).linear(tone.gains, [0, 0, 0]).raw().toBuffer();
-  const personRgb = new Uint8Array(balanced.buffer, balanced.byteOffset, balanced.byteLength);
+  // In the frame's own pixels: the photo's colours are not read again after this.
+  applyTone(rgb, tone);
+  const personRgb = rgb;
   await smoothSkin(personRgb, alphaPixels, width, height, mainInFrame);
   applyStyle(personRgb, input.spec.style);
-  const personRgba = await sharp(balanced, { raw: { width, height, channels: 3 } }).joinChannel(alpha, { raw: { width, height, channels: 1 } }).raw().toBuffer();
+  const personRgba = await sharp(frameRgb, { raw: { width, height, channels: 3 } }).joinChannel(alpha, { raw: { width, height, channels: 1 } }).raw().toBuffer();
 
   const backdrop = await drawBackdrop(input.spec.backdrop.kind, input.spec.backdrop.variant, width, height);
 
@@ -441,19 +442,38 @@ function crossesInterior(a: { x: number; y: number }, b: { x: number; y: number 
 /** Radius of the colour estimates of the old background and of the person near an edge, as a share of the width. */
 const COLOUR_BLUR = 1 / 80;
 
+/** The images a masked blur fills before it blurs them: reusable by the next one once it has resolved. */
+export interface BlurScratch {
+  weight: Buffer;
+  weighted: Buffer;
+}
+
+export function blurScratch(width: number, height: number): BlurScratch {
+  return { weight: Buffer.allocUnsafe(width * height), weighted: Buffer.allocUnsafe(width * height * 3) };
+}
+
 /**
  * The mean colour around every pixel of the pixels whose `where` value lies in atLeast–atMost (0 where there are
  * none), worked out only where `only` is set (0 elsewhere).
  */
-export async function maskedBlur(rgb: Buffer, width: number, height: number, take: { where: Buffer; atMost?: number; atLeast?: number }, only: Uint8Array): Promise<Uint8Array> {
-  const weight = Buffer.alloc(width * height);
-  const weighted = Buffer.alloc(width * height * 3);
+export async function maskedBlur(
+  rgb: Buffer,
+  width: number,
+  height: number,
+  take: { where: Buffer; atMost?: number; atLeast?: number },
+  only: Uint8Array,
+  scratch: BlurScratch = blurScratch(width, height),
+): Promise<Uint8Array> {
+  const { weight, weighted } = scratch;
   const { where } = take;
   const low = take.atLeast ?? 0;
   const high = take.atMost ?? 255;
   for (let i = 0, p = 0; i < weight.length; i++, p += 3) {
     const value = where[i]!;
-    if (value < low || value > high) continue;
+    if (value < low || value > high) {
+      weight[i] = weighted[p] = weighted[p + 1] = weighted[p + 2] = 0;
+      continue;
+    }
     weight[i] = 255;
     weighted[p] = rgb[p]!;
     weighted[p + 1] = rgb[p + 1]!;
@@ -464,14 +484,20 @@ export async function maskedBlur(rgb: Buffer, width: number, height: number, tak
     sharp(weighted, { raw: { width, height, channels: 3 } }).blur(sigma).raw().toBuffer(),
     sharp(weight, { raw: { width, height, channels: 1 } }).blur(sigma).extractChannel(0).raw().toBuffer(),
   ]);
-  const out = new Uint8Array(width * height * 3);
+  // Written over the blurred sum, which is read only at the same pixel: one image less in memory per estimate.
+  const out = new Uint8Array(sum.buffer, sum.byteOffset, sum.byteLength);
   for (let i = 0, p = 0; i < count.length; i++, p += 3) {
     const n = count[i]!;
-    if (n < 3 || !only[i]) continue;
-    out[p] = Math.min(255, Math.round((sum[p]! * 255) / n));
-    out[p + 1] = Math.min(255, Math.round((sum[p + 1]! * 255) / n));
+    if (n < 3 || !only[i]) {
+      out[p] = out[p + 1] = out[p + 2] = 0;
+      continue;
+    }
+    const red = Math.min(255, Math.round((sum[p]! * 255) / n));
+    const green = Math.min(255, Math.round((sum[p + 1]! * 255) / n));
     // (0, 0, 0) means "nothing seen" to the edge's steps: a black background seen is (0, 0, 1).
-    out[p + 2] = Math.max(out[p] || out[p + 1] ? 0 : 1, Math.min(255, Math.round((sum[p + 2]! * 255) / n)));
+    out[p + 2] = Math.max(red || green ? 0 : 1, Math.min(255, Math.round((sum[p + 2]! * 255) / n)));
+    out[p] = red;
+    out[p + 1] = green;
   }
   return out;
 }

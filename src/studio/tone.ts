@@ -48,3 +48,17 @@ export function measureTone(rgb: Uint8Array, alpha: Uint8Array): ToneCorrection 
   const exposure = Math.min(EXPOSURE_RANGE[1], Math.max(EXPOSURE_RANGE[0], luminance > 0 ? Math.sqrt(TARGET_LUMINANCE / luminance) : 1));
   return { gains: [balance[0]! * exposure, balance[1]! * exposure, balance[2]! * exposure] };
 }
+
+/**
+ * The gains applied in place, as libvips' `linear` on 8-bit pixels gives them (the product truncated, at most
+ * 255): the draft's colours stay exactly those of the sharp call this replaced, without a second copy of the
+ * frame (5.4 MB on a 1200 × 1500 portrait).
+ */
+export function applyTone(rgb: Uint8Array, tone: ToneCorrection): void {
+  const [r, g, b] = tone.gains;
+  for (let p = 0; p < rgb.length; p += 3) {
+    rgb[p] = Math.min(255, Math.max(0, Math.trunc(rgb[p]! * r)));
+    rgb[p + 1] = Math.min(255, Math.max(0, Math.trunc(rgb[p + 1]! * g)));
+    rgb[p + 2] = Math.min(255, Math.max(0, Math.trunc(rgb[p + 2]! * b)));
+  }
+}
