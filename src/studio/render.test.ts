@@ -9,7 +9,7 @@ import type { Box } from './inference/types.js';
 import { createTestInference } from './inference/test-inference.js';
 import { assessPhoto } from './quality-gate.js';
 import { photoFills } from './framing.js';
-import { maskedBlur, refineAndFilterEdge, renderDraft, withHead } from './render.js';
+import { blurScratch, maskedBlur, refineAndFilterEdge, renderDraft, withHead } from './render.js';
 import { SEGMENTATION_SIZE } from './inference/segmentation-size.js';
 import { customerFace } from './test-faces.js';
 
@@ -256,4 +256,23 @@ test("the edge's colour estimate tells a black background seen from none seen", 
   expect([...background.subarray((20 * width + 30) * 3, (20 * width + 30) * 3 + 3)]).toEqual([0, 0, 1]);
   // Far inside the person no background is seen: (0, 0, 0), which decontaminate and refineEdge leave alone.
   expect([...background.subarray((20 * width + 63) * 3, (20 * width + 63) * 3 + 3)]).toEqual([0, 0, 0]);
+});
+
+test('a masked blur on scratch images another one filled first gives what it gives on fresh ones', async () => {
+  const { data, info } = await sharp(photo).resize({ width: 240 }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { width, height } = info;
+  // A mask of the photo's middle, and the same mask's complement: the second blur takes what the first left out.
+  const where = Buffer.alloc(width * height);
+  for (let i = 0; i < where.length; i++) if (Math.abs((i % width) - width / 2) < width / 4) where[i] = 255;
+  const only = new Uint8Array(width * height).fill(1);
+  const scratch = blurScratch(width, height);
+  // Scratch as the allocator may hand it over: not zeroed.
+  scratch.weight.fill(255);
+  scratch.weighted.fill(200);
+  const first = await maskedBlur(data, width, height, { where, atLeast: 128 }, only, scratch);
+  const second = await maskedBlur(data, width, height, { where, atMost: 127 }, only, scratch);
+  expect(Buffer.from(first).equals(Buffer.from(await maskedBlur(data, width, height, { where, atLeast: 128 }, only)))).toBe(true);
+  expect(Buffer.from(second).equals(Buffer.from(await maskedBlur(data, width, height, { where, atMost: 127 }, only)))).toBe(true);
+  // Each result is its own image (written over its own blurred sum), not the scratch or the other result.
+  expect(Buffer.from(first).equals(Buffer.from(second))).toBe(false);
 });
