@@ -4,7 +4,11 @@
 // Chromium. Each page is measured LIGHTHOUSE_RUNS times (3); the median of each figure is recorded.
 // Smoke (BENCH_SMOKE=1): the home page only, measured once (LIGHTHOUSE_RUNS still wins when set).
 // Pages behind a secret link (an order's or a team's status, a join link) are left out: a new visitor has none.
+// First, the machine's floor: a plain page (a heading and a paragraph, no script, no stylesheet) served by this
+// process, measured the same way. Its TBT is the browser's own work on this machine, which no page can go below
+// (2026-11-29, seventeenth stop: 0–98 ms over five runs on a slower machine where the shop's pages had 28–366 ms).
 import { existsSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
@@ -18,9 +22,11 @@ const missingChromium = `Chromium not found at ${chromePath}: install it with \`
 const dataDir = tempDataDir('lighthouse');
 let shop = null;
 let chrome = null;
+let plain = null;
 // Chrome runs in a process group of its own (chrome-launcher detaches it): a Ctrl-C reaches it only through this.
 const cleanup = once(async () => {
   await chrome?.kill();
+  await new Promise((resolve) => (plain ? plain.close(resolve) : resolve()));
   await stopChild(shop?.child);
   rmSync(dataDir, { recursive: true, force: true });
 });
@@ -75,6 +81,21 @@ async function measure(url, attempts = 5) {
   }
 }
 
+const PLAIN_PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+  '<title>A plain page</title><meta name="description" content="A heading and a paragraph"></head>' +
+  '<body><main><h1>A plain page</h1><p>A heading and a paragraph, no script and no stylesheet.</p></main></body></html>';
+
+/** The plain page on an address of its own (localhost, as the shop's), for the machine's floor. */
+async function servePlainPage() {
+  plain = http.createServer((request, response) => {
+    if (request.url !== '/') return void response.writeHead(404).end();
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PLAIN_PAGE);
+  });
+  await new Promise((resolve) => plain.listen(0, '127.0.0.1', resolve));
+  return `http://localhost:${plain.address().port}/`;
+}
+
 const rows = [];
 try {
   if (!existsSync(chromePath)) throw new Error(missingChromium);
@@ -98,6 +119,12 @@ try {
   const only = process.env.LIGHTHOUSE_PAGES?.split(',').map((page) => page.trim()).filter(Boolean);
   const pages = SMOKE ? ['/'] : only?.length ? only : [...publicPages, ...wizardPaths()];
   console.log(`Lighthouse 12, mobile, median of ${runs} run${runs === 1 ? '' : 's'}, ${pages.length} page${pages.length === 1 ? '' : 's'}`);
+  const floor = [];
+  const plainUrl = await servePlainPage();
+  for (let i = 0; i < runs; i++) floor.push(await measure(plainUrl));
+  const floorTbt = floor.map((lhr) => Math.round(lhr.audits['total-blocking-time'].numericValue));
+  printFigure("this machine's floor: a plain page's TBT", median(floorTbt), 'ms', '');
+  if (runs > 1) console.log(`  runs: ${floorTbt.join(', ')} ms`);
   for (const pagePath of pages) {
     const html = await fetch(`${base}${pagePath}`).then((r) => r.text());
     const indexable = !/<meta name="robots" content="[^"]*noindex/.test(html);
