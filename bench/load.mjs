@@ -13,7 +13,6 @@
 // To see where a figure goes: BENCH_WEB_LOG=info logs every request of the web processes with its time, and
 // BENCH_KEEP_LOGS=1 keeps the processes' logs (their folder is printed at the end); BENCH_SHOP_NODE_ARGS profiles.
 import { spawn } from 'node:child_process';
-import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -25,6 +24,7 @@ import { ROOT, SHOP_ENV, SMOKE, WEB_NODE_FLAGS, printFigure, shopNodeArgs } from
 import { benchDatabase } from './support/bench-database.mjs';
 import { cpuSeconds, machineBusySeconds, rssMb, rssSampler } from './support/proc-stats.mjs';
 import { once, stopChild, stopOnExit } from './support/processes.mjs';
+import { phonePhotos, send } from './support/customer.mjs';
 import { sandboxPaidEvent } from './support/sandbox-payment.mjs';
 
 const started = performance.now();
@@ -78,27 +78,6 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 function percentile(values, p) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
-
-/**
- * Six phone photos of one real man: the five frames of him in test/fixtures/faces, and the first taken closer (a
- * crop; not mirrored: a mirrored face is farther from the others than the identity check allows).
- */
-async function phonePhotos() {
-  const frames = ['franck_01829', 'franck_02221', 'franck_02683', 'franck_03979', 'franck_04117', 'franck_01829'];
-  // 12 MP at JPEG quality 90 with sensor-like grain, which does not compress: about 2.7 MB, as a phone sends.
-  const [width, height] = SMOKE ? [1280, 1024] : [4000, 3000];
-  return Promise.all(
-    frames.map(async (frame, i) => {
-      let image = sharp(path.join(ROOT, 'test/fixtures/faces', `${frame}.jpg`));
-      if (i === 5) image = image.extract({ left: 108, top: 58, width: 540, height: 460 });
-      image = image.resize(width, height, { fit: 'cover' });
-      const pixels = await image.removeAlpha().raw().toBuffer();
-      const grain = randomBytes(pixels.length);
-      for (let j = 0; j < pixels.length; j++) pixels[j] = Math.min(255, Math.max(0, pixels[j] + (grain[j] % 25) - 12));
-      return sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
-    }),
-  );
 }
 
 function startProcess(name, script, env, nodeFlags = []) {
@@ -189,31 +168,6 @@ function backendCpu() {
 const uncheckedPhotos = () => processes.reduce((sum, p) => sum + logOf(p).split('photo accepted unchecked').length - 1, 0);
 
 class AbuseLimit extends Error {}
-
-/**
- * One request over Node's HTTP client (keep-alive, as a browser keeps its connection). Not fetch with FormData:
- * sending 150 photos of 2.7 MB at once that way took this process 1.6 CPU-seconds and 1.3 s until the last
- * answer, against a local server that only read the bodies on an idle machine; each photo's body built
- * once and written as it is took 0.24 CPU-seconds and 0.4 s. Customers' browsers run on their own machines: the
- * benchmark's cost of sending must not be charged to the shop's upload answer on the same two cores.
- */
-function send(url, { method, headers, body }) {
-  return new Promise((resolve, reject) => {
-    const request = http.request(url, { method, agent: keepAlive, headers: body === undefined ? headers : { ...headers, 'content-length': Buffer.byteLength(body) } }, (response) => {
-      const chunks = [];
-      response.on('data', (chunk) => chunks.push(chunk));
-      response.on('end', () => {
-        const responseHeaders = new Headers();
-        for (const [name, value] of Object.entries(response.headers)) for (const one of [value].flat()) responseHeaders.append(name, one);
-        resolve({ status: response.statusCode, headers: responseHeaders, text: Buffer.concat(chunks).toString('utf8') });
-      });
-      response.on('error', reject);
-    });
-    request.on('error', reject);
-    request.end(body);
-  });
-}
-const keepAlive = new http.Agent({ keepAlive: true });
 
 /** A photo as the wizard's upload sends it: the file as the body, its name in X-File-Name. */
 const photoUpload = (bytes, fileName) => ({ body: bytes, headers: { 'content-type': 'image/jpeg', 'x-file-name': encodeURIComponent(fileName) } });
