@@ -9,8 +9,8 @@
 // per process: when the last answer came, p95 of the answers, and the CPU per upload on the main thread and on
 // the others (V8's collector and compiler helpers, libuv's pool for the file calls, the kernel's work on their
 // behalf), medians of the three counted rounds. No target: the figures say how far the web process is from what
-// this machine allows (2026-11-29, a slower machine, three runs: 1.9-2.5 s against 1.6-2.0 s with fsync and
-// 0.8-1.4 s without).
+// this machine allows (2026-11-29, a slower machine, two runs: 2.3 and 1.9 s against 1.9 and 1.6 s with fsync,
+// 1.3 and 0.8 s without).
 // Smoke (BENCH_SMOKE=1): 5 drafts, small photos, two rounds.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
