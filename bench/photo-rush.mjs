@@ -27,7 +27,7 @@ const CUSTOMERS = SMOKE ? 5 : 50;
 const PHOTOS_EACH = 3; // as the wizard sends them at once (src/web/routes/order/photo-uploader.tsx)
 const ROUNDS = SMOKE ? 2 : 4;
 const SELECTION = { gender: 'male', style: 'professional', package: 'basic', location: null, outfit: null, extras: [] };
-const port = 3960;
+const port = Number(process.env.BENCH_PORT ?? 3960);
 const base = `http://127.0.0.1:${port}`;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
