@@ -1,9 +1,16 @@
 import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { databaseTestFiles } from './scripts/database-tests.mjs';
+
+// CI's second run (.ci/run) repeats on PostgreSQL only the test files that can reach a database: its first run
+// did every test on PGlite, and a file that never opens a database would only run again unchanged.
+const onlyPostgres = process.env.TEST_ONLY_POSTGRES === '1' && Boolean(process.env.DATABASE_URL);
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: onlyPostgres ? databaseTestFiles(path.dirname(fileURLToPath(import.meta.url))) : ['src/**/*.test.{ts,tsx}'],
     // Tests of what only a PostgreSQL server can do (connections dropped, backends terminated, a process
     // killed inside a transaction) run when DATABASE_URL names one, as in the second CI run.
     exclude: process.env.DATABASE_URL ? ['**/node_modules/**'] : ['**/node_modules/**', 'src/**/*.pg.test.ts'],

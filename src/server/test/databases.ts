@@ -2,9 +2,11 @@
 // Each open() gives a fresh copy of the migrated template.
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../db/client.js';
+import { PROJECT_ROOT } from '../paths.js';
 
 export interface TestDatabase {
   name: 'pglite' | 'postgres';
@@ -17,9 +19,23 @@ function withDatabase(url: string, database: string): string {
   return u.toString();
 }
 
+/**
+ * CI's PostgreSQL run leaves out test files that cannot reach a database (scripts/database-tests.mjs): a file
+ * that opens one anyway fails here, in every run, instead of being skipped silently there.
+ */
+function checkReachable(): void {
+  const file = expect.getState().testPath;
+  if (!file) return;
+  const relative = path.relative(PROJECT_ROOT, file).split(path.sep).join('/');
+  if (!inject('databaseTestFiles').includes(relative)) {
+    throw new Error(`${relative} opens a test database, but scripts/database-tests.mjs does not see it reach src/server/db/ or src/server/test/, so CI's PostgreSQL run would leave it out: import the helper it uses statically`);
+  }
+}
+
 const pglite: TestDatabase = {
   name: 'pglite',
   async open() {
+    checkReachable();
     const tar = await readFile(inject('pgliteTemplate'));
     return openDatabase({ kind: 'pglite', dataDir: null, loadDataDir: new Blob([tar]) });
   },
@@ -55,6 +71,7 @@ function postgres(url: string, template: string): TestDatabase {
   return {
     name: 'postgres',
     async open() {
+      checkReachable();
       return (await copyTemplate(url, template)).handle;
     },
   };
@@ -65,6 +82,7 @@ function postgres(url: string, template: string): TestDatabase {
  * live in `*.pg.test.ts` files, which vitest.config.ts runs only when DATABASE_URL is set.
  */
 export async function openPostgresTestDatabase(): Promise<{ handle: DatabaseHandle; url: string }> {
+  checkReachable();
   const pgTemplate = inject('pgTemplate');
   if (!pgTemplate) throw new Error('*.pg.test.ts files need DATABASE_URL (vitest.config.ts runs them only then)');
   return copyTemplate(pgTemplate.url, pgTemplate.template);
@@ -75,6 +93,7 @@ export async function openPostgresTestDatabase(): Promise<{ handle: DatabaseHand
  * leaves PGlite out: CI's second run (.ci/run), whose first run did every test on PGlite already.
  */
 export function testDatabases(): TestDatabase[] {
+  checkReachable();
   const pgTemplate = inject('pgTemplate');
   if (!pgTemplate) return [pglite];
   const pg = postgres(pgTemplate.url, pgTemplate.template);

@@ -5,11 +5,14 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../db/client.js';
 import { PROJECT_ROOT } from '../paths.js';
+import { databaseTestFiles } from '../../../scripts/database-tests.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     pgliteTemplate: string;
     pgTemplate: { url: string; template: string } | null;
+    /** Test files that can reach a database (scripts/database-tests.mjs), relative to the project root. */
+    databaseTestFiles: string[];
   }
 }
 
@@ -29,6 +32,7 @@ export default async function setup(project: TestProject) {
   await writeFile(templateFile, Buffer.from(await blob.arrayBuffer()));
   await embedded.close();
   project.provide('pgliteTemplate', templateFile);
+  project.provide('databaseTestFiles', databaseTestFiles(PROJECT_ROOT));
 
   const url = process.env.DATABASE_URL;
   let pgTemplate: { url: string; template: string } | null = null;

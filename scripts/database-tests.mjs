@@ -1,0 +1,69 @@
+// Which test files can reach a database: CI's second run (.ci/run, TEST_ONLY_POSTGRES=1) runs only these on
+// PostgreSQL, as its first run did every test on PGlite and a file that never reaches a database would only
+// repeat itself. A file reaches one when it, or anything it imports under src/ (statically or with import()),
+//   - lives under src/server/db/ or src/server/test/ (the database client and the test helpers that open
+//     databases, build apps and start shops), or
+//   - names DATABASE_URL (a child process it starts takes the database from its environment).
+// The rule errs towards running a file: src/server/test/databases.ts refuses to open a database for a file
+// this rule leaves out, so a test that reaches one some other way fails in the first run instead of being
+// skipped silently in the second.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+
+const REACHES = [/^src\/server\/db\//, /^src\/server\/test\//];
+
+/** Relative import specifiers of a TypeScript file (import, export … from, import()). */
+function importsOf(text) {
+  return ts
+    .preProcessFile(text, true, true)
+    .importedFiles.map((f) => f.fileName)
+    .filter((s) => s.startsWith('.'));
+}
+
+function resolve(root, from, specifier) {
+  const target = path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier));
+  const candidates = [target.replace(/\.js$/, '.ts'), target.replace(/\.js$/, '.tsx'), target, `${target}.ts`, `${target}.tsx`, `${target}/index.ts`];
+  return candidates.find((c) => /\.(ts|tsx|mts|mjs|js)$/.test(c) && existsSync(path.join(root, c))) ?? null;
+}
+
+function testFiles(root, dir = 'src') {
+  const found = [];
+  for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
+    const rel = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) found.push(...testFiles(root, rel));
+    else if (/\.test\.tsx?$/.test(entry.name)) found.push(rel);
+  }
+  return found;
+}
+
+/** Test files (relative to root, "/" separators) that can reach a database, sorted. */
+export function databaseTestFiles(root) {
+  const edges = new Map();
+  const next = (file) => {
+    if (!edges.has(file)) {
+      const text = readFileSync(path.join(root, file), 'utf8');
+      const targets = importsOf(text)
+        .map((s) => resolve(root, file, s))
+        .filter((t) => t !== null && t.startsWith('src/'));
+      edges.set(file, { named: text.includes('DATABASE_URL'), targets });
+    }
+    return edges.get(file);
+  };
+  const reaches = (start) => {
+    const seen = new Set([start]);
+    const todo = [start];
+    while (todo.length > 0) {
+      const file = todo.pop();
+      if (REACHES.some((r) => r.test(file))) return true;
+      const { named, targets } = next(file);
+      if (named) return true;
+      for (const t of targets.filter((t) => !seen.has(t))) {
+        seen.add(t);
+        todo.push(t);
+      }
+    }
+    return false;
+  };
+  return testFiles(root).filter(reaches).sort();
+}
