@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { databaseTestFiles } from './scripts/database-tests.mjs';
+import { databaseTestFiles } from './src/testing/database-tests.js';
 
 // CI's second run (.ci/run) repeats on PostgreSQL only the test files that can reach a database: its first run
 // did every test on PGlite, and a file that never opens a database would only run again unchanged.

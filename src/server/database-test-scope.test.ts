@@ -1,9 +1,9 @@
-// CI's PostgreSQL run repeats only the test files that can reach a database (scripts/database-tests.mjs).
+// CI's PostgreSQL run repeats only the test files that can reach a database (src/testing/database-tests.ts).
 // This file reaches one only through an import the rule cannot see, so it shows the other half of the rule:
 // such a file cannot open a database at all, in any run, and so is never skipped silently.
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { databaseTestFiles } from '../../scripts/database-tests.mjs';
+import { databaseTestFiles } from '../testing/database-tests.js';
 import { PROJECT_ROOT } from './paths.js';
 
 test('the files that open databases are repeated on PostgreSQL, the image and page tests are not', () => {
@@ -18,6 +18,6 @@ test('the files that open databases are repeated on PostgreSQL, the image and pa
 test('a test file the rule does not see reach a database cannot open one', async () => {
   const helper = ['./test/databases', 'js'].join('.');
   const { testDatabases, openPostgresTestDatabase } = (await import(helper)) as { testDatabases: () => unknown; openPostgresTestDatabase: () => Promise<unknown> };
-  expect(() => testDatabases()).toThrow(/database-test-scope\.test\.ts opens a test database.*scripts\/database-tests\.mjs/);
-  await expect(openPostgresTestDatabase()).rejects.toThrow(/scripts\/database-tests\.mjs/);
+  expect(() => testDatabases()).toThrow(/database-test-scope\.test\.ts opens a test database.*src\/testing\/database-tests\.ts/);
+  await expect(openPostgresTestDatabase()).rejects.toThrow(/src\/testing\/database-tests\.ts/);
 });

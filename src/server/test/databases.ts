@@ -20,7 +20,7 @@ function withDatabase(url: string, database: string): string {
 }
 
 /**
- * CI's PostgreSQL run leaves out test files that cannot reach a database (scripts/database-tests.mjs): a file
+ * CI's PostgreSQL run leaves out test files that cannot reach a database (src/testing/database-tests.ts): a file
  * that opens one anyway fails here, in every run, instead of being skipped silently there.
  */
 function checkReachable(): void {
@@ -28,7 +28,7 @@ function checkReachable(): void {
   if (!file) return;
   const relative = path.relative(PROJECT_ROOT, file).split(path.sep).join('/');
   if (!inject('databaseTestFiles').includes(relative)) {
-    throw new Error(`${relative} opens a test database, but scripts/database-tests.mjs does not see it reach src/server/db/ or src/server/test/, so CI's PostgreSQL run would leave it out: import the helper it uses statically`);
+    throw new Error(`${relative} opens a test database, but src/testing/database-tests.ts does not see it reach src/server/db/ or src/server/test/, so CI's PostgreSQL run would leave it out: import the helper it uses statically`);
   }
 }
 

@@ -5,13 +5,13 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../db/client.js';
 import { PROJECT_ROOT } from '../paths.js';
-import { databaseTestFiles } from '../../../scripts/database-tests.mjs';
+import { databaseTestFiles } from '../../testing/database-tests.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     pgliteTemplate: string;
     pgTemplate: { url: string; template: string } | null;
-    /** Test files that can reach a database (scripts/database-tests.mjs), relative to the project root. */
+    /** Test files that can reach a database (src/testing/database-tests.ts), relative to the project root. */
     databaseTestFiles: string[];
   }
 }

@@ -1,10 +1,10 @@
-// Which test files can reach a database: CI's second run (.ci/run, TEST_ONLY_POSTGRES=1) runs only these on
+// Which test files can reach a database: CI's second run (.ci/run, TEST_ONLY_POSTGRES=1; vitest.config.ts) runs only these on
 // PostgreSQL, as its first run did every test on PGlite and a file that never reaches a database would only
 // repeat itself. A file reaches one when it, or anything it imports under src/ (statically or with import()),
 //   - lives under src/server/db/ or src/server/test/ (the database client and the test helpers that open
 //     databases, build apps and start shops), or
 //   - names DATABASE_URL (a child process it starts takes the database from its environment).
-// The rule errs towards running a file: src/server/test/databases.ts refuses to open a database for a file
+// The rule errs towards running a file, and src/server/test/databases.ts refuses to open a database for a file
 // this rule leaves out, so a test that reaches one some other way fails in the first run instead of being
 // skipped silently in the second.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -14,21 +14,21 @@ import ts from 'typescript';
 const REACHES = [/^src\/server\/db\//, /^src\/server\/test\//];
 
 /** Relative import specifiers of a TypeScript file (import, export … from, import()). */
-function importsOf(text) {
+function importsOf(text: string): string[] {
   return ts
     .preProcessFile(text, true, true)
     .importedFiles.map((f) => f.fileName)
     .filter((s) => s.startsWith('.'));
 }
 
-function resolve(root, from, specifier) {
+function resolve(root: string, from: string, specifier: string): string | null {
   const target = path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier));
   const candidates = [target.replace(/\.js$/, '.ts'), target.replace(/\.js$/, '.tsx'), target, `${target}.ts`, `${target}.tsx`, `${target}/index.ts`];
   return candidates.find((c) => /\.(ts|tsx|mts|mjs|js)$/.test(c) && existsSync(path.join(root, c))) ?? null;
 }
 
-function testFiles(root, dir = 'src') {
-  const found = [];
+function testFiles(root: string, dir = 'src'): string[] {
+  const found: string[] = [];
   for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
     const rel = `${dir}/${entry.name}`;
     if (entry.isDirectory()) found.push(...testFiles(root, rel));
@@ -38,23 +38,24 @@ function testFiles(root, dir = 'src') {
 }
 
 /** Test files (relative to root, "/" separators) that can reach a database, sorted. */
-export function databaseTestFiles(root) {
-  const edges = new Map();
-  const next = (file) => {
+export function databaseTestFiles(root: string): string[] {
+  const edges = new Map<string, { named: boolean; targets: string[] }>();
+  const next = (file: string) => {
     if (!edges.has(file)) {
       const text = readFileSync(path.join(root, file), 'utf8');
       const targets = importsOf(text)
         .map((s) => resolve(root, file, s))
-        .filter((t) => t !== null && t.startsWith('src/'));
-      edges.set(file, { named: text.includes('DATABASE_URL'), targets });
+        .filter((t): t is string => t !== null && t.startsWith('src/'));
+      // This file names the variable only to look for it.
+      edges.set(file, { named: file !== 'src/testing/database-tests.ts' && text.includes('DATABASE_URL'), targets });
     }
-    return edges.get(file);
+    return edges.get(file)!;
   };
-  const reaches = (start) => {
+  const reaches = (start: string) => {
     const seen = new Set([start]);
     const todo = [start];
     while (todo.length > 0) {
-      const file = todo.pop();
+      const file = todo.pop()!;
       if (REACHES.some((r) => r.test(file))) return true;
       const { named, targets } = next(file);
       if (named) return true;
