@@ -8,8 +8,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import { expect, test } from 'vitest';
+import { importSpecifiers, resolveImport } from './testing/source-imports.js';
 
 const SRC = path.dirname(fileURLToPath(import.meta.url));
 
@@ -44,14 +44,6 @@ export interface SourceFile {
   imports: string[];
 }
 
-/** Resolves a relative import to a file under src/ (".js" written for ".ts"/".tsx"), or null for a package. */
-function resolve(from: string, specifier: string, exists: (file: string) => boolean): string | null {
-  if (!specifier.startsWith('.')) return null;
-  const target = path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier));
-  const candidates = [target, target.replace(/\.js$/, '.ts'), target.replace(/\.js$/, '.tsx'), `${target}.ts`, `${target}.tsx`, `${target}/index.ts`];
-  return candidates.find(exists) ?? target;
-}
-
 export function violations(files: SourceFile[]): string[] {
   const known = new Set(files.map((f) => f.file));
   const found: string[] = [];
@@ -59,7 +51,7 @@ export function violations(files: SourceFile[]): string[] {
     const from = layerOf(file);
     if (!from) continue;
     for (const specifier of imports) {
-      const target = resolve(file, specifier, (f) => known.has(f));
+      const target = resolveImport(file, specifier, (f) => known.has(f));
       if (target === null) continue;
       if (target.startsWith('../')) {
         found.push(`${file} imports ${specifier}, outside src/`);
@@ -81,8 +73,7 @@ function sourceFiles(dir: string): SourceFile[] {
     .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts'))
     .map((entry) => {
       const full = path.join(entry.parentPath, entry.name);
-      const info = ts.preProcessFile(readFileSync(full, 'utf8'), true, true);
-      return { file: path.relative(dir, full).split(path.sep).join('/'), imports: info.importedFiles.map((f) => f.fileName) };
+      return { file: path.relative(dir, full).split(path.sep).join('/'), imports: importSpecifiers(readFileSync(full, 'utf8')) };
     });
 }
 

@@ -7,25 +7,11 @@
 // The rule errs towards running a file, and src/server/test/databases.ts refuses to open a database for a file
 // this rule leaves out, so a test that reaches one some other way fails in the first run instead of being
 // skipped silently in the second.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import ts from 'typescript';
+import { importSpecifiers, resolveImport } from './source-imports.js';
 
 const REACHES = [/^src\/server\/db\//, /^src\/server\/test\//];
-
-/** Relative import specifiers of a TypeScript file (import, export … from, import()). */
-function importsOf(text: string): string[] {
-  return ts
-    .preProcessFile(text, true, true)
-    .importedFiles.map((f) => f.fileName)
-    .filter((s) => s.startsWith('.'));
-}
-
-function resolve(root: string, from: string, specifier: string): string | null {
-  const target = path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier));
-  const candidates = [target.replace(/\.js$/, '.ts'), target.replace(/\.js$/, '.tsx'), target, `${target}.ts`, `${target}.tsx`, `${target}/index.ts`];
-  return candidates.find((c) => /\.(ts|tsx|mts|mjs|js)$/.test(c) && existsSync(path.join(root, c))) ?? null;
-}
 
 function testFiles(root: string, dir = 'src'): string[] {
   const found: string[] = [];
@@ -43,9 +29,10 @@ export function databaseTestFiles(root: string): string[] {
   const next = (file: string) => {
     if (!edges.has(file)) {
       const text = readFileSync(path.join(root, file), 'utf8');
-      const targets = importsOf(text)
-        .map((s) => resolve(root, file, s))
-        .filter((t): t is string => t !== null && t.startsWith('src/'));
+      const exists = (f: string) => existsSync(path.join(root, f)) && statSync(path.join(root, f)).isFile();
+      const targets = importSpecifiers(text)
+        .map((s) => resolveImport(file, s, exists))
+        .filter((t): t is string => t !== null && t.startsWith('src/') && exists(t));
       // This file names the variable only to look for it.
       edges.set(file, { named: file !== 'src/testing/database-tests.ts' && text.includes('DATABASE_URL'), targets });
     }
