@@ -1,4 +1,4 @@
-// The shop as a child process on a PostgreSQL test database reached through the statement-counting fault
+// The shop as a child process (the built server, as `npm start` runs it) on a PostgreSQL test database reached through the statement-counting fault
 // proxy, beside an in-process app on the same database and files (to place orders, sign provider events and
 // look at the result). For *.pg.test.ts files that kill the shop or cut its connection mid-work.
 import type { DatabaseHandle } from '../db/client.js';
@@ -6,7 +6,7 @@ import type { AppOverrides } from '../app.js';
 import { buildTestApp, type TestApp } from './app.js';
 import { openPostgresTestDatabase } from './databases.js';
 import { startFaultProxy, type FaultProxy } from './pg-fault-proxy.js';
-import { freePort, startShopProcess, waitHealthy, type ShopProcess } from './shop-process.js';
+import { freePort, startBuiltShopProcess, waitHealthy, type ShopProcess } from './shop-process.js';
 
 export interface CrashHarness {
   db: DatabaseHandle;
@@ -35,7 +35,7 @@ export async function startCrashHarness(options: { env?: Record<string, string>;
   const port = await freePort();
 
   const restart = async () => {
-    harness.shop = startShopProcess({
+    harness.shop = await startBuiltShopProcess({
       NODE_ENV: 'test',
       PORT: String(port),
       // The seed app's folder: the same files (customer photos, invoices) and the same secret.

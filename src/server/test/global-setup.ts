@@ -13,6 +13,8 @@ declare module 'vitest' {
     pgTemplate: { url: string; template: string } | null;
     /** Test files that can reach a database (src/testing/database-tests.ts), relative to the project root. */
     databaseTestFiles: string[];
+    /** Where this run's server bundle goes when a test first starts the built shop (shop-process.ts). */
+    shopBundleDir: string;
   }
 }
 
@@ -33,6 +35,8 @@ export default async function setup(project: TestProject) {
   await embedded.close();
   project.provide('pgliteTemplate', templateFile);
   project.provide('databaseTestFiles', databaseTestFiles(PROJECT_ROOT));
+  const shopBundleDir = path.join(dir, `shop-bundle-${process.pid}`);
+  project.provide('shopBundleDir', shopBundleDir);
 
   const url = process.env.DATABASE_URL;
   let pgTemplate: { url: string; template: string } | null = null;
@@ -52,6 +56,7 @@ export default async function setup(project: TestProject) {
 
   return async () => {
     await rm(templateFile, { force: true });
+    await rm(shopBundleDir, { recursive: true, force: true });
     if (pgTemplate) {
       const admin = new pg.Client({ connectionString: pgTemplate.url });
       await admin.connect();
