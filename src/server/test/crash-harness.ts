@@ -1,5 +1,5 @@
-// The shop as a child process (the built server, as `npm start` runs it) on a PostgreSQL test database reached through the statement-counting fault
-// proxy, beside an in-process app on the same database and files (to place orders, sign provider events and
+// The shop as a child process (the built server, as `npm start` runs it) on a PostgreSQL test database reached
+// through the statement-counting fault proxy, beside an in-process app on the same database and files (to place orders, sign provider events and
 // look at the result). For *.pg.test.ts files that kill the shop or cut its connection mid-work.
 import type { DatabaseHandle } from '../db/client.js';
 import type { AppOverrides } from '../app.js';

@@ -63,9 +63,11 @@ function builtServer(): Promise<string> {
 }
 
 /**
- * The start command as `npm start` runs it: the built server (node dist/server/main.js), not its sources
- * through tsx. Starts in about half the time (0.85 s instead of 1.5 s to healthy on an idle machine), which
- * counts in the tests that restart the shop once per statement (crash-harness.ts).
+ * The start command as `npm start` runs it: the built server (this run's bundle, as dist/server/main.js is
+ * built), not its sources through tsx. Starts in about half the time (0.85 s instead of 1.5 s to healthy on an
+ * idle machine), which counts in the tests that restart the shop once per statement (crash-harness.ts). One
+ * difference from dist/: the bundle lies outside dist/server/, so the studio's models' thread runs from its
+ * TypeScript source (paths.ts), as in every other test.
  */
 export async function startBuiltShopProcess(env: Record<string, string>, entry = 'src/server/main.ts'): Promise<ShopProcess> {
   const file = BUILT_ENTRIES[entry];
