@@ -1,4 +1,8 @@
-// Face-centred framing: where in the photo the frame of an output format lies.
+// Face-centred framing: where in the photo the frame of an output format lies, framed as a photographer frames a
+// headshot (docs/studio/framing.md): the face a set share of the height, a small headroom above the hair, the eyes
+// near the upper third. Where the photo ends too soon below the chin (a tight phone selfie), the frame is made
+// smaller around the head instead of being moved up, so the head keeps its place and never sinks under an empty
+// band of backdrop; the render enlarges the smaller frame to the format's size.
 import type { Box } from './inference/types.js';
 
 /**
@@ -9,27 +13,41 @@ import type { Box } from './inference/types.js';
  */
 export const HEAD_IN_FACE_BOX = { chin: 0.85, crown: -0.24, crownHighest: -0.5, crownLowest: -0.08 } as const;
 
-/** The largest face height (share of the frame) we zoom in to so the frame need not run past the photo's bottom. */
-const MAX_FACE_HEIGHT = 0.5;
-
-interface FrameFormat {
+export interface FrameFormat {
   width: number;
   height: number;
+  /** The face box's height as a share of the frame's (variation applied). */
   faceHeight: number;
+  /** The face box's middle, as a share of the frame's height from its top. */
   faceCenterY: number;
+  /** At least this share of the frame's height above the crown. */
   headroom?: number;
+  /** A format sized by the head (chin to crown) instead of the face box: that share of the height. */
   headHeight?: number | null;
+  /** The largest face share a frame may zoom to where the photo ends below the chin (plans keep below it). */
+  maxFaceHeight?: number;
+  /** In a frame made smaller, the face's top no lower than this share of the height (a tall crown is cut instead). */
+  maxFaceTop?: number | null;
+}
+
+/** How far a frame that runs past the photo's sides may zoom in (the face up to this much larger) to stay inside them. */
+const MAX_SIDE_ZOOM = 1.22;
+
+export interface Framing {
+  frame: Box;
+  /** The face box's height as a share of the frame's, as framed (more than the format's where the photo made it zoom in). */
+  faceShare: number;
 }
 
 /**
  * The frame in the photo's pixels. It may reach past the photo's left, right or top edge (the backdrop fills
- * that); past the bottom it would cut the body off in mid-air, so the frame zooms in a little instead, and
- * only then moves up.
+ * that); past the bottom it would cut the body off in mid-air, so there the frame gets smaller, keeping its
+ * headroom above the crown: the face grows, the head stays at the top.
  *
  * A format with a head height (35 × 45 mm) is sized by the head from chin to crown; the others by the face, with
  * at least the format's headroom above the hair. `crownY`: the top of the head in the photo's pixels, if measured.
  */
-export function frameFor(face: Box, photo: { width: number; height: number }, format: FrameFormat, crownY?: number | null): Box {
+export function framingFor(face: Box, photo: { width: number; height: number }, format: FrameFormat, crownY?: number | null): Framing {
   const aspect = format.width / format.height;
   const centerX = face.x + face.width / 2;
   const centerY = face.y + face.height / 2;
@@ -47,42 +65,56 @@ export function frameFor(face: Box, photo: { width: number; height: number }, fo
   } else {
     height = face.height / format.faceHeight;
     top = centerY - format.faceCenterY * height;
-    // Hair rising higher than usual: the frame moves up so it keeps its headroom.
+    // Hair rising higher than usual: the frame moves up so it keeps its headroom, but the face no lower than the
+    // format allows (very tall hair is cut at the top, as a photographer crops a headshot).
     top = Math.min(top, crown - headroom * height);
+    if (format.maxFaceTop) top = Math.max(top, face.y - format.maxFaceTop * height);
   }
+  // The share of the frame above the crown, kept as the frame gets smaller.
+  const above = (crown - top) / height;
+  // Where the face's top lies in a smaller frame: the crown keeps its headroom, but the face goes no lower than
+  // the format's own place for it (tall hair in a tight frame is cut at the top, as a photographer crops it).
+  const faceTopAt = (frameHeight: number) => Math.min(above + (face.y - crown) / frameHeight, format.maxFaceTop ?? 1);
   const ideal = height;
   if (top + height > photo.height) {
-    // Zoom in until the frame ends at the photo's bottom, within the face-size limit, keeping the head where it is.
-    const maxFace = Math.max(MAX_FACE_HEIGHT, (face.height / height) * 1.15);
-    const headAt = (centerY - top) / height;
-    const fitted = (photo.height - centerY) / (1 - headAt);
-    height = Math.max(fitted, face.height / maxFace);
-    top = centerY - headAt * height;
-    if (top + height > photo.height) top = photo.height - height;
+    // The photo ends before the frame: a smaller frame, its top where the face needs it, down to the photo's bottom.
+    // The face's place depends on the frame's size: a few steps settle it (each moves it less).
+    for (let step = 0; step < 4; step++) height = Math.max(1, (photo.height - face.y) / (1 - faceTopAt(height)));
+    top = face.y - faceTopAt(height) * height;
   }
   // A frame wider than the photo shows where the photo ends beside the person, and there a shoulder or an arm is
-  // cut off: the frame zooms in (the face up to MAX_SIDE_ZOOM larger) to stay within the photo's sides.
+  // cut off: the frame zooms in (the face up to MAX_SIDE_ZOOM larger than the format's) to stay within the sides.
   const fitsWidth = 2 * Math.min(centerX, photo.width - centerX);
   if (height * aspect > fitsWidth) {
-    const headAt = (centerY - top) / height;
-    // Counted from the format's own size: a frame the photo's bottom zoomed in already goes no further.
     height = Math.min(height, Math.max(fitsWidth / aspect, ideal / MAX_SIDE_ZOOM));
-    top = centerY - headAt * height;
+    top = face.y - faceTopAt(height) * height;
   }
   const width = height * aspect;
-  return { x: Math.round(centerX - width / 2), y: Math.round(top), width: Math.round(width), height: Math.round(height) };
+  return {
+    frame: { x: Math.round(centerX - width / 2), y: Math.round(top), width: Math.round(width), height: Math.round(height) },
+    faceShare: face.height / height,
+  };
 }
 
-/** How much larger the face may become so the frame stays within the photo's sides. */
-const MAX_SIDE_ZOOM = 1.22;
+export function frameFor(face: Box, photo: { width: number; height: number }, format: FrameFormat, crownY?: number | null): Box {
+  return framingFor(face, photo, format, crownY).frame;
+}
 
 /**
- * How much of what the format needs below the chin (neck, shoulders, chest down to the frame's bottom) the
- * photo has, at the format's own face size: 1 or more fills the frame; less means the frame has to zoom in
- * or leave the head low (a tight selfie has no shoulders for a 4:5 bust). Plans prefer photos that fill a format.
+ * How many of a format's output pixels one photo pixel may become: beyond this the enlargement shows (soft skin,
+ * blocky hair). A phone selfie's face is 1000 px and more; the upload gate warns below 220 (lowResolution).
  */
-export function photoFills(face: Box, photo: { width: number; height: number }, format: Pick<FrameFormat, 'faceHeight' | 'faceCenterY'>): number {
-  const chin = face.y + HEAD_IN_FACE_BOX.chin * face.height;
-  const needed = face.height * ((1 - format.faceCenterY) / format.faceHeight - (HEAD_IN_FACE_BOX.chin - 0.5));
-  return Math.round(Math.max(0, (photo.height - chin) / needed) * 100) / 100;
+export const MAX_UPSCALE = 2.5;
+
+/**
+ * How well a photo gives a format, 0 to 1: 1 when the format's frame (the format's own framing, zoomed in where
+ * the photo ends below the chin) keeps the face within the format's largest share and needs no more enlarging
+ * than MAX_UPSCALE; less by how far it misses. Plans take photos that give a format (1) before any that does
+ * not; a photo that fills no format still gives its best (the order's photos may all be tight).
+ */
+export function photoFills(face: Box, photo: { width: number; height: number }, format: FrameFormat & { maxFaceHeight: number }): number {
+  const { frame, faceShare } = framingFor(face, photo, format);
+  const share = Math.min(1, format.maxFaceHeight / faceShare);
+  const resolution = Math.min(1, (MAX_UPSCALE * frame.height) / format.height);
+  return Math.round(share * resolution * 100) / 100;
 }

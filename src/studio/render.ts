@@ -27,7 +27,7 @@ export interface DraftSpec {
 }
 
 /** The face's height in the frame per framing variation, relative to the format's; milder for 35 × 45 mm. */
-const VARIATION_FACE_SCALE = [1, 0.86, 1.12];
+const VARIATION_FACE_SCALE = [1, 0.9, 1.12];
 const APPLICATION_FACE_SCALE = [1, 0.94, 1.05];
 
 export interface RenderedDraft {
@@ -613,13 +613,11 @@ interface Source {
 const levelledPhotos = new WeakMap<Buffer, Map<string, Promise<Source>>>();
 
 /**
- * The largest face any draft makes, in output pixels (the format's face height at its widest variation): a
- * turned photo keeps at least LEVEL_MARGIN times this, so the frame is still scaled down afterwards.
+ * The largest face any draft makes, in output pixels (the format's largest face share, where a tight photo makes the
+ * frame zoom in): a turned photo keeps at least LEVEL_MARGIN times this, so the frame is still scaled down afterwards.
  */
-const LARGEST_OUTPUT_FACE = Math.max(
-  ...Object.values(OUTPUT_FORMATS).map((format) => format.faceHeight * format.height * Math.max(...(format.key === 'application' ? APPLICATION_FACE_SCALE : VARIATION_FACE_SCALE))),
-);
-const LEVEL_MARGIN = 1.25;
+const LARGEST_OUTPUT_FACE = Math.max(...Object.values(OUTPUT_FORMATS).map((format) => format.maxFaceHeight * format.height));
+const LEVEL_MARGIN = 1.1;
 
 /**
  * The photo turned so the face is level, cached per photo and angle; the photo itself when the roll is small.
