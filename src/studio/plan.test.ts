@@ -14,7 +14,9 @@ test('a pro order gets 10 drafts in the three formats, on its location with 3 ba
   expect(plan.slice(0, 3).map((d) => d.spec.format)).toEqual(['portrait', 'square', 'application']);
   expect(new Set(plan.map((d) => d.spec.backdrop.kind))).toEqual(new Set(['creative']));
   expect(new Set(plan.map((d) => d.spec.backdrop.variant))).toEqual(new Set([0, 1, 2]));
-  expect(plan.slice(0, 3).map((d) => d.photoId)).toEqual(['a', 'b', 'c']);
+  // The clean photos take turns; the warned one (c) is not needed for ten drafts.
+  expect(plan.slice(0, 3).map((d) => d.photoId)).toEqual(['a', 'b', 'a']);
+  expect(plan.filter((d) => d.photoId === 'c')).toEqual([]);
   expect(plan.every((d) => d.requestedOutfit === 'business')).toBe(true);
 });
 
@@ -59,8 +61,9 @@ test('no two drafts of an order are the same combination of photo, format, backd
   }
 });
 
-test('photos, formats and backdrops take turns: a pro order with extras uses each photo and background about equally', () => {
-  const plan = planDrafts({ package: 'pro', extras: ['extra_variants'], style: 'professional', location: 'studio', outfit: null, photos, generation: 0 });
+test('photos, formats and backdrops take turns: a pro order with extras uses each clean photo and background about equally', () => {
+  const clean = photos.map((photo) => ({ ...photo, verdict: 'ok' as const }));
+  const plan = planDrafts({ package: 'pro', extras: ['extra_variants'], style: 'professional', location: 'studio', outfit: null, photos: clean, generation: 0 });
   const tally = (key: (d: (typeof plan)[number]) => string) => Object.values(plan.reduce<Record<string, number>>((acc, d) => ({ ...acc, [key(d)]: (acc[key(d)] ?? 0) + 1 }), {}));
   for (const counts of [tally((d) => d.photoId), tally((d) => d.spec.format), tally((d) => String(d.spec.backdrop.variant))]) {
     expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1);
@@ -77,11 +80,11 @@ test('every generation has each format and begins with the 4:5 portrait (regener
   }
 });
 
-test('a tight selfie without shoulders gives no 4:5 bust while photos that fill one are left; when none fills it, it still gives one', () => {
-  const tight = { id: 'a-selfie', verdict: 'ok' as const, fills: { portrait: 0.1, square: 0.15, application: 1.1 } };
+test('a photo too tight for a 4:5 or 1:1 frame gives none while photos that give one are left; when none does, it still gives one', () => {
+  const tight = { id: 'a-selfie', verdict: 'ok' as const, fills: { portrait: 0.6, square: 0.7, application: 1 } };
   const roomy = [
-    { id: 'b', verdict: 'ok' as const, fills: { portrait: 1.3, square: 1.7, application: 6 } },
-    { id: 'c', verdict: 'ok' as const, fills: { portrait: 1.2, square: 1.6, application: 5 } },
+    { id: 'b', verdict: 'ok' as const, fills: { portrait: 1, square: 1, application: 1 } },
+    { id: 'c', verdict: 'ok' as const, fills: { portrait: 1, square: 1, application: 1 } },
   ];
   const plan = planDrafts({ package: 'pro', extras: [], style: 'professional', location: 'studio', outfit: null, photos: [tight, ...roomy], generation: 0 });
   expect(plan.filter((d) => d.photoId === 'a-selfie' && d.spec.format !== 'application')).toEqual([]);
@@ -102,11 +105,41 @@ test('a photo with someone else at its side gives drafts only after the clean ph
   const plan = planDrafts({ package: 'pro', extras: [], style: 'professional', location: 'studio', outfit: null, photos: [party, ...clean], generation: 0 });
   expect(plan).toHaveLength(10);
   expect(plan.filter((d) => d.photoId === 'a-party')).toEqual([]);
-  // One clean photo: it gives its fresh combinations of format and backdrop first, then the others come in.
+  // The photo warned for something else (c) comes after the clean one, before the one with someone at its side.
+  const warnedOnly = planDrafts({ package: 'premium', extras: ['extra_variants'], style: 'professional', location: 'studio', outfit: null, photos: [party, clean[1]!], generation: 0 });
+  expect(warnedOnly[0]!.photoId).toBe('c');
+  expect(warnedOnly.filter((d) => d.photoId === 'c').length).toBeGreaterThanOrEqual(warnedOnly.filter((d) => d.photoId === 'a-party').length);
+  // One clean photo: it gives every combination of format and backdrop, and a second framing of each (18), before
+  // the warned photos come in.
   const one = planDrafts({ package: 'pro', extras: ['extra_variants'], style: 'professional', location: 'studio', outfit: null, photos: [party, { ...party, id: 'a-party-2' }, clean[0]!], generation: 0 });
-  expect(one.slice(0, 8).map((d) => d.photoId)).toEqual(Array(8).fill('b'));
-  expect(one.filter((d) => d.photoId !== 'b').length).toBeGreaterThan(5);
+  expect(one.slice(0, 18).map((d) => d.photoId)).toEqual(Array(18).fill('b'));
+  expect(one.filter((d) => d.photoId !== 'b')).toHaveLength(2);
   // Only such photos: every draft is still made.
   const only = planDrafts({ package: 'basic', extras: [], style: 'professional', location: null, outfit: null, photos: [party, { ...party, id: 'b' }, { ...party, id: 'c' }], generation: 0 });
   expect(only).toHaveLength(3);
+});
+
+test('seven photos, four clean (tight selfies) and three warned (too dark, blurred): every draft comes from the clean four, each of them used', () => {
+  const clean = ['smile-1', 'smile-2', 'serious', 'turned'].map((id, n) => ({ id, verdict: 'ok' as const, fills: { portrait: 0.93 + n * 0.02, square: 0.95, application: 1 } }));
+  const warned = ['dark-1', 'dark-2', 'blurred'].map((id) => ({ id, verdict: 'warning' as const, fills: { portrait: 1, square: 1, application: 1 } }));
+  for (const [pkg, extras] of [['pro', []], ['premium', []], ['premium', ['extra_variants']]] as const) {
+    const plan = planDrafts({ package: pkg, extras, style: 'professional', location: 'studio', outfit: null, photos: [...warned, ...clean], generation: 0 });
+    expect(plan.filter((d) => d.photoId.startsWith('dark') || d.photoId === 'blurred'), pkg).toEqual([]);
+    const uses = clean.map((photo) => plan.filter((d) => d.photoId === photo.id).length);
+    expect(Math.min(...uses), `${pkg}: each clean photo used`).toBeGreaterThanOrEqual(Math.floor(plan.length / clean.length) - 1);
+  }
+  // The same order after the staff regenerate: the next generation again from the clean photos.
+  const next = planDrafts({ package: 'premium', extras: [], style: 'professional', location: 'studio', outfit: null, photos: [...warned, ...clean], generation: 1 });
+  expect(next.filter((d) => !clean.some((photo) => photo.id === d.photoId))).toEqual([]);
+});
+
+test('a clean photo that cannot give a format leaves it to a warned photo that can; one only a little tighter does not', () => {
+  const tooTight = { id: 'a-clean', verdict: 'ok' as const, fills: { portrait: 0.7, square: 0.8, application: 1 } };
+  const nearly = { id: 'b-clean', verdict: 'ok' as const, fills: { portrait: 0.93, square: 1, application: 1 } };
+  const warned = { id: 'c-warned', verdict: 'warning' as const, fills: { portrait: 1, square: 1, application: 1 } };
+  const plan = planDrafts({ package: 'pro', extras: [], style: 'professional', location: 'studio', outfit: null, photos: [tooTight, warned], generation: 0 });
+  expect(plan.filter((d) => d.photoId === 'a-clean' && d.spec.format === 'portrait')).toEqual([]);
+  expect(plan.some((d) => d.photoId === 'a-clean')).toBe(true);
+  const near = planDrafts({ package: 'pro', extras: [], style: 'professional', location: 'studio', outfit: null, photos: [nearly, warned], generation: 0 });
+  expect(near.filter((d) => d.photoId === 'c-warned')).toEqual([]);
 });

@@ -10,7 +10,7 @@ export interface PlanPhoto {
   id: string;
   /** The gate's verdict: better photos are used first. */
   verdict: 'ok' | 'warning' | 'unchecked';
-  /** Per format, how much of what it needs below the chin the photo has (framing.ts photoFills); missing: enough. */
+  /** Per format, how well the photo gives it, 0 to 1 (framing.ts photoFills); missing: fully. */
   fills?: Partial<Record<OutputFormatKey, number>>;
   /** The gate saw someone else at the photo's side (its otherPeople warning): pieces of them may stay in a draft. */
   othersAtSide?: boolean;
@@ -60,16 +60,26 @@ interface Combination {
  * sequence, so "regenerate" and the extra variants make new drafts, not copies.
  */
 /**
- * What a combination whose photo fills its format less than the order's best photo for it costs, per missing
- * share: a tight selfie gives its 4:5 bust only after the photos that fill one have given theirs (framing
- * variations included).
+ * What a combination costs whose photo the gate warned about (too dark, blurred, someone at the side) or could not
+ * check: more than a clean photo's first framing variation (1000), less than its second (2000). So an order's clean
+ * photos give their every combination of format and backdrop, and a second framing of each, before a warned photo
+ * gives any: warned photos fill a package only where the clean ones run out.
  */
-const UNFILLED_PENALTY = 2500;
+const WARNED_PENALTY = 1500;
 /**
- * What a combination whose photo shows someone else at its side costs: the studio cuts such a friend away, but a
- * shoulder or hair of someone seen from behind can stay (no face to tell them apart by). Such a photo gives
- * drafts only after the order's clean photos have given about ten each (a photo's use counts 20); an order of
- * such photos only still gets all its drafts.
+ * What a combination costs whose photo gives its format less well than the order's best photo for it (framing.ts
+ * photoFills: the face beyond the format's largest share, or enlarged too far). Up to FIT_TOLERANCE less, a little
+ * per missing share (a clean photo still before a warned one); more than that, the photo cannot give the format:
+ * a fixed part puts it after the warned photos that can. The best photo for a format never pays, so every format
+ * is still made when no photo gives it.
+ */
+const NEAR_FIT_PER_SHARE = 5000;
+const UNFIT_PENALTY = 3000;
+const UNFIT_PER_SHARE = 10_000;
+const FIT_TOLERANCE = 0.1;
+/**
+ * What a combination costs on top of its warning whose photo shows someone else at its side: the studio cuts such
+ * a friend away, but a shoulder or hair of someone seen from behind can stay (no face to tell them apart by).
  */
 const OTHERS_PENALTY = 200;
 
@@ -107,7 +117,7 @@ function combinations(
       if (used.has(i)) continue;
       const c = all[i]!;
       const keys = keysOf(c);
-      let score = c.variation * 1000 + shortfall(c.photo, c.format) * UNFILLED_PENALTY + penalty(c.photo) + (previous && previous.photo === c.photo ? 5 : 0);
+      let score = c.variation * 1000 + shortfall(c.photo, c.format) + penalty(c.photo) + (previous && previous.photo === c.photo ? 5 : 0);
       for (let k = 0; k < keys.length; k++) score += count(keys[k]!) * weights[k]!;
       if (score < bestScore) {
         bestScore = score;
@@ -136,8 +146,11 @@ export function planDrafts(input: PlanInput): PlannedDraft[] {
   // Against the best photo for that format: when no photo fills a format, the best of them makes it.
   const fill = (photo: number, format: number) => Math.min(1, photos[photo]!.fills?.[OUTPUT_FORMAT_KEYS[format]!] ?? 1);
   const best = OUTPUT_FORMAT_KEYS.map((_, format) => Math.max(...photos.map((__, photo) => fill(photo, format))));
-  const shortfall = (photo: number, format: number) => best[format]! - fill(photo, format);
-  const penalty = (photo: number) => (photos[photo]!.othersAtSide ? OTHERS_PENALTY : 0);
+  const shortfall = (photo: number, format: number) => {
+    const missing = best[format]! - fill(photo, format);
+    return missing > FIT_TOLERANCE ? UNFIT_PENALTY + missing * UNFIT_PER_SHARE : Math.max(0, missing) * NEAR_FIT_PER_SHARE;
+  };
+  const penalty = (photo: number) => (photos[photo]!.verdict === 'ok' ? 0 : WARNED_PENALTY) + (photos[photo]!.othersAtSide ? OTHERS_PENALTY : 0);
   const continued = combinations(photos.length, backgrounds, count * (input.generation + 1), count, shortfall, penalty).slice(count * input.generation);
   // Each generation's drafts start with a 4:5 portrait, as staff expect the list to begin.
   const start = Math.max(0, continued.findIndex((c) => c.format === 0));
