@@ -28,6 +28,12 @@ export interface FrameFormat {
   maxFaceHeight?: number;
   /** In a frame made smaller, the face's top no lower than this share of the height (a tall crown is cut instead). */
   maxFaceTop?: number | null;
+  /**
+   * A tighter framing than the format's own (more than 1: render.ts's variation, as a redo asking for less space
+   * gets), by which faceHeight was scaled: where the photo's edges have made the format's own frame smaller, the
+   * frame is smaller still by this much, so "tighter" is tighter on a tight photo too.
+   */
+  tighten?: number;
 }
 
 /** How far a frame that runs past the photo's sides may zoom in (the face up to this much larger) to stay inside them. */
@@ -88,6 +94,17 @@ export function framingFor(face: Box, photo: { width: number; height: number }, 
   if (height * aspect > fitsWidth) {
     height = Math.min(height, Math.max(fitsWidth / aspect, ideal / MAX_SIDE_ZOOM));
     top = face.y - faceTopAt(height) * height;
+  }
+  const tighten = format.tighten ?? 1;
+  if (tighten > 1) {
+    // Tighter than the format's own frame after the photo's edges have made that smaller: smaller still.
+    const own = framingFor(face, photo, { ...format, faceHeight: format.faceHeight / tighten, headHeight: format.headHeight && format.headHeight / tighten, tighten: 1 }, crownY);
+    // Not past the format's largest face share, unless the photo made the format's own frame pass it already.
+    const tighter = Math.max(own.frame.height / tighten, Math.min(own.frame.height, face.height / (format.maxFaceHeight ?? 1)));
+    if (tighter < height) {
+      height = tighter;
+      top = face.y - faceTopAt(height) * height;
+    }
   }
   const width = height * aspect;
   return {

@@ -56,7 +56,7 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
   const faceScale = (format.key === 'application' ? APPLICATION_FACE_SCALE : VARIATION_FACE_SCALE)[variation] ?? 1;
   const head = await headMaskOf(source, face, input.inference);
   const crownY = crownOf(head, face);
-  const frame = frameFor(face, framed, { ...format, faceHeight: format.faceHeight * faceScale, headHeight: format.headHeight && format.headHeight * faceScale }, crownY);
+  const frame = frameFor(face, framed, { ...format, faceHeight: format.faceHeight * faceScale, headHeight: format.headHeight && format.headHeight * faceScale, tighten: faceScale }, crownY);
 
   // The frame, with what lies beyond the photo filled by its edge pixels (the backdrop covers them later).
   const inside = {

@@ -5,6 +5,7 @@ import { formatMoney } from '../../domain/money.js';
 import { formatDate, formatTime } from '../../domain/dates.js';
 import { textsIn } from '../../i18n/all-messages.js';
 import { renderServiceMail } from './service-mail.js';
+import type { RedoChange } from '../../studio/redo-reason.js';
 
 /** A link to the order status page, asked for on the tracking page. */
 export function renderStatusLinkMail(input: { language: Language; orderNumber: string; url: string; siteName: string }) {
@@ -99,6 +100,8 @@ export function renderRevisionReceivedMail(input: {
   pictures: number;
   dueAt: Date;
   reason: string;
+  /** What the studio changes in the new pictures, read from the reason (redo-reason.ts); none where it read nothing. */
+  changes?: readonly RedoChange[];
   /** Staff make this order's pictures by hand (no studio or generator run starts). */
   byHand: boolean;
   url: string;
@@ -112,6 +115,9 @@ export function renderRevisionReceivedMail(input: {
       { kind: 'paragraph', text: t('greeting') },
       { kind: 'paragraph', text: t(input.pictures === 1 ? 'receivedIntroOne' : 'receivedIntro', { number: input.orderNumber, n: input.pictures }) },
       ...(input.reason ? [{ kind: 'rows' as const, rows: [[t('reason'), input.reason]] as [string, string][] }] : []),
+      ...(input.changes?.length
+        ? [{ kind: 'paragraph' as const, text: `${t('changesIntro')} ${input.changes.map((change) => t(`change.${change}`)).join('; ')}.` }]
+        : []),
       { kind: 'paragraph', text: t(input.byHand ? 'receivedNextByHand' : 'receivedNext') },
       { kind: 'paragraph', text: t('receivedDue', { date: formatDate(input.dueAt, input.language), time: formatTime(input.dueAt, input.language) }) },
       { kind: 'button', label: t('button'), url: input.url },

@@ -12,6 +12,7 @@ import type { Database } from '../../db/client.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { renderRevisionReceivedMail, renderStatusLinkMail } from '../../mail/service-mails.js';
 import { enqueueRedo } from '../studio/redo.js';
+import { changeList, redoChanges, type RedoChange } from '../../../studio/redo-reason.js';
 import { statusUrl } from '../orders/order-tokens.js';
 import { generatedImages, imageDownloads, invoices, orderHistory, orderUploads, orders, revisionRequests } from '../../db/schema.js';
 import { AppError, conflict, notFound } from '../../http/errors.js';
@@ -239,7 +240,7 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
   }
 
   /** The acknowledgement of a redo request; staff's answer is sent by the back office (admin-service.ts). */
-  async function sendRevisionMail(order: OrderRow, kind: 'received', input: { pictures: number; dueAt: Date; message: string; key: string }) {
+  async function sendRevisionMail(order: OrderRow, kind: 'received', input: { pictures: number; dueAt: Date; message: string; changes: RedoChange[]; key: string }) {
     if (!order.email) return;
     const language = order.language as Language;
     const rendered = renderRevisionReceivedMail({
@@ -248,6 +249,7 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
       pictures: input.pictures,
       dueAt: input.dueAt,
       reason: input.message,
+      changes: input.changes,
       byHand: order.productionMode === 'manual',
       url: statusUrl(deps.publicUrl, deps.appSecret, order.id, deps.now(), language),
       siteName: deps.site.name,
@@ -402,10 +404,12 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
           actorType: 'customer',
           note: `${images.length} ${input.message}`.trim().slice(0, 500),
         });
-        await enqueueRedo(tx, order, images, now);
-        return { order, dueAt, pictures: images.length };
+        // The studio reads the reason for what it can change itself (frame, photo, backdrop); the mail names it.
+        const changes = order.productionMode === 'studio' ? redoChanges(input.message) : {};
+        await enqueueRedo(tx, order, images, now, changes);
+        return { order, dueAt, pictures: images.length, changes };
       });
-      await sendRevisionMail(recorded.order, 'received', { pictures: recorded.pictures, dueAt: recorded.dueAt, message: input.message, key: now.toISOString() });
+      await sendRevisionMail(recorded.order, 'received', { pictures: recorded.pictures, dueAt: recorded.dueAt, message: input.message, changes: changeList(recorded.changes), key: now.toISOString() });
       return this.viewById(orderId);
     },
 

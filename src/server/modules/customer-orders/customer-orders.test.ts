@@ -386,7 +386,9 @@ describe.each(testDatabases())('after the sale on $name', (testDb) => {
     expect(history.at(-1)).toMatchObject({ event: 'revision_requested', fromStatus: 'completed', toStatus: 'in_progress', actorType: 'customer' });
     // The studio makes this order: one new draft per named picture, in its format, in a new generation.
     const redoJobs = (await db.db.select().from(jobs).where(eq(jobs.orderId, order.orderId))).filter((job) => (job.payload as { formats?: string[] }).formats);
-    expect(redoJobs.map((job) => job.payload)).toEqual([{ orderId: order.orderId, generation: 1, formats: ['portrait', 'portrait'] }]);
+    // Each with the photo and backdrop of the picture it replaces (none: staff uploaded these); the reason names
+    // nothing the studio can change.
+    expect(redoJobs.map((job) => job.payload)).toEqual([{ orderId: order.orderId, generation: 1, formats: ['portrait', 'portrait'], from: [expect.any(Object), expect.any(Object)], changes: {} }]);
     // The acknowledgement, in the order's language, with the due time and the reason.
     const [ack] = await db.db.select().from(outgoingMail).where(and(eq(outgoingMail.orderId, order.orderId), eq(outgoingMail.template, 'revision-received')));
     expect(ack?.subject).toContain(order.orderNumber);

@@ -11,6 +11,7 @@ import { photoFills } from '../../../studio/framing.js';
 import { OUTPUT_FORMATS, OUTPUT_FORMAT_KEYS } from '../../../studio/formats.js';
 import { assessPhoto, type QualityReport } from '../../../studio/quality-gate.js';
 import { renderDraft } from '../../../studio/render.js';
+import { changeList, type RedoChanges } from '../../../studio/redo-reason.js';
 import type { Database, Executor } from '../../db/client.js';
 import { generatedImages, orderUploads, orders } from '../../db/schema.js';
 import { conflict, notFound } from '../../http/errors.js';
@@ -28,8 +29,18 @@ interface DraftsPayload {
   generation: number;
   /** Only these slots (one regenerated draft); all when missing. */
   indices?: number[];
-  /** A redo (customer-orders): one new draft per format named, from this generation's plan. */
+  /** A redo (customer-orders) or a staff "make again": one new draft per format named, from this generation's plan. */
   formats?: string[];
+  /** The drafts they replace, in the same order: the new one differs from each in photo or backdrop. */
+  from?: RedoSource[];
+  /** What the customer's reason asked for (redo-reason.ts). */
+  changes?: RedoChanges;
+}
+
+/** What a new draft is made in place of: its photo and backdrop. */
+export interface RedoSource {
+  photoId?: string;
+  backdrop?: number;
 }
 
 /** A partial run (one draft again, a redo) never replaces a full run. */
@@ -37,14 +48,48 @@ function isPartial(payload: Partial<DraftsPayload> | null): boolean {
   return Boolean(payload?.indices || payload?.formats);
 }
 
-/** The first drafts of the plan in each format asked for (a format the plan lacks takes the next free draft). */
-export function draftsForFormats(plan: PlannedDraft[], formats: readonly string[]): PlannedDraft[] {
+/**
+ * One draft per format asked for, from the plan: in that format always (a redo keeps the picture's shape), and
+ * where it can, as the customer's reason asks and unlike the draft it replaces (`from`): another photo, another
+ * backdrop, or at least one of the two; the frame tighter or looser when asked. A format the plan lacks takes the
+ * next free draft, in the format asked for.
+ */
+export function draftsForFormats(plan: PlannedDraft[], formats: readonly string[], from: readonly RedoSource[] = [], changes: RedoChanges = {}): PlannedDraft[] {
   const taken = new Set<number>();
-  for (const format of formats) {
-    const match = plan.find((draft) => !taken.has(draft.index) && draft.spec.format === format) ?? plan.find((draft) => !taken.has(draft.index));
-    if (match) taken.add(match.index);
+  const chosen: PlannedDraft[] = [];
+  for (const [n, format] of formats.entries()) {
+    const source = from[n] ?? {};
+    const free = plan.filter((draft) => !taken.has(draft.index));
+    const otherPhoto = (draft: PlannedDraft) => source.photoId === undefined || draft.photoId !== source.photoId;
+    const otherBackdrop = (draft: PlannedDraft) => source.backdrop === undefined || draft.spec.backdrop.variant !== source.backdrop;
+    // How well a draft answers: what was asked first, then anything new at all.
+    const score = (draft: PlannedDraft) =>
+      (draft.spec.format === format ? 8 : 0) + (changes.photo && otherPhoto(draft) ? 4 : 0) + (changes.backdrop && otherBackdrop(draft) ? 4 : 0) + (otherPhoto(draft) || otherBackdrop(draft) ? 1 : 0);
+    const match = free.reduce<PlannedDraft | null>((best, draft) => (!best || score(draft) > score(best) ? draft : best), null);
+    if (!match) continue;
+    taken.add(match.index);
+    const variation = changes.framing === 'tighter' ? 2 : changes.framing === 'looser' ? 1 : match.spec.variation;
+    const { variation: _planned, ...spec } = match.spec;
+    chosen.push({ ...match, spec: { ...spec, format: format as PlannedDraft['spec']['format'], ...(variation ? { variation } : {}) } });
   }
-  return plan.filter((draft) => taken.has(draft.index));
+  return chosen.sort((a, b) => a.index - b.index);
+}
+
+type ImageRow = typeof generatedImages.$inferSelect;
+
+/** The output format of a picture as its variant names it; staff uploads have none (a portrait then). */
+export function formatOf(image: ImageRow): string {
+  const format = (image.variant as { format?: unknown } | null)?.format;
+  return typeof format === 'string' ? format : 'portrait';
+}
+
+/** The photo and backdrop a studio picture was made from, as its variant records them. */
+export function redoSourceOf(image: ImageRow): RedoSource {
+  const variant = image.variant as { photoId?: unknown; backdrop?: { variant?: unknown } } | null;
+  return {
+    ...(typeof variant?.photoId === 'string' ? { photoId: variant.photoId } : {}),
+    ...(typeof variant?.backdrop?.variant === 'number' ? { backdrop: variant.backdrop.variant } : {}),
+  };
 }
 
 export interface StudioDeps {
@@ -140,7 +185,7 @@ export function createStudioService(deps: StudioDeps) {
     }
     if (uploads.length === 0) throw new Error('no photo of this order shows a face the studio can frame');
     const all = plan(order, uploads, payload.generation);
-    const planned = payload.formats ? draftsForFormats(all, payload.formats) : all.filter((draft) => !payload.indices || payload.indices.includes(draft.index));
+    const planned = payload.formats ? draftsForFormats(all, payload.formats, payload.from, payload.changes) : all.filter((draft) => !payload.indices || payload.indices.includes(draft.index));
     const existing = new Set(
       (await db.select({ key: generatedImages.generationKey }).from(generatedImages).where(eq(generatedImages.orderId, order.id))).map((row) => row.key),
     );
@@ -182,7 +227,14 @@ export function createStudioService(deps: StudioDeps) {
           generationType: 'studio',
           generationKey: draft.key,
           status: 'draft',
-          variant: { ...draft.spec, photoId: draft.photoId, requestedOutfit: draft.requestedOutfit, generation: payload.generation, index: draft.index },
+          variant: {
+            ...draft.spec,
+            photoId: draft.photoId,
+            requestedOutfit: draft.requestedOutfit,
+            generation: payload.generation,
+            index: draft.index,
+            ...(payload.formats ? { redo: changeList(payload.changes) } : {}),
+          },
           createdAt: now(),
           updatedAt: now(),
         })
@@ -214,11 +266,12 @@ export function createStudioService(deps: StudioDeps) {
         if (await txQueue.activeFor(orderId)) throw conflict('jobRunning');
         const generation = order.studioGeneration + 1;
         await tx.update(orders).set({ studioGeneration: generation, updatedAt: now() }).where(eq(orders.id, orderId));
-        let indices: number[] | undefined;
+        let again: Pick<DraftsPayload, 'formats' | 'from'> | undefined;
         if (draftId) {
           const [draft] = await tx.select().from(generatedImages).where(and(eq(generatedImages.id, draftId), eq(generatedImages.orderId, orderId)));
           if (!draft || draft.generationType !== 'studio' || draft.status !== 'draft') throw notFound('notFound');
-          indices = [Number((draft.variant as { index?: number } | null)?.index ?? 0)];
+          // The same format again (a square stays a square), from another photo or backdrop.
+          again = { formats: [formatOf(draft)], from: [redoSourceOf(draft)] };
           await tx.update(generatedImages).set({ status: 'deleted', updatedAt: now() }).where(eq(generatedImages.id, draftId));
         } else {
           await tx
@@ -228,9 +281,9 @@ export function createStudioService(deps: StudioDeps) {
         }
         const jobId = await txQueue.enqueue({
           queue: STUDIO_QUEUE,
-          payload: { orderId, generation, ...(indices ? { indices } : {}) },
+          payload: { orderId, generation, ...again },
           orderId,
-          dedupeKey: `${orderId}:${generation}:${indices ? indices.join(',') : 'all'}`,
+          dedupeKey: `${orderId}:${generation}:${again ? 'one' : 'all'}`,
         });
         return { jobId, generation };
       });

@@ -6,7 +6,7 @@ import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.js';
-import { generatedImages, jobs, orderHistory, orderUploads, orders } from '../../db/schema.js';
+import { generatedImages, jobs, orderHistory, orderUploads, orders, outgoingMail } from '../../db/schema.js';
 import { createStorage } from '../../storage/create-storage.js';
 import type { Storage } from '../../storage/storage.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
@@ -49,6 +49,10 @@ describe.each(testDatabases())('studio drafts on $name', (testDb) => {
   });
 
   const admin = (method: 'GET' | 'POST', url: string, payload?: object) => staff.request(method, url, payload);
+  const rgbOf = async (image: Buffer) => {
+    const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
+  };
   const drafts = async (orderId: string) =>
     db.db.select().from(generatedImages).where(and(eq(generatedImages.orderId, orderId), eq(generatedImages.generationType, 'studio')));
 
@@ -126,7 +130,13 @@ describe.each(testDatabases())('studio drafts on $name', (testDb) => {
     await t.app.jobRunner!.drain();
     let current = (await drafts(order.orderId)).filter((d) => d.status === 'draft');
     expect(current).toHaveLength(3);
-    expect(current.map((d) => d.generationKey)).toContain(`studio:1:${(first!.variant as { index: number }).index}`);
+    // The one made again keeps its format (a square stays a square) and comes from another photo or backdrop.
+    const again = current.find((d) => d.generationKey!.startsWith('studio:1:'))!;
+    const was = first!.variant as { format: string; photoId: string; backdrop: { variant: number } };
+    const now = again.variant as typeof was & { redo: string[] };
+    expect(now.format).toBe(was.format);
+    expect(now.photoId !== was.photoId || now.backdrop.variant !== was.backdrop.variant).toBe(true);
+    expect(now.redo).toEqual([]);
     expect((await drafts(order.orderId)).find((d) => d.id === first!.id)!.status).toBe('deleted');
 
     const all = await admin('POST', `/api/admin/orders/${order.orderId}/studio/regenerate`, {});
@@ -160,6 +170,39 @@ describe.each(testDatabases())('studio drafts on $name', (testDb) => {
     for (const draft of fresh) expect(named.filter((n) => formatOf(n) === formatOf(draft)).map(look)).not.toContain(look(draft));
     // The delivered pictures stay published until staff close the redo.
     expect((await drafts(order.orderId)).filter((d) => d.status === 'active')).toHaveLength(3);
+  });
+
+  test('a staff "make again" of a square and a redo of one keep the square; the reason makes the frame tighter and takes another photo, and the mail says so', async () => {
+    const order = await placeOrder(t.app, { selection: { ...PRO, package: 'basic', location: null, outfit: null } });
+    await payOrder(t.app, order);
+    await t.app.jobRunner!.drain();
+    const formatOf = (d: { variant: unknown }) => (d.variant as { format: string }).format;
+    const square = (await drafts(order.orderId)).find((d) => formatOf(d) === 'square')!;
+    expect((await admin('POST', `/api/admin/orders/${order.orderId}/studio/regenerate`, { draftId: square.id })).statusCode).toBe(200);
+    await t.app.jobRunner!.drain();
+    const current = (await drafts(order.orderId)).filter((d) => d.status === 'draft');
+    expect(current.map(formatOf).sort()).toEqual(['application', 'portrait', 'square']);
+    for (const draft of current) await admin('POST', `/api/admin/orders/${order.orderId}/results/${draft.id}/status`, { status: 'active' });
+    expect((await admin('POST', `/api/admin/orders/${order.orderId}/status`, { status: 'completed' })).statusCode).toBe(200);
+    const delivered = current.find((d) => formatOf(d) === 'square')!;
+    const token = statusToken(t.app.config.appSecret, order.orderId, clock);
+    const message = 'Weniger Platz oben, grüner Rand am Hals';
+    const redo = await t.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/revision`, headers: { 'x-status-token': token }, payload: { imageIds: [delivered.id], message } });
+    expect(redo.statusCode).toBe(200);
+    await t.app.jobRunner!.drain();
+    const [fresh, ...more] = (await drafts(order.orderId)).filter((d) => d.status === 'draft');
+    expect(more).toEqual([]);
+    const was = delivered.variant as { format: string; photoId: string };
+    expect(fresh!.variant).toMatchObject({ format: 'square', variation: 2, redo: ['tighter', 'photo'] });
+    expect((fresh!.variant as { photoId: string }).photoId).not.toBe(was.photoId);
+    // The tighter frame: the face larger than in the delivered square.
+    const faceShare = async (d: { storageKey: string }) => {
+      const image = await t.app.storage.getBuffer(d.storageKey);
+      return (await t.app.inference.detectFaces(await rgbOf(image)))[0]!.box.height / 1200;
+    };
+    expect(await faceShare(fresh!)).toBeGreaterThan((await faceShare(delivered)) * 1.05);
+    const [ack] = await db.db.select().from(outgoingMail).where(and(eq(outgoingMail.orderId, order.orderId), eq(outgoingMail.template, 'revision-received')));
+    expect(ack!.text).toContain('Aus Ihrem Hinweis ändern wir bei den neuen Fassungen: einen engeren Bildausschnitt, weniger Platz um den Kopf; ein anderes Ihrer Fotos als Vorlage.');
   });
 
   test('photos the gate could not check at upload are checked by the job before it frames them', async () => {

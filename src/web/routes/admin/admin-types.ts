@@ -102,6 +102,10 @@ export interface AdminResult {
     outfit?: { description: string };
     background?: { description: string };
     identity?: { distance: number; limit: number };
+    /** A studio draft made for a redo or a staff "make again": what the customer's reason changed (redo-reason.ts). */
+    redo?: string[];
+    /** The studio's framing: 1 wider, 2 tighter than the format's own (0 or missing). */
+    variation?: number;
   } | null;
 }
 

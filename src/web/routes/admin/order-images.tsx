@@ -205,6 +205,8 @@ const ACTIONS: Record<ResultStatus, { to: ResultStatus; label: string; testId: s
 };
 
 const FORMAT_LABELS: Record<string, string> = { portrait: '4:5', square: '1:1', application: '35 × 45 mm' };
+const VARIATION_LABELS: Record<number, string> = { 1: 'weiterer Ausschnitt', 2: 'engerer Ausschnitt' };
+const REDO_LABELS: Record<string, string> = { tighter: 'engerer Ausschnitt', looser: 'weiterer Ausschnitt', photo: 'anderes Foto', backdrop: 'anderer Hintergrund' };
 const BACKDROP_LABELS: Record<string, string> = { studio: 'Studio', office: 'Büro', creative: 'Kreativ', own: 'eigener Hintergrund, unscharf' };
 
 /** Where a studio draft comes from, for the reviewer: format, backdrop, and the outfit the customer asked for. */
@@ -213,7 +215,9 @@ function variantText(result: AdminResult): string | null {
   if (result.generationType === 'external' && variant) return generatorText(variant);
   if (result.generationType !== 'studio' || !variant) return null;
   const parts = [FORMAT_LABELS[variant.format ?? ''] ?? variant.format, variant.backdrop ? `${BACKDROP_LABELS[variant.backdrop.kind] ?? variant.backdrop.kind} ${variant.backdrop.variant + 1}` : null];
+  if (variant.variation) parts.push(VARIATION_LABELS[variant.variation] ?? null);
   if (variant.requestedOutfit) parts.push(`gewünschtes Outfit: ${outfitName(variant.requestedOutfit)} (Kleidung unverändert)`);
+  if (variant.redo) parts.push(variant.redo.length ? `Nachbesserung, laut Hinweis geändert: ${variant.redo.map((change) => REDO_LABELS[change] ?? change).join(', ')}` : 'Nachbesserung (aus dem Hinweis nichts gelesen)');
   return `Studio · ${parts.filter(Boolean).join(' · ')}`;
 }
 
