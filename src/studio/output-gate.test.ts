@@ -7,7 +7,8 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { PROJECT_ROOT } from '../testing/project-root.js';
 import { createTestInference } from './inference/test-inference.js';
 import type { FaceDescriptor } from './inference/types.js';
-import { checkGeneratedPicture } from './output-gate.js';
+import { checkGeneratedPicture, checkStudioDraft } from './output-gate.js';
+import { renderDraft } from './render.js';
 import { assessPhoto } from './quality-gate.js';
 import { IDENTITY } from './thresholds.js';
 
@@ -54,4 +55,19 @@ test.each([
 
 test('without a reference photo nothing can be checked, and nothing passes unchecked', async () => {
   await expect(checkGeneratedPicture(await asOutput(fixture('faces/franck_04117.jpg')), [], inference)).rejects.toThrow(/no reference/);
+});
+
+test('a studio draft of the customer passes with its distance; against someone else\'s photos it is another person; a friend left in it is a second face', { timeout: 60_000 }, async () => {
+  const photo = await sharp(fixture('faces/franck_04117.jpg')).resize({ width: 1280 }).jpeg().toBuffer();
+  const face = (await assessPhoto(photo, inference)).face!;
+  const draft = await renderDraft({ photo, face, spec: { format: 'application', backdrop: { kind: 'studio', variant: 0 }, style: 'professional' }, inference });
+  const own = await checkStudioDraft(draft.buffer, references, inference);
+  expect(own).toMatchObject({ ok: true, identity: { limit: IDENTITY.maxSamePersonDistance } });
+  expect(own.identity!.distance).toBeLessThan(IDENTITY.maxSamePersonDistance);
+  const hopper = (await assessPhoto(await sharp(fixture('portrait-hopper.jpg')).resize({ width: 1024 }).jpeg().toBuffer(), inference)).descriptor!;
+  expect(await checkStudioDraft(draft.buffer, [hopper], inference)).toMatchObject({ ok: false, reason: 'otherPerson' });
+  // Photos the gate could not describe: only the faces are counted.
+  expect(await checkStudioDraft(draft.buffer, [], inference)).toEqual({ ok: true, identity: null });
+  const group = await sharp(fixture('faces/sample6.jpg')).resize({ width: 1400 }).jpeg().toBuffer();
+  expect(await checkStudioDraft(group, references, inference)).toMatchObject({ ok: false, reason: 'multipleFaces' });
 });

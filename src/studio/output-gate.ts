@@ -35,3 +35,26 @@ export async function checkGeneratedPicture(picture: Buffer, references: readonl
   const { x, y, width, height } = report.face;
   return { ok: true, face: { x, y, width, height }, identity };
 }
+
+export type DraftRejection = 'noFace' | 'multipleFaces' | 'otherPerson' | 'noDescriptor';
+
+export type DraftVerdict =
+  | { ok: true; identity: { distance: number; limit: number } | null }
+  | { ok: false; reason: DraftRejection; identity?: { distance: number; limit: number } };
+
+/**
+ * The same gate for a studio draft, on what the studio can get wrong: exactly one face (no friend left in the
+ * frame), and the customer's own by the identity net within the same limit (a retouch or a mask that changed the
+ * face). Its light, sharpness and tilt are the customer's photo's, judged at upload. Without references (photos
+ * the gate could not check) only the faces are counted.
+ */
+export async function checkStudioDraft(picture: Buffer, references: readonly FaceDescriptor[], inference: Inference): Promise<DraftVerdict> {
+  const report = await assessPhoto(picture, inference, { analysisLongSidePx: OUTPUT_GATE.analysisLongSidePx });
+  const refused = report.issues.find((issue) => issue.code === 'noFace' || issue.code === 'multipleFaces');
+  if (refused || !report.face) return { ok: false, reason: (refused?.code as 'noFace' | 'multipleFaces' | undefined) ?? 'noFace' };
+  if (references.length === 0) return { ok: true, identity: null };
+  if (!report.descriptor) return { ok: false, reason: 'noDescriptor' };
+  const comparison = compareIdentity(report.descriptor, references)!;
+  const identity = { distance: Math.round(comparison.distance * 1000) / 1000, limit: IDENTITY.maxSamePersonDistance };
+  return comparison.samePerson ? { ok: true, identity } : { ok: false, reason: 'otherPerson', identity };
+}

@@ -24,6 +24,11 @@ export interface DraftSpec {
   style: BaseStyle;
   /** 0 or missing: the format's framing; 1 a little wider (more shoulders), 2 a little tighter. */
   variation?: number;
+  /**
+   * Only exposure and white balance, no skin smoothing and no style look: a draft made again because the face
+   * was no longer recognised as the customer's (output-gate.ts checkStudioDraft).
+   */
+  gentle?: boolean;
 }
 
 /** The face's height in the frame per framing variation, relative to the format's; milder for 35 × 45 mm. */
@@ -173,8 +178,10 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
   // In the frame's own pixels: the photo's colours are not read again after this.
   applyTone(rgb, tone);
   const personRgb = rgb;
-  await smoothSkin(personRgb, alphaPixels, width, height, mainInFrame);
-  applyStyle(personRgb, input.spec.style);
+  if (!input.spec.gentle) {
+    await smoothSkin(personRgb, alphaPixels, width, height, mainInFrame);
+    applyStyle(personRgb, input.spec.style);
+  }
   const personRgba = await sharp(frameRgb, { raw: { width, height, channels: 3 } }).joinChannel(alpha, { raw: { width, height, channels: 1 } }).raw().toBuffer();
 
   const backdrop = await drawBackdrop(input.spec.backdrop.kind, input.spec.backdrop.variant, width, height);

@@ -11,6 +11,9 @@ import { photoFills } from '../../../studio/framing.js';
 import { OUTPUT_FORMATS, OUTPUT_FORMAT_KEYS } from '../../../studio/formats.js';
 import { assessPhoto, type QualityReport } from '../../../studio/quality-gate.js';
 import { renderDraft } from '../../../studio/render.js';
+import { checkStudioDraft } from '../../../studio/output-gate.js';
+import { storedDescriptor } from '../../../studio/identity.js';
+import type { FaceDescriptor } from '../../../studio/inference/types.js';
 import { changeList, type RedoChanges } from '../../../studio/redo-reason.js';
 import type { Database, Executor } from '../../db/client.js';
 import { generatedImages, orderUploads, orders } from '../../db/schema.js';
@@ -191,6 +194,9 @@ export function createStudioService(deps: StudioDeps) {
     );
     await markProductionStarted(db, order.id, STUDIO_QUEUE);
     let done = planned.filter((draft) => existing.has(draft.key)).length;
+    let refused = 0;
+    // The customer's own faces, as the upload gate described them: what every draft is compared with.
+    const references = uploads.map((upload) => storedDescriptor(upload.quality)).filter((descriptor): descriptor is FaceDescriptor => descriptor !== null);
     await context.progress({ done, total: planned.length });
     // A photo is let go after its last draft: with it go what its drafts found once and kept for the others
     // (its people, head mask, levelled copy: render.ts keeps them per photo buffer), a few MB each.
@@ -206,10 +212,25 @@ export function createStudioService(deps: StudioDeps) {
       const photo = photos.get(upload.id)!;
       const face = await faceOf(upload, photo);
       if (!face) throw new Error(`no face in photo ${upload.id}`);
-      const rendered = await renderDraft({ photo, face, spec: draft.spec, inference });
+      // Every draft passes the generator's output gate on what the studio can get wrong: one face, the
+      // customer's own. One the retouch or the mask changed too far is made again gently, else not made.
+      let spec = draft.spec;
+      let rendered = await renderDraft({ photo, face, spec, inference });
+      let verdict = await checkStudioDraft(rendered.buffer, references, inference);
+      if (!verdict.ok) {
+        spec = { ...draft.spec, gentle: true };
+        rendered = await renderDraft({ photo, face, spec, inference });
+        verdict = await checkStudioDraft(rendered.buffer, references, inference);
+      }
       const left = draftsLeft.get(upload.id)! - 1;
       if (left > 0) draftsLeft.set(upload.id, left);
       else photos.delete(upload.id);
+      if (!verdict.ok) {
+        deps.log.warn({ orderId: order.id, slot: draft.key, reason: verdict.reason, distance: verdict.identity?.distance }, 'studio draft failed the output gate twice; not made');
+        refused++;
+        await context.progress({ done, total: planned.length, refused });
+        continue;
+      }
       // The file's name follows from the slot: a second run overwrites, it never adds one.
       const key = draftStorageKey(order.id, draft.key);
       await storage.put(key, rendered.buffer, { contentType: 'image/jpeg' });
@@ -228,7 +249,8 @@ export function createStudioService(deps: StudioDeps) {
           generationKey: draft.key,
           status: 'draft',
           variant: {
-            ...draft.spec,
+            ...spec,
+            identity: verdict.identity,
             photoId: draft.photoId,
             requestedOutfit: draft.requestedOutfit,
             generation: payload.generation,
@@ -240,7 +262,7 @@ export function createStudioService(deps: StudioDeps) {
         })
         .onConflictDoNothing();
       done++;
-      await context.progress({ done, total: planned.length });
+      await context.progress({ done, total: planned.length, ...(refused ? { refused } : {}) });
     }
   };
 

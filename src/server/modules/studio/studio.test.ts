@@ -91,6 +91,8 @@ describe.each(testDatabases())('studio drafts on $name', (testDb) => {
     expect(meta.density).toBe(300);
     expect(meta.xmp!.toString()).toContain('digitalsourcetype/compositeWithTrainedAlgorithmicMedia');
     expect(made[0]!.variant).toMatchObject({ backdrop: { kind: 'creative' }, requestedOutfit: null });
+    // Each passed the output gate: the customer's face, with its distance to her photos for the reviewer.
+    for (const draft of made) expect((draft.variant as { identity: { distance: number } }).identity.distance).toBeLessThan(0.5);
 
     const [row] = await db.db.select().from(orders).where(eq(orders.id, order.orderId));
     expect(row!.status).toBe('in_progress');
@@ -203,6 +205,20 @@ describe.each(testDatabases())('studio drafts on $name', (testDb) => {
     expect(await faceShare(fresh!)).toBeGreaterThan((await faceShare(delivered)) * 1.05);
     const [ack] = await db.db.select().from(outgoingMail).where(and(eq(outgoingMail.orderId, order.orderId), eq(outgoingMail.template, 'revision-received')));
     expect(ack!.text).toContain('Aus Ihrem Hinweis ändern wir bei den neuen Fassungen: einen engeren Bildausschnitt, weniger Platz um den Kopf; ein anderes Ihrer Fotos als Vorlage.');
+  });
+
+  test('a draft whose face the identity net does not take for the customer\'s is made again gently, then not made; staff see how many', async () => {
+    const order = await placeOrder(t.app, { selection: { ...PRO, package: 'basic', location: null, outfit: null } });
+    // As if the customer's photos had been described as someone else: every draft of her face is "another person".
+    const stranger = Array.from({ length: 128 }, (_, i) => (i % 2 ? 0.2 : -0.2));
+    for (const upload of await db.db.select().from(orderUploads).where(eq(orderUploads.orderId, order.orderId))) {
+      await db.db.update(orderUploads).set({ quality: { ...(upload.quality as object), descriptor: stranger } }).where(eq(orderUploads.id, upload.id));
+    }
+    await payOrder(t.app, order);
+    await t.app.jobRunner!.drain();
+    expect(await drafts(order.orderId)).toEqual([]);
+    const [job] = await t.app.jobs.forOrder(order.orderId);
+    expect(job).toMatchObject({ status: 'done', progress: { done: 0, total: 3, refused: 3 } });
   });
 
   test('photos the gate could not check at upload are checked by the job before it frames them', async () => {

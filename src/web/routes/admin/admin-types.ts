@@ -101,7 +101,9 @@ export interface AdminResult {
     generator?: string;
     outfit?: { description: string };
     background?: { description: string };
-    identity?: { distance: number; limit: number };
+    identity?: { distance: number; limit: number } | null;
+    /** A studio draft made again without skin smoothing and style, because the face was not recognised otherwise. */
+    gentle?: boolean;
     /** A studio draft made for a redo or a staff "make again": what the customer's reason changed (redo-reason.ts). */
     redo?: string[];
     /** The studio's framing: 1 wider, 2 tighter than the format's own (0 or missing). */
@@ -115,7 +117,8 @@ export interface AdminJob {
   status: 'pending' | 'running' | 'done' | 'failed' | 'dead';
   attempts: number;
   maxAttempts: number;
-  progress: { done?: number; total?: number } | null;
+  /** refused: studio drafts not made because they failed the output gate twice (no face, someone else's). */
+  progress: { done?: number; total?: number; refused?: number } | null;
   lastError: string | null;
   orderId: string | null;
   runAt: string;

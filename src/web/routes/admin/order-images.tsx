@@ -216,19 +216,22 @@ function variantText(result: AdminResult): string | null {
   if (result.generationType !== 'studio' || !variant) return null;
   const parts = [FORMAT_LABELS[variant.format ?? ''] ?? variant.format, variant.backdrop ? `${BACKDROP_LABELS[variant.backdrop.kind] ?? variant.backdrop.kind} ${variant.backdrop.variant + 1}` : null];
   if (variant.variation) parts.push(VARIATION_LABELS[variant.variation] ?? null);
+  if (variant.gentle) parts.push('ohne Hautglättung und Stil (sonst nicht wiedererkannt)');
+  if (variant.identity) parts.push(identityText(variant.identity));
   if (variant.requestedOutfit) parts.push(`gewünschtes Outfit: ${outfitName(variant.requestedOutfit)} (Kleidung unverändert)`);
   if (variant.redo) parts.push(variant.redo.length ? `Nachbesserung, laut Hinweis geändert: ${variant.redo.map((change) => REDO_LABELS[change] ?? change).join(', ')}` : 'Nachbesserung (aus dem Hinweis nichts gelesen)');
   return `Studio · ${parts.filter(Boolean).join(' · ')}`;
 }
 
 const decimal = (value: number) => value.toLocaleString('de-DE', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const identityText = (identity: { distance: number; limit: number }) => `Identität ${decimal(identity.distance)} (Grenze ${decimal(identity.limit)}, kleiner ist ähnlicher)`;
 
 /** A generator's draft: format, picture, outfit and background asked for, and how alike the face is. */
 function generatorText(variant: NonNullable<AdminResult['variant']>): string {
   const parts = [
     FORMAT_LABELS[variant.format ?? ''] ?? variant.format,
     typeof variant.index === 'number' ? `Bild ${variant.index + 1}` : null,
-    variant.identity ? `Identität ${decimal(variant.identity.distance)} (Grenze ${decimal(variant.identity.limit)}, kleiner ist ähnlicher)` : null,
+    variant.identity ? identityText(variant.identity) : null,
     // What the model was asked for: staff check the picture shows it.
     variant.outfit ? `verlangt – Outfit: ${variant.outfit.description}` : null,
     variant.background ? `Hintergrund: ${variant.background.description}` : null,

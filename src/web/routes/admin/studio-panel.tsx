@@ -170,6 +170,7 @@ export function JobLine({ job, busy, onRetry, children }: { job: AdminJob; busy:
       {total > 0 && (
         <span className="admin-job__progress">
           <progress max={total} value={done} aria-label={`${done} von ${total} Bildern`} /> {done} von {total} Bildern
+          {job.progress?.refused ? ` · ${job.progress.refused} nicht gemacht: Gesicht im Entwurf nicht als das der Kundin oder des Kunden erkannt` : ''}
         </span>
       )}
       {job.lastError && job.status !== 'done' && <span className="admin-job__error">Letzter Fehler: {job.lastError}</span>}
