@@ -152,6 +152,22 @@ test('refused: no face (a crop of the suit), and two people side by side', async
   expect(await assessPhoto(pair, inference)).toMatchObject({ verdict: 'refused', issues: [{ code: 'multipleFaces', measured: 2 }] });
 });
 
+test('a wide photo of two or three large faces (4146 × 1700) is several people, for the crop tool, never "no face" or one', { timeout: 60_000 }, async () => {
+  // The detector squeezes its input into a square; these were answered noFace (two faces) or passed with one of
+  // three faces before the detector got wide photos padded to a square.
+  for (const [file, left, top, width, height, faces] of [
+    ['sample3', 420, 120, 1060, 434, 2],
+    ['sample6', 1000, 180, 860, 352, 2],
+    ['sample3', 380, 150, 1540, 631, 3],
+  ] as const) {
+    const photo = await sharp(path.join(FIXTURES_DIR, 'faces', `${file}.jpg`)).extract({ left, top, width, height }).resize({ width: 4146 }).jpeg().toBuffer();
+    expect(await assessPhoto(photo, inference), `${file} ${faces}`).toMatchObject({ verdict: 'refused', issues: [{ code: 'multipleFaces', measured: faces }] });
+  }
+  // One of those women cut out alone, as the crop tool leaves her: one face, accepted.
+  const one = await sharp(path.join(FIXTURES_DIR, 'faces/sample3.jpg')).extract({ left: 900, top: 120, width: 560, height: 700 }).resize({ height: 1500 }).jpeg().toBuffer();
+  expect((await assessPhoto(one, inference)).verdict).not.toBe('refused');
+});
+
 test('warnings: blurred, shrunk and enlarged again, darkened, overexposed, and a face far too small', async () => {
   const base = await portrait();
   expect(codes(await assessPhoto(await sharp(base).blur(4).jpeg().toBuffer(), inference))).toEqual(['blurred']);

@@ -249,11 +249,21 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     }
   }
   let recognition: Promise<FaceRecognitionNet> | null = null;
+  /** The largest ratio of a photo's long to its short side that the detector gets as it is (a phone's 4:3 and 3:2; not 16:9). */
+  const WIDEST_SQUEEZE = 1.5;
 
   async function detectFaces(image: RgbImage): Promise<DetectedFace[]> {
     // Human casts an int32 input to float32: given float32, the photo is in the WebAssembly memory once, not
     // twice (that memory keeps its largest size; 16 MB less for a 1024 px photo).
-    const input = tf.tensor3d(new Float32Array(image.data), [image.height, image.width, 3], 'float32');
+    // The detector squeezes its whole input into a square: in a photo wider (or taller) than WIDEST_SQUEEZE the
+    // faces came out too narrow to be found (a 4146 × 1700 photo of two large faces: none). Such a photo is
+    // padded to a square at its right or bottom, so its pixels, and the boxes found, keep their coordinates.
+    const side = Math.max(image.width, image.height);
+    const pad = side / Math.min(image.width, image.height) > WIDEST_SQUEEZE;
+    const pixels = new Float32Array(pad ? side * side * 3 : image.data.length);
+    if (pad) for (let y = 0; y < image.height; y++) pixels.set(image.data.subarray(y * image.width * 3, (y + 1) * image.width * 3), y * side * 3);
+    else pixels.set(image.data);
+    const input = tf.tensor3d(pixels, pad ? [side, side, 3] : [image.height, image.width, 3], 'float32');
     try {
       const result = await human.detect(input);
       return result.face.map((face) => ({
