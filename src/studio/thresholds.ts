@@ -105,12 +105,14 @@ export const FACE_SAMPLE_PX = 256;
  * net, 150 px chips aligned by five landmarks of the face mesh) lie at most this far apart (Euclidean) show
  * the same person. Measured on the real photos of test/fixtures at 1024 px, as uploads are analysed
  * (identity.test.ts prints them, bench/identity.bench.ts prints the whole table):
- * - same person (five photos of one man, all 10 pairs): 0.19–0.46;
- * - different people: from 0.54 (two young women side by side in one group photo, each cut out alone),
- *   from 0.65 between the two portraits and the women, 0.68 between the portraits, 0.71–1.02 from the man
- *   to anyone else. (With the detector's box cropped square instead, as face-api does, the man's own pairs
- *   reached 0.56 and his distance to others began at 0.57: no margin. Alignment is what separates them.)
- * The limit sits between 0.46 and 0.54; dlib's own is 0.6, which would let the two women pass as one.
+ * - same person (five photos of one man, all 10 pairs): 0.17–0.46;
+ * - different people: from 0.505 (two young women side by side in one group photo, each cut out alone; 0.512
+ *   two women of another), 0.69 and more from the man to anyone else. (With the detector's box cropped square
+ *   instead, as face-api does, the man's own pairs reached 0.56 and his distance to others began at 0.57: no
+ *   margin. Alignment is what separates them.)
+ * Each descriptor is the mean of the chip's and its mirror image's (docs/decisions/010: on 57 photos of 16 people
+ * one person's photos came from up to 0.599 to up to 0.542 apart, different people stay from 0.568).
+ * The limit sits between 0.46 and 0.505; dlib's own is 0.6, which would let the two women pass as one.
  */
 export const IDENTITY = {
   maxSamePersonDistance: 0.5,
