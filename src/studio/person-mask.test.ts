@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { peopleCorpus, tightGroupCrop, type PersonPhoto } from '../testing/people.js';
 import { createTestInference } from './inference/test-inference.js';
 import type { Box } from './inference/types.js';
-import { customerRegion, decontaminate, settleHoles } from './person-mask.js';
+import { customerRegion, decontaminate, dropIslands, settleHoles } from './person-mask.js';
 import { renderDraft } from './render.js';
 import { customerFace, nearestMiddle } from './test-faces.js';
 
@@ -334,4 +334,27 @@ test('the blue screen leaves no blue rim around hair and shoulders', { timeout: 
     // the plan gives such a photo no square while another photo can.
     expect(atTop / (width * height), format).toBeLessThan(0.001);
   }
+});
+
+test('leftovers apart from the person go with their faint edge; the person and a large separate piece stay', () => {
+  const width = 200;
+  const height = 200;
+  const alpha = new Uint8Array(width * height);
+  const fill = (x0: number, y0: number, x1: number, y1: number, value: number) => {
+    for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) alpha[y * width + x] = value;
+  };
+  fill(60, 40, 140, 200, 255); // the person
+  fill(58, 40, 60, 200, 30); // the person's faint edge
+  fill(10, 10, 20, 20, 255); // a patch of the old wall: 0.25 % of the picture
+  fill(8, 8, 22, 10, 20); // its faint edge
+  fill(160, 120, 200, 180, 255); // an arm apart from the body: 6 %
+  const cleared = dropIslands(alpha, width, height);
+  expect(alpha[15 * width + 15]).toBe(0);
+  expect(alpha[9 * width + 15]).toBe(0);
+  expect(alpha[100 * width + 100]).toBe(255);
+  expect(alpha[100 * width + 59]).toBe(30);
+  expect(alpha[150 * width + 180]).toBe(255);
+  expect(cleared).toBeCloseTo((100 + 28) / (width * height), 6);
+  // Nothing left to clear the second time.
+  expect(dropIslands(alpha, width, height)).toBe(0);
 });

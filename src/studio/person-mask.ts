@@ -535,3 +535,93 @@ export function settleHoles(probabilities: Uint8Array, model: Uint8Array, keep: 
     }
   }
 }
+
+/** A piece of the mask apart from the person smaller than this share of the picture is a leftover, not a limb. */
+const MAX_ISLAND_SHARE = 0.01;
+/** Opacity (0–255) from which a pixel is a piece's core; fainter pixels are the feather around a core. */
+const ISLAND_LEVEL = 64;
+/** How far (share of the width) the feather reaches from a core it belongs to. */
+const HALO_REACH = 1 / 150;
+
+/**
+ * Leftovers of the old picture: pieces of the mask not joined to the person's (the largest piece) and smaller than
+ * MAX_ISLAND_SHARE of the picture (a patch of a wall, a flag's corner, a speck the model was unsure of) become
+ * clear, and so does the faint feather around them: a pixel fainter than ISLAND_LEVEL stays only near a piece
+ * that stays. A larger separate piece stays (an arm seen apart from the body). In place; returns the share cleared.
+ */
+export function dropIslands(alpha: Uint8Array, width: number, height: number): number {
+  const label = new Int32Array(width * height).fill(-1);
+  const sizes: number[] = [];
+  const stack: number[] = [];
+  for (let i = 0; i < alpha.length; i++) {
+    if (label[i] !== -1 || alpha[i]! < ISLAND_LEVEL) continue;
+    const id = sizes.length;
+    let size = 0;
+    label[i] = id;
+    stack.push(i);
+    while (stack.length) {
+      const j = stack.pop()!;
+      size++;
+      const x = j % width;
+      const y = (j - x) / width;
+      for (let dy = -1; dy <= 1; dy++) {
+        const ny = y + dy;
+        if (ny < 0 || ny >= height) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = x + dx;
+          if (nx < 0 || nx >= width) continue;
+          const k = ny * width + nx;
+          if (label[k] === -1 && alpha[k]! >= ISLAND_LEVEL) {
+            label[k] = id;
+            stack.push(k);
+          }
+        }
+      }
+    }
+    sizes.push(size);
+  }
+  if (sizes.length === 0) return 0;
+  const main = sizes.indexOf(Math.max(...sizes));
+  const limit = alpha.length * MAX_ISLAND_SHARE;
+  const keeps = (id: number) => id === main || sizes[id]! >= limit;
+  // Where a kept piece reaches, widened by the feather's reach (a square dilation, rows then columns).
+  const reach = Math.max(2, Math.round(width * HALO_REACH));
+  const near = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    let last = -Infinity;
+    for (let x = 0; x < width; x++) {
+      const id = label[y * width + x]!;
+      if (id >= 0 && keeps(id)) last = x;
+      if (x - last <= reach) near[y * width + x] = 1;
+    }
+    last = Infinity;
+    for (let x = width - 1; x >= 0; x--) {
+      const id = label[y * width + x]!;
+      if (id >= 0 && keeps(id)) last = x;
+      if (last - x <= reach) near[y * width + x] = 1;
+    }
+  }
+  const column = new Uint8Array(height);
+  for (let x = 0; x < width; x++) {
+    for (let y = 0; y < height; y++) column[y] = near[y * width + x]!;
+    let last = -Infinity;
+    for (let y = 0; y < height; y++) {
+      if (column[y]) last = y;
+      if (y - last <= reach) near[y * width + x] = 1;
+    }
+    last = Infinity;
+    for (let y = height - 1; y >= 0; y--) {
+      if (column[y]) last = y;
+      if (last - y <= reach) near[y * width + x] = 1;
+    }
+  }
+  let cleared = 0;
+  for (let i = 0; i < alpha.length; i++) {
+    if (alpha[i] === 0) continue;
+    const id = label[i]!;
+    if (id >= 0 ? keeps(id) : near[i]) continue;
+    alpha[i] = 0;
+    cleared++;
+  }
+  return cleared / alpha.length;
+}

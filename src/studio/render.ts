@@ -12,7 +12,7 @@ import { SEGMENTATION_SIZE } from './inference/segmentation-size.js';
 import type { Box, Pose } from './inference/types.js';
 import { aiXmp } from './metadata.js';
 import { guidedFilter } from './guided-filter.js';
-import { customerRegion, decontaminate, isMixed, rowSpans, settleHoles } from './person-mask.js';
+import { customerRegion, decontaminate, dropIslands, isMixed, rowSpans, settleHoles } from './person-mask.js';
 import { applyStyle, smoothSkin } from './retouch.js';
 import { levellingAngle, turned } from './levelling.js';
 import { applyTone, measureTone } from './tone.js';
@@ -39,6 +39,8 @@ export interface RenderedDraft {
   buffer: Buffer;
   width: number;
   height: number;
+  /** With `withMask`: the person's opacity (0–255) over the draft, and the frame's pixels as they came from the photo. */
+  mask?: { alpha: Buffer; photo: Buffer };
 }
 
 /** Mask probabilities between these become the soft edge; below is backdrop, above is person. */
@@ -46,7 +48,7 @@ const EDGE_LOW = 0.42;
 const EDGE_HIGH = 0.72;
 export const CREATOR_TOOL = 'Bewerbungsfoto Studio (studio drafts)';
 
-export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: number }; spec: DraftSpec; inference: Inference }): Promise<RenderedDraft> {
+export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: number }; spec: DraftSpec; inference: Inference; withMask?: boolean }): Promise<RenderedDraft> {
   const format = OUTPUT_FORMATS[input.spec.format];
   const { width, height } = format;
   const meta = await sharp(input.photo).metadata();
@@ -151,6 +153,8 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
   // The old background leaves the edge (no blue or green halo on the new backdrop): where the mask runs a
   // little outside the hair, pixels of the old background's colour become transparent, and the colour of
   // the mixed pixels that remain is cleaned of it.
+  // For the tests' measures of the edge: the frame as the photo gave it, before the edge steps change it.
+  const asPhotographed = input.withMask ? Buffer.from(frameRgb) : null;
   const rgb = new Uint8Array(frameRgb.buffer, frameRgb.byteOffset, frameRgb.byteLength);
   const alphaPixels = new Uint8Array(alpha.buffer, alpha.byteOffset, alpha.byteLength);
   const [band, interior] = await Promise.all(
@@ -171,6 +175,8 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
   refineAndFilterEdge(rgb, alphaPixels, background, foreground, band!, width, height);
   decontaminate(rgb, alphaPixels, background, foreground);
   suppressSpill(rgb, interior!, background, foreground);
+  // Pieces of the old picture apart from the person (a patch of wall, a speck) go.
+  dropIslands(alphaPixels, width, height);
 
   // The light retouch (retouch.ts): exposure and white balance measured on the person, the skin of the face
   // smoothed gently, then the style's look.
@@ -193,7 +199,7 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
     .withExif({ IFD0: { Software: CREATOR_TOOL, ImageDescription: 'AI-assisted composite: person cut out by a model and placed on a generated backdrop' } })
     .withXmp(aiXmp('composite', 'AI-assisted composite: the person from the customer\u2019s own photo, cut out by a segmentation model and placed on a generated backdrop.', CREATOR_TOOL))
     .toBuffer();
-  return { buffer, width, height };
+  return { buffer, width, height, ...(asPhotographed ? { mask: { alpha, photo: asPhotographed } } : {}) };
 }
 
 /**
