@@ -538,7 +538,7 @@ export function settleHoles(probabilities: Uint8Array, model: Uint8Array, keep: 
 
 /** A piece of the mask apart from the person smaller than this share of the picture is a leftover, not a limb. */
 const MAX_ISLAND_SHARE = 0.01;
-/** Opacity (0–255) from which a pixel is a piece's core; fainter pixels are the feather around a core. */
+/** Opacity (0–255) from which a pixel is a piece's core by default; fainter pixels are the feather around a core. */
 const ISLAND_LEVEL = 64;
 /** How far (share of the width) the feather reaches from a core it belongs to. */
 const HALO_REACH = 1 / 150;
@@ -549,12 +549,12 @@ const HALO_REACH = 1 / 150;
  * clear, and so does the faint feather around them: a pixel fainter than ISLAND_LEVEL stays only near a piece
  * that stays. A larger separate piece stays (an arm seen apart from the body). In place; returns the share cleared.
  */
-export function dropIslands(alpha: Uint8Array, width: number, height: number): number {
+export function dropIslands(alpha: Uint8Array, width: number, height: number, level: number = ISLAND_LEVEL): number {
   const label = new Int32Array(width * height).fill(-1);
   const sizes: number[] = [];
   const stack: number[] = [];
   for (let i = 0; i < alpha.length; i++) {
-    if (label[i] !== -1 || alpha[i]! < ISLAND_LEVEL) continue;
+    if (label[i] !== -1 || alpha[i]! < level) continue;
     const id = sizes.length;
     let size = 0;
     label[i] = id;
@@ -571,7 +571,7 @@ export function dropIslands(alpha: Uint8Array, width: number, height: number): n
           const nx = x + dx;
           if (nx < 0 || nx >= width) continue;
           const k = ny * width + nx;
-          if (label[k] === -1 && alpha[k]! >= ISLAND_LEVEL) {
+          if (label[k] === -1 && alpha[k]! >= level) {
             label[k] = id;
             stack.push(k);
           }
@@ -625,3 +625,4 @@ export function dropIslands(alpha: Uint8Array, width: number, height: number): n
   }
   return cleared / alpha.length;
 }
+

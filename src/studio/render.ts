@@ -175,7 +175,8 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
   refineAndFilterEdge(rgb, alphaPixels, background, foreground, band!, width, height);
   decontaminate(rgb, alphaPixels, background, foreground);
   suppressSpill(rgb, interior!, background, foreground);
-  // Pieces of the old picture apart from the person (a patch of wall, a speck) go.
+  // Pieces of the old picture apart from the person (a patch of wall, a speck, a bun's ribbon the edge's colours
+  // cut off) go: about 0.1 s on a 4:5 draft.
   dropIslands(alphaPixels, width, height);
 
   // The light retouch (retouch.ts): exposure and white balance measured on the person, the skin of the face
