@@ -255,7 +255,8 @@ export function createStudioService(deps: StudioDeps) {
             requestedOutfit: draft.requestedOutfit,
             generation: payload.generation,
             index: draft.index,
-            ...(payload.formats ? { redo: changeList(payload.changes) } : {}),
+            // A customer's redo: what its reason changed (none read: an empty list). A staff "make again" has none.
+            ...(payload.changes ? { redo: changeList(payload.changes) } : {}),
           },
           createdAt: now(),
           updatedAt: now(),

@@ -104,7 +104,7 @@ export interface AdminResult {
     identity?: { distance: number; limit: number } | null;
     /** A studio draft made again without skin smoothing and style, because the face was not recognised otherwise. */
     gentle?: boolean;
-    /** A studio draft made for a redo or a staff "make again": what the customer's reason changed (redo-reason.ts). */
+    /** A studio draft made for a customer's redo: what the reason changed (redo-reason.ts); empty: nothing read. */
     redo?: string[];
     /** The studio's framing: 1 wider, 2 tighter than the format's own (0 or missing). */
     variation?: number;
