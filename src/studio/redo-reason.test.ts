@@ -22,8 +22,11 @@ test('what the studio cannot read changes nothing; a frame both tighter and loos
   expect(redoChanges('')).toEqual({});
   expect(redoChanges('Die Krawatte sitzt schief')).toEqual({});
   expect(redoChanges('Zu eng oben, aber näher ran')).toEqual({});
-  // "Rand" as a word, not inside another ("Brandenburg").
+  // "Rand" as a word, not inside another ("Brandenburg", "random"); "acerca de" is "about", not "closer".
   expect(redoChanges('Ich wohne in Brandenburg')).toEqual({});
+  expect(redoChanges('A random question')).toEqual({});
+  expect(redoChanges('Una pregunta acerca de la factura')).toEqual({});
+  expect(redoChanges('Die Ränder am Haar sind grün')).toEqual({ photo: true });
 });
 
 test('the changes as a list in a fixed order', () => {

@@ -28,7 +28,7 @@ function folded(text: string): string {
 const TIGHTER = [
   'weniger platz', 'weniger raum', 'zu viel platz', 'zu viel raum', 'zu viel hintergrund', 'zu viel luft', 'naher', 'enger', 'grosser', 'zu klein', 'heran',
   'less space', 'less room', 'too much space', 'too much room', 'too much background', 'closer', 'tighter', 'bigger', 'larger', 'too small', 'zoom in',
-  'menos espacio', 'demasiado espacio', 'demasiado fondo', 'mas cerca', 'mas grande', 'muy pequen', 'acerca',
+  'menos espacio', 'demasiado espacio', 'demasiado fondo', 'mas cerca', 'mas grande', 'muy pequen', 'acercar',
 ];
 const LOOSER = [
   'mehr platz', 'mehr raum', 'zu eng', 'zu nah', 'zu gross', 'abgeschnitten', 'mehr schulter', 'mehr oberkorper', 'weiter weg',
@@ -36,7 +36,7 @@ const LOOSER = [
   'mas espacio', 'demasiado cerca', 'demasiado grande', 'cortad', 'mas hombro', 'mas lejos', 'alej',
 ];
 const PHOTO = [
-  'anderes foto', 'anderen foto', 'anderes bild', 'anderen bild', 'anderem foto', 'anderem bild', 'lachel', 'augen zu', 'geschlossen', ' rand', 'kante', 'saum', 'farbsaum',
+  'anderes foto', 'anderen foto', 'anderes bild', 'anderen bild', 'anderem foto', 'anderem bild', 'lachel', 'augen zu', 'geschlossen', ' rand ', ' rander', 'kante', 'saum', 'farbsaum',
   'other photo', 'another photo', 'different photo', 'other picture', 'another picture', 'different picture', 'smil', 'eyes closed', 'edge', 'fringe', 'halo', 'outline',
   'otra foto', 'otra imagen', 'sonri', 'ojos cerrados', 'borde', 'contorno',
 ];
