@@ -4,7 +4,9 @@
 // backdrop above the hair) and the face at least 30 % of the height. The faces are found again in the drafts.
 import sharp from 'sharp';
 import { afterAll, expect, test } from 'vitest';
+import { measureEdge } from '../testing/edge-measure.js';
 import { selfieCorpus } from '../testing/people.js';
+import { drawBackdrop } from './backdrops.js';
 import { framingFor, photoFills } from './framing.js';
 import { OUTPUT_FORMATS } from './formats.js';
 import { createTestInference } from './inference/test-inference.js';
@@ -46,6 +48,7 @@ test('selfies of ten people: in every 4:5 and 1:1 draft the face\'s top lies in 
   expect(selfies.length).toBeGreaterThanOrEqual(8);
   const measured: string[] = [];
   const wrong: string[] = [];
+  const fringes: number[] = [];
   for (const [n, person] of selfies.entries()) {
     const meta = await sharp(person.photo).metadata();
     const report = await assessPhoto(person.photo, inference);
@@ -58,16 +61,39 @@ test('selfies of ten people: in every 4:5 and 1:1 draft the face\'s top lies in 
       const draft = await renderDraft({ photo: person.photo, face: report.face!, spec: { format, backdrop: { kind: 'studio', variant: 1 }, style: 'professional', variation }, inference, withMask: true });
       // No piece of the old picture apart from the person (person-mask.ts dropIslands finds none left to clear).
       const leftover = dropIslands(Uint8Array.from(draft.mask!.alpha), draft.width, draft.height);
+      // The rim: how much of the band along the person's edge still shows the old background (edge-measure.ts).
+      const edge = measureEdge({
+        output: await sharp(draft.buffer).removeAlpha().raw().toBuffer(),
+        backdrop: await drawBackdrop('studio', 1, draft.width, draft.height),
+        photo: draft.mask!.photo,
+        alpha: draft.mask!.alpha,
+        segmented: draft.mask!.segmented,
+        width: draft.width,
+        height: draft.height,
+      });
+      fringes.push(edge.fringeShare);
       const box = await customerFace(draft.buffer, inference);
       const top = box.y / draft.height;
       const share = box.height / draft.height;
       // The output gate every studio draft passes (studio-service.ts): one face, the customer's by the identity net.
       const verdict = await checkStudioDraft(draft.buffer, [report.descriptor!], inference);
       const distance = verdict.identity?.distance ?? NaN;
-      measured.push(`${person.name} ${format}/${variation}: top ${top.toFixed(2)}, face ${share.toFixed(2)}, fills ${photoFills(report.face!, { width: meta.width!, height: meta.height! }, OUTPUT_FORMATS[format])}, identity ${distance.toFixed(2)} ${verdict.ok ? 'ok' : verdict.reason}, leftovers ${leftover}`);
-      if (top < 0.08 || top > 0.25 || share < 0.3 || !verdict.ok || !(distance <= IDENTITY.maxSamePersonDistance) || leftover > 0) wrong.push(measured.at(-1)!);
+      measured.push(`${person.name} ${format}/${variation}: top ${top.toFixed(2)}, face ${share.toFixed(2)}, fills ${photoFills(report.face!, { width: meta.width!, height: meta.height! }, OUTPUT_FORMATS[format])}, identity ${distance.toFixed(2)} ${verdict.ok ? 'ok' : verdict.reason}, leftovers ${leftover}, rim ${(edge.fringeShare * 100).toFixed(1)} % of ${edge.band} px`);
+      if (top < 0.08 || top > 0.25 || share < 0.3 || !verdict.ok || !(distance <= IDENTITY.maxSamePersonDistance) || leftover > 0 || edge.fringeShare > MAX_RIM) wrong.push(measured.at(-1)!);
     }
   }
   console.log(measured.join('\n'));
   expect(wrong).toEqual([]);
+  const mean = fringes.reduce((a, b) => a + b, 0) / fringes.length;
+  console.log(`rim: mean ${(mean * 100).toFixed(1)} % of the band`);
+  expect(mean).toBeLessThan(MEAN_RIM);
 });
+
+/**
+ * The rim as edge-measure.ts counts it (band pixels of the old background's colour or of no colour the person has
+ * nearby), at most on one draft and on average over these twenty: measured 2–32 %, mean 16 % (docs/studio/edges.md).
+ * A limit against getting worse, not a mark of good edges: the party photos' orange walls and lamps still leave a
+ * rim the measure and the eye both find.
+ */
+const MAX_RIM = 0.36;
+const MEAN_RIM = 0.19;

@@ -377,8 +377,12 @@ export function decontaminate(rgb: Uint8Array, alpha: Uint8Array, background: Ui
       rgb[p + 2] = foreground[p + 2]!;
       continue;
     }
+    // With no person's colour nearby either (a strand far out, where the edge's estimate took the mask's
+    // opacity away), solved as if at least FAINT: dividing by a smaller share turned orange hair before an orange
+    // wall purple (issue 54's lavender halo).
+    const solid = Math.max(a, FAINT);
     for (let c = 0; c < 3; c++) {
-      const value = (rgb[p + c]! - (1 - a) * background[p + c]!) / a;
+      const value = (rgb[p + c]! - (1 - solid) * background[p + c]!) / solid;
       rgb[p + c] = value < 0 ? 0 : value > 255 ? 255 : Math.round(value);
     }
   }

@@ -9,7 +9,7 @@ import type { Box } from './inference/types.js';
 import { createTestInference } from './inference/test-inference.js';
 import { assessPhoto } from './quality-gate.js';
 import { photoFills } from './framing.js';
-import { blurScratch, maskedBlur, refineAndFilterEdge, renderDraft, withHead } from './render.js';
+import { blurScratch, keepOwnColour, maskedBlur, refineAndFilterEdge, renderDraft, suppressSpill, withHead } from './render.js';
 import { SEGMENTATION_SIZE } from './inference/segmentation-size.js';
 import { customerFace } from './test-faces.js';
 
@@ -274,4 +274,24 @@ test('a masked blur on scratch images another one filled first gives what it giv
   expect(Buffer.from(second).equals(Buffer.from(await maskedBlur(data, width, height, { where, atMost: 127 }, only)))).toBe(true);
   // Each result is its own image (written over its own blurred sum), not the scratch or the other result.
   expect(Buffer.from(first).equals(Buffer.from(second))).toBe(false);
+});
+
+test("the rim keeps the person's colour: no purple where orange hair stood before an orange wall, no blue line on brown hair", () => {
+  // Measured on sample3 (issue 54): a strand at 13 % opacity, far from any pixel surely hers, before a wall of
+  // almost its own orange. The despill took all of its tint for the wall's, and the rim showed lavender.
+  const strand = Uint8Array.from([211, 150, 85]);
+  suppressSpill(strand, Buffer.from([200]), Uint8Array.from([226, 180, 107]), Uint8Array.from([0, 0, 0]));
+  expect([...strand]).toEqual([211, 150, 85]);
+  // Along the edge (band below solid), a blue line where the orange was taken out too hard comes back to brown hair's
+  // tint; a light strand keeps its light (within RIM_LIGHT), and a pixel surely inside is left alone.
+  const rgb = Uint8Array.from([60, 70, 110, 180, 140, 100, 60, 70, 110]);
+  const alpha = Uint8Array.from([180, 200, 255]);
+  const band = Buffer.from([200, 200, 255]);
+  const hair = [120, 80, 50];
+  keepOwnColour(rgb, alpha, band, Uint8Array.from([...hair, ...hair, ...hair]));
+  const [r, g, b] = [...rgb.subarray(0, 3)];
+  expect(r!).toBeGreaterThan(b!);
+  expect((r! + g! + b!) / 3).toBeCloseTo(80, 0);
+  expect([...rgb.subarray(3, 6)]).toEqual([180, 140, 100]);
+  expect([...rgb.subarray(6, 9)]).toEqual([60, 70, 110]);
 });

@@ -39,8 +39,8 @@ export interface RenderedDraft {
   buffer: Buffer;
   width: number;
   height: number;
-  /** With `withMask`: the person's opacity (0–255) over the draft, and the frame's pixels as they came from the photo. */
-  mask?: { alpha: Buffer; photo: Buffer };
+  /** With `withMask`: the person's opacity (0–255) over the draft, the frame's pixels as they came from the photo, and the opacity as segmented (before the edge steps). */
+  mask?: { alpha: Buffer; photo: Buffer; segmented: Buffer };
 }
 
 /** Mask probabilities between these become the soft edge; below is backdrop, above is person. */
@@ -155,6 +155,8 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
   // the mixed pixels that remain is cleaned of it.
   // For the tests' measures of the edge: the frame as the photo gave it, before the edge steps change it.
   const asPhotographed = input.withMask ? Buffer.from(frameRgb) : null;
+  // And the mask as the model gave it: what it left clear is the old background, whatever the edge steps decide.
+  const asSegmented = input.withMask ? Buffer.from(alpha) : null;
   const rgb = new Uint8Array(frameRgb.buffer, frameRgb.byteOffset, frameRgb.byteLength);
   const alphaPixels = new Uint8Array(alpha.buffer, alpha.byteOffset, alpha.byteLength);
   const [band, interior] = await Promise.all(
@@ -175,6 +177,7 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
   refineAndFilterEdge(rgb, alphaPixels, background, foreground, band!, width, height);
   decontaminate(rgb, alphaPixels, background, foreground);
   suppressSpill(rgb, interior!, background, foreground);
+  keepOwnColour(rgb, alphaPixels, band!, foreground);
   // Pieces of the old picture apart from the person (a patch of wall, a speck, a bun's ribbon the edge's colours
   // cut off) go: about 0.1 s on a 4:5 draft.
   dropIslands(alphaPixels, width, height);
@@ -200,7 +203,7 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
     .withExif({ IFD0: { Software: CREATOR_TOOL, ImageDescription: 'AI-assisted composite: person cut out by a model and placed on a generated backdrop' } })
     .withXmp(aiXmp('composite', 'AI-assisted composite: the person from the customer\u2019s own photo, cut out by a segmentation model and placed on a generated backdrop.', CREATOR_TOOL))
     .toBuffer();
-  return { buffer, width, height, ...(asPhotographed ? { mask: { alpha, photo: asPhotographed } } : {}) };
+  return { buffer, width, height, ...(asPhotographed ? { mask: { alpha, photo: asPhotographed, segmented: asSegmented! } } : {}) };
 }
 
 /**
@@ -582,7 +585,7 @@ function refineEdge(rgb: Uint8Array, alpha: Uint8Array, background: Uint8Array, 
  * more tinted towards the old background's colour than the person nearby loses that extra tint (the classic
  * despill of blue and green screens, here against whatever the background was).
  */
-function suppressSpill(rgb: Uint8Array, interior: Buffer, background: Uint8Array, foreground: Uint8Array): void {
+export function suppressSpill(rgb: Uint8Array, interior: Buffer, background: Uint8Array, foreground: Uint8Array): void {
   for (let i = 0, p = 0; i < interior.length; i++, p += 3) {
     if (interior[i] === 0 || interior[i]! >= INTERIOR_SOLID) continue;
     const bMean = (background[p]! + background[p + 1]! + background[p + 2]!) / 3;
@@ -599,6 +602,9 @@ function suppressSpill(rgb: Uint8Array, interior: Buffer, background: Uint8Array
     const fr = foreground[p]!;
     const fg = foreground[p + 1]!;
     const fb = foreground[p + 2]!;
+    // No person seen nearby (the estimate is 0): the pixel's whole tint would count as spill, and orange hair
+    // before an orange wall would turn purple.
+    if (fr === 0 && fg === 0 && fb === 0) continue;
     const fMean = (fr + fg + fb) / 3;
     const excess = ((r - mean) * cR + (g - mean) * cG + (b - mean) * cB - ((fr - fMean) * cR + (fg - fMean) * cG + (fb - fMean) * cB)) / chroma;
     if (excess <= 0) continue;
@@ -606,6 +612,54 @@ function suppressSpill(rgb: Uint8Array, interior: Buffer, background: Uint8Array
     const nr = r - k * cR;
     const ng = g - k * cG;
     const nb = b - k * cB;
+    rgb[p] = nr < 0 ? 0 : nr > 255 ? 255 : Math.round(nr);
+    rgb[p + 1] = ng < 0 ? 0 : ng > 255 ? 255 : Math.round(ng);
+    rgb[p + 2] = nb < 0 ? 0 : nb > 255 ? 255 : Math.round(nb);
+  }
+}
+
+/**
+ * How far the rim's colour may stray from the person's own colour nearby: in tint (RGB distance of the colour less
+ * its grey) and in lightness. Strands keep their light and dark; a tint the person has nowhere near goes.
+ */
+const RIM_TINT = 24;
+const RIM_LIGHT = 70;
+
+/**
+ * The rim keeps the person's own colour: along the edge (`band` below BAND_SOLID, or see-through), a pixel whose tint or lightness
+ * strays far from the person's colour nearby (`foreground`) is brought back within RIM_TINT and RIM_LIGHT of it.
+ * What decontamination cannot tell apart is left here: an orange wall taken out too hard leaves a blue line on dark
+ * hair, lamp light behind the head a pale or orange rim, a friend's blonde hair a yellow one (issue 54's fringes).
+ */
+export function keepOwnColour(rgb: Uint8Array, alpha: Uint8Array, band: Buffer, foreground: Uint8Array): void {
+  for (let i = 0, p = 0; i < alpha.length; i++, p += 3) {
+    // Along the mask as it came, and wherever the edge's estimate took opacity away (a strand before a wall of
+    // its own colour can be well inside the mask as it came).
+    if (alpha[i] === 0 || (alpha[i] === 255 && band[i]! >= BAND_SOLID)) continue;
+    const fr = foreground[p]!;
+    const fg = foreground[p + 1]!;
+    const fb = foreground[p + 2]!;
+    if (fr === 0 && fg === 0 && fb === 0) continue;
+    const fMean = (fr + fg + fb) / 3;
+    const r = rgb[p]!;
+    const g = rgb[p + 1]!;
+    const b = rgb[p + 2]!;
+    const mean = (r + g + b) / 3;
+    let dr = r - mean - (fr - fMean);
+    let dg = g - mean - (fg - fMean);
+    let db = b - mean - (fb - fMean);
+    const tint = Math.sqrt(dr * dr + dg * dg + db * db);
+    const light = Math.max(fMean - RIM_LIGHT, Math.min(fMean + RIM_LIGHT, mean));
+    if (tint <= RIM_TINT && light === mean) continue;
+    if (tint > RIM_TINT) {
+      const k = RIM_TINT / tint;
+      dr *= k;
+      dg *= k;
+      db *= k;
+    }
+    const nr = light + fr - fMean + dr;
+    const ng = light + fg - fMean + dg;
+    const nb = light + fb - fMean + db;
     rgb[p] = nr < 0 ? 0 : nr > 255 ? 255 : Math.round(nr);
     rgb[p + 1] = ng < 0 ? 0 : ng > 255 ? 255 : Math.round(ng);
     rgb[p + 2] = nb < 0 ? 0 : nb > 255 ? 255 : Math.round(nb);
