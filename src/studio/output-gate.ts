@@ -20,20 +20,38 @@ export type OutputVerdict =
 export async function checkGeneratedPicture(picture: Buffer, references: readonly FaceDescriptor[], inference: Inference): Promise<OutputVerdict> {
   if (references.length === 0) throw new Error('no reference photo of the customer to check generated pictures against');
   const report = await assessPhoto(picture, inference, { analysisLongSidePx: OUTPUT_GATE.analysisLongSidePx });
-  const refused = report.issues.find((issue) => issue.code === 'noFace' || issue.code === 'multipleFaces');
-  if (refused || !report.face) return { ok: false, reason: (refused?.code as 'noFace' | 'multipleFaces' | undefined) ?? 'noFace' };
+  const faces = oneFace(report);
+  if (faces) return faces;
   // Blurred at either level of the upload gate (a picture blurred beyond use is 'tooBlurred' there).
   if (report.issues.some((issue) => issue.code === 'blurred' || issue.code === 'tooBlurred')) return { ok: false, reason: 'blurred' };
   // A customer's photo that is a little dark or tilted is usable (the studio balances and levels it); a picture
   // we deliver is not: at the upload gate's warning level already, it is made again.
   if (report.issues.some((issue) => ['tooDark', 'farTooDark', 'tooBright', 'farTooBright'].includes(issue.code))) return { ok: false, reason: 'badLight' };
   if (report.issues.some((issue) => issue.code === 'headTilted' || issue.code === 'headTiltedTooFar')) return { ok: false, reason: 'tilted' };
+  const judged = sameIdentity(report, references);
+  if (!judged.ok) return judged;
+  const { x, y, width, height } = report.face!;
+  return { ok: true, face: { x, y, width, height }, identity: judged.identity };
+}
+
+type Report = Awaited<ReturnType<typeof assessPhoto>>;
+
+/** Exactly one face in the picture, or why not. */
+function oneFace(report: Report): { ok: false; reason: 'noFace' | 'multipleFaces' } | null {
+  const refused = report.issues.find((issue) => issue.code === 'noFace' || issue.code === 'multipleFaces');
+  if (refused || !report.face) return { ok: false, reason: (refused?.code as 'noFace' | 'multipleFaces' | undefined) ?? 'noFace' };
+  return null;
+}
+
+/** The face's descriptor within the identity limit of the nearest reference, with the distance for staff. */
+function sameIdentity(
+  report: Report,
+  references: readonly FaceDescriptor[],
+): { ok: true; identity: { distance: number; limit: number } } | { ok: false; reason: 'otherPerson' | 'noDescriptor'; identity?: { distance: number; limit: number } } {
   if (!report.descriptor) return { ok: false, reason: 'noDescriptor' };
   const comparison = compareIdentity(report.descriptor, references)!;
   const identity = { distance: Math.round(comparison.distance * 1000) / 1000, limit: IDENTITY.maxSamePersonDistance };
-  if (!comparison.samePerson) return { ok: false, reason: 'otherPerson', identity };
-  const { x, y, width, height } = report.face;
-  return { ok: true, face: { x, y, width, height }, identity };
+  return comparison.samePerson ? { ok: true, identity } : { ok: false, reason: 'otherPerson', identity };
 }
 
 export type DraftRejection = 'noFace' | 'multipleFaces' | 'otherPerson' | 'noDescriptor';
@@ -50,11 +68,8 @@ export type DraftVerdict =
  */
 export async function checkStudioDraft(picture: Buffer, references: readonly FaceDescriptor[], inference: Inference): Promise<DraftVerdict> {
   const report = await assessPhoto(picture, inference, { analysisLongSidePx: OUTPUT_GATE.analysisLongSidePx });
-  const refused = report.issues.find((issue) => issue.code === 'noFace' || issue.code === 'multipleFaces');
-  if (refused || !report.face) return { ok: false, reason: (refused?.code as 'noFace' | 'multipleFaces' | undefined) ?? 'noFace' };
+  const faces = oneFace(report);
+  if (faces) return faces;
   if (references.length === 0) return { ok: true, identity: null };
-  if (!report.descriptor) return { ok: false, reason: 'noDescriptor' };
-  const comparison = compareIdentity(report.descriptor, references)!;
-  const identity = { distance: Math.round(comparison.distance * 1000) / 1000, limit: IDENTITY.maxSamePersonDistance };
-  return comparison.samePerson ? { ok: true, identity } : { ok: false, reason: 'otherPerson', identity };
+  return sameIdentity(report, references);
 }

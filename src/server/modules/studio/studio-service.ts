@@ -10,8 +10,8 @@ import { planDrafts, type PlanPhoto, type PlannedDraft } from '../../../studio/p
 import { photoFills } from '../../../studio/framing.js';
 import { OUTPUT_FORMATS, OUTPUT_FORMAT_KEYS } from '../../../studio/formats.js';
 import { assessPhoto, type QualityReport } from '../../../studio/quality-gate.js';
-import { renderDraft } from '../../../studio/render.js';
-import { checkStudioDraft } from '../../../studio/output-gate.js';
+import { renderDraft, type DraftSpec, type RenderedDraft } from '../../../studio/render.js';
+import { checkStudioDraft, type DraftVerdict } from '../../../studio/output-gate.js';
 import { storedDescriptor } from '../../../studio/identity.js';
 import type { FaceDescriptor } from '../../../studio/inference/types.js';
 import { changeList, type RedoChanges } from '../../../studio/redo-reason.js';
@@ -105,6 +105,26 @@ export interface StudioDeps {
 }
 
 /** Paid becomes in progress, with its history entry, when the first pictures are being made. */
+/**
+ * One studio draft through the output gate (one face, the customer's own): rendered, checked, and where it fails
+ * rendered again gently (no skin smoothing, no style look) and checked again. The verdict says whether to keep it.
+ */
+export async function renderChecked(
+  input: { photo: Buffer; face: Parameters<typeof renderDraft>[0]['face']; spec: DraftSpec; references: readonly FaceDescriptor[]; inference: Inference },
+  steps: { render: typeof renderDraft; check: typeof checkStudioDraft } = { render: renderDraft, check: checkStudioDraft },
+): Promise<{ spec: DraftSpec; rendered: RenderedDraft; verdict: DraftVerdict }> {
+  const { photo, face, references, inference } = input;
+  let spec = input.spec;
+  let rendered = await steps.render({ photo, face, spec, inference });
+  let verdict = await steps.check(rendered.buffer, references, inference);
+  if (!verdict.ok) {
+    spec = { ...input.spec, gentle: true };
+    rendered = await steps.render({ photo, face, spec, inference });
+    verdict = await steps.check(rendered.buffer, references, inference);
+  }
+  return { spec, rendered, verdict };
+}
+
 export async function markProductionStarted(db: Database, orderId: string, by: string): Promise<void> {
   await db.transaction(async (tx) => {
     const repo = createOrderRepository(tx);
@@ -214,14 +234,7 @@ export function createStudioService(deps: StudioDeps) {
       if (!face) throw new Error(`no face in photo ${upload.id}`);
       // Every draft passes the generator's output gate on what the studio can get wrong: one face, the
       // customer's own. One the retouch or the mask changed too far is made again gently, else not made.
-      let spec = draft.spec;
-      let rendered = await renderDraft({ photo, face, spec, inference });
-      let verdict = await checkStudioDraft(rendered.buffer, references, inference);
-      if (!verdict.ok) {
-        spec = { ...draft.spec, gentle: true };
-        rendered = await renderDraft({ photo, face, spec, inference });
-        verdict = await checkStudioDraft(rendered.buffer, references, inference);
-      }
+      const { spec, rendered, verdict } = await renderChecked({ photo, face, spec: draft.spec, references, inference });
       const left = draftsLeft.get(upload.id)! - 1;
       if (left > 0) draftsLeft.set(upload.id, left);
       else photos.delete(upload.id);

@@ -210,7 +210,7 @@ const REDO_LABELS: Record<string, string> = { tighter: 'engerer Ausschnitt', loo
 const BACKDROP_LABELS: Record<string, string> = { studio: 'Studio', office: 'Büro', creative: 'Kreativ', own: 'eigener Hintergrund, unscharf' };
 
 /** Where a studio draft comes from, for the reviewer: format, backdrop, and the outfit the customer asked for. */
-function variantText(result: AdminResult): string | null {
+export function variantText(result: AdminResult): string | null {
   const variant = result.variant;
   if (result.generationType === 'external' && variant) return generatorText(variant);
   if (result.generationType !== 'studio' || !variant) return null;
