@@ -9,7 +9,7 @@ import type { Box } from './inference/types.js';
 import { createTestInference } from './inference/test-inference.js';
 import { assessPhoto } from './quality-gate.js';
 import { photoFills } from './framing.js';
-import { blurScratch, keepOwnColour, maskedBlur, refineAndFilterEdge, renderDraft, suppressSpill, withHead } from './render.js';
+import { blurScratch, dropGhosts, keepOwnColour, maskedBlur, refineAndFilterEdge, renderDraft, suppressSpill, withHead } from './render.js';
 import { SEGMENTATION_SIZE } from './inference/segmentation-size.js';
 import { customerFace } from './test-faces.js';
 
@@ -294,4 +294,22 @@ test("the rim keeps the person's colour: no purple where orange hair stood befor
   expect((r! + g! + b!) / 3).toBeCloseTo(80, 0);
   expect([...rgb.subarray(3, 6)]).toEqual([180, 140, 100]);
   expect([...rgb.subarray(6, 9)]).toEqual([60, 70, 110]);
+});
+
+test('a see-through zone wider than an edge goes (a grey ghost of a friend\'s hair); the edge\'s own ramp stays', () => {
+  // 200 px wide: reach 2 px (1/100, at least 2). The person solid in columns 0–99, then a 6 px ramp (an edge), then
+  // 40 px at a quarter opacity (the ghost), in every row.
+  const width = 200;
+  const height = 20;
+  const alpha = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < 100; x++) alpha[y * width + x] = 255;
+    for (let x = 100; x < 106; x++) alpha[y * width + x] = 230 - (x - 100) * 30;
+    for (let x = 106; x < 146; x++) alpha[y * width + x] = 64;
+  }
+  dropGhosts(alpha, width, height);
+  const row = [...alpha.subarray(10 * width, 11 * width)];
+  // The ramp's solid part (≥ 200) and the 2 px beyond it stay; the rest of the ramp and the ghost go.
+  expect(row.slice(98, 104)).toEqual([255, 255, 230, 200, 170, 140]);
+  expect(row.slice(104, 150).every((value) => value === 0)).toBe(true);
 });

@@ -148,6 +148,7 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
     { x: original.width, y: original.height },
     { x: 0, y: original.height },
   ].map(toOutput);
+  dropGhosts(alpha, width, height);
   fadeOutsidePhoto(alpha, width, height, corners);
 
   // The old background leaves the edge (no blue or green halo on the new backdrop): where the mask runs a
@@ -373,6 +374,42 @@ function overlap(a: Box, b: Box): number {
 }
 
 /** Share of the output's shorter side over which the person fades out where the photo ends inside the frame. */
+/**
+ * A see-through zone wider than an edge is no edge: what the model was unsure of beside the person (a friend's
+ * dark hair behind her shoulder, kept at a quarter opacity) showed as a grey ghost on the new backdrop (issue 54's
+ * "ragged smear over a shoulder"). Opacity below GHOST_SOLID further than GHOST_REACH (a share of the width) from
+ * any pixel at GHOST_SOLID or more goes. Before the photo's edges fade the person out on purpose.
+ */
+const GHOST_SOLID = 200;
+const GHOST_REACH = 1 / 100;
+
+export function dropGhosts(alpha: Uint8Array, width: number, height: number): void {
+  const reach = Math.max(2, Math.round(width * GHOST_REACH));
+  // Within reach of a solid pixel: along each row (a sliding count of the solid pixels in the window), then down
+  // each column of that. A square window, in time linear in the pixels.
+  const inRow = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    let count = 0;
+    for (let x = 0; x < Math.min(width, reach); x++) if (alpha[row + x]! >= GHOST_SOLID) count++;
+    for (let x = 0; x < width; x++) {
+      if (x + reach < width && alpha[row + x + reach]! >= GHOST_SOLID) count++;
+      if (x - reach - 1 >= 0 && alpha[row + x - reach - 1]! >= GHOST_SOLID) count--;
+      if (count > 0) inRow[row + x] = 1;
+    }
+  }
+  for (let x = 0; x < width; x++) {
+    let count = 0;
+    for (let y = 0; y < Math.min(height, reach); y++) count += inRow[y * width + x]!;
+    for (let y = 0; y < height; y++) {
+      if (y + reach < height) count += inRow[(y + reach) * width + x]!;
+      if (y - reach - 1 >= 0) count -= inRow[(y - reach - 1) * width + x]!;
+      const i = y * width + x;
+      if (count === 0 && alpha[i]! > 0 && alpha[i]! < GHOST_SOLID) alpha[i] = 0;
+    }
+  }
+}
+
 const PHOTO_EDGE_FADE = 0.12;
 /**
  * The same at the photo's top edge: the head seldom reaches it, but hair a little below it (the astronaut's,
