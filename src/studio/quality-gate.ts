@@ -8,7 +8,7 @@ import { roundDescriptor } from './identity.js';
 import type { Inference } from './inference/client.js';
 import { SEGMENTATION_SIZE } from './inference/segmentation-size.js';
 import type { Box, DetectedFace, FaceDescriptor, FaceLandmarks, RgbImage } from './inference/types.js';
-import { MOUTH_LINE, rowSpans } from './person-mask.js';
+import { EDGE_REACH, MOUTH_LINE, rowSpans } from './person-mask.js';
 import { levellingAngle, turned } from './levelling.js';
 import { FACE_SAMPLE_PX, GATE } from './thresholds.js';
 
@@ -197,19 +197,9 @@ async function shrunk(image: RgbImage, factor: number): Promise<RgbImage> {
 const PERSON = 128;
 
 /**
- * How far from the face's middle (in face widths) the photo's side must be for a person touching it beside the
- * face to count as someone else. Half a face width is the face box's own edge: a tight selfie's sides lie 0.55–0.8
- * face widths out, where the studio's EDGE_REACH (0.75) was blind to a friend's hair beside the customer's head
- * (issue 54: of seven selfies cut from party photos with a friend at the side, one was warned, three now; none of
- * the four alone, nor Franck's). Only a warning: the studio still cuts at EDGE_REACH, so a customer's own hair cut
- * by a tight photo's side is never taken for a stranger's.
- */
-const SIDE_REACH = 0.5;
-
-/**
  * GATE.maxOtherPersonAtSide's measure: on the person map of the photo set level (as the studio sets it for a
  * draft), the share of the rows beside the face in which a person touches the photo's left or right edge
- * further out than SIDE_REACH face widths; the larger of the two sides.
+ * further out than EDGE_REACH face widths; the larger of the two sides.
  */
 async function otherPersonAtSide(image: RgbImage, main: DetectedFace, inference: Inference): Promise<number> {
   const angle = levellingAngle(main.roll);
@@ -249,8 +239,8 @@ async function otherPersonAtSide(image: RgbImage, main: DetectedFace, inference:
     const { from, to } = photo[y]!;
     if (to - from < 2) continue;
     rows++;
-    if (centre.x - from > SIDE_REACH * faceWidth && person(y, from, 1)) left++;
-    if (to - centre.x > SIDE_REACH * faceWidth && person(y, to, -1)) right++;
+    if (centre.x - from > EDGE_REACH * faceWidth && person(y, from, 1)) left++;
+    if (to - centre.x > EDGE_REACH * faceWidth && person(y, to, -1)) right++;
   }
   return rows ? Math.max(left, right) / rows : 0;
 }
