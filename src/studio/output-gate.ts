@@ -19,7 +19,7 @@ export type OutputVerdict =
  */
 export async function checkGeneratedPicture(picture: Buffer, references: readonly FaceDescriptor[], inference: Inference): Promise<OutputVerdict> {
   if (references.length === 0) throw new Error('no reference photo of the customer to check generated pictures against');
-  const report = await assessPhoto(picture, inference, { analysisLongSidePx: OUTPUT_GATE.analysisLongSidePx });
+  const report = await assessPhoto(picture, inference, { analysisLongSidePx: OUTPUT_GATE.analysisLongSidePx, sides: false });
   const faces = oneFace(report);
   if (faces) return faces;
   // Blurred at either level of the upload gate (a picture blurred beyond use is 'tooBlurred' there).
@@ -67,7 +67,7 @@ export type DraftVerdict =
  * the gate could not check) only the faces are counted.
  */
 export async function checkStudioDraft(picture: Buffer, references: readonly FaceDescriptor[], inference: Inference): Promise<DraftVerdict> {
-  const report = await assessPhoto(picture, inference, { analysisLongSidePx: OUTPUT_GATE.analysisLongSidePx });
+  const report = await assessPhoto(picture, inference, { analysisLongSidePx: OUTPUT_GATE.analysisLongSidePx, sides: false });
   const faces = oneFace(report);
   if (faces) return faces;
   if (references.length === 0) return { ok: true, identity: null };

@@ -73,7 +73,12 @@ function clampBox(box: Box, width: number, height: number): Box {
  * `analysisLongSidePx`: the size the photo is examined at (GATE.analysisLongSidePx for uploads; a generated
  * head-and-shoulders picture, whose face is large, is examined smaller: OUTPUT_GATE.analysisLongSidePx).
  */
-export async function assessPhoto(input: Buffer, inference: Inference, options: { analysisLongSidePx?: number } = {}): Promise<QualityReport> {
+export async function assessPhoto(
+  input: Buffer,
+  inference: Inference,
+  /** `sides: false` skips the look for someone at the photo's side (its person map): the output gate's pictures have a drawn backdrop there. */
+  options: { analysisLongSidePx?: number; sides?: boolean } = {},
+): Promise<QualityReport> {
   const image = sharp(input).rotate();
   const meta = await image.metadata();
   const width = meta.autoOrient?.width ?? meta.width ?? 0;
@@ -112,7 +117,7 @@ export async function assessPhoto(input: Buffer, inference: Inference, options: 
   // The face's light and sharpness (here), someone at the side and the descriptor (the models' thread) at once.
   const [{ brightness, clipped, sharpness }, atSide, descriptor] = await Promise.all([
     faceLight(analysed, main),
-    otherPersonAtSide(analysed, main, inference),
+    options.sides === false ? 0 : otherPersonAtSide(analysed, main, inference),
     // Described even when refused: the output gate (output-gate.ts) judges a generated picture's identity apart
     // from its light and tilt. A refused upload is not stored, so neither is its descriptor.
     inference.describeFace(analysed, main),

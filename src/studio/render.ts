@@ -148,7 +148,9 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
     { x: original.width, y: original.height },
     { x: 0, y: original.height },
   ].map(toOutput);
-  dropGhosts(alpha, width, height);
+  // The colour estimates' map of where they are read (below) serves first as the ghosts' scratch: one image less.
+  const near = new Uint8Array(width * height);
+  dropGhosts(alpha, width, height, near);
   fadeOutsidePhoto(alpha, width, height, corners);
 
   // The old background leaves the edge (no blue or green halo on the new backdrop): where the mask runs a
@@ -164,7 +166,7 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
     [300, 60].map((share) => sharp(alpha, { raw: { width, height, channels: 1 } }).blur(Math.max(2, width / share)).extractChannel(0).raw().toBuffer()),
   );
   // The colour estimates are read only near the edge: where refineEdge, decontaminate and suppressSpill look.
-  const near = new Uint8Array(width * height);
+  near.fill(0);
   for (let i = 0; i < near.length; i++) {
     const a = alpha[i]!;
     const inner = interior![i]!;
@@ -383,11 +385,12 @@ function overlap(a: Box, b: Box): number {
 const GHOST_SOLID = 200;
 const GHOST_REACH = 1 / 100;
 
-export function dropGhosts(alpha: Uint8Array, width: number, height: number): void {
+export function dropGhosts(alpha: Uint8Array, width: number, height: number, scratch: Uint8Array = new Uint8Array(width * height)): void {
   const reach = Math.max(2, Math.round(width * GHOST_REACH));
   // Within reach of a solid pixel: along each row (a sliding count of the solid pixels in the window), then down
   // each column of that. A square window, in time linear in the pixels.
-  const inRow = new Uint8Array(width * height);
+  const inRow = scratch;
+  inRow.fill(0);
   for (let y = 0; y < height; y++) {
     const row = y * width;
     let count = 0;
