@@ -375,7 +375,6 @@ function overlap(a: Box, b: Box): number {
   return inter / (a.width * a.height + b.width * b.height - inter);
 }
 
-/** Share of the output's shorter side over which the person fades out where the photo ends inside the frame. */
 /**
  * A see-through zone wider than an edge is no edge: what the model was unsure of beside the person (a friend's
  * dark hair behind her shoulder, kept at a quarter opacity) showed as a grey ghost on the new backdrop (issue 54's
@@ -413,6 +412,7 @@ export function dropGhosts(alpha: Uint8Array, width: number, height: number, scr
   }
 }
 
+/** Share of the output's shorter side over which the person fades out where the photo ends inside the frame. */
 const PHOTO_EDGE_FADE = 0.12;
 /**
  * The same at the photo's top edge: the head seldom reaches it, but hair a little below it (the astronaut's,
@@ -666,8 +666,9 @@ const RIM_TINT = 24;
 const RIM_LIGHT = 70;
 
 /**
- * The rim keeps the person's own colour: along the edge (`band` below BAND_SOLID, or see-through), a pixel whose tint or lightness
- * strays far from the person's colour nearby (`foreground`) is brought back within RIM_TINT and RIM_LIGHT of it.
+ * The rim keeps the person's own colour: along the edge (`band` below BAND_SOLID, or see-through), a pixel whose
+ * tint or lightness strays far from the person's colour nearby (`foreground`) is brought back within RIM_TINT and
+ * RIM_LIGHT of it.
  * What decontamination cannot tell apart is left here: an orange wall taken out too hard leaves a blue line on dark
  * hair, lamp light behind the head a pale or orange rim, a friend's blonde hair a yellow one (issue 54's fringes).
  */
