@@ -1,7 +1,7 @@
 // `npx tsx scripts/studio-edge-measure.ts [people|all] [formats] [dir]`: issue 54's edge figures
 // (docs/studio/edges.md) for the people of src/testing/people.ts (the looser photos and the selfies), each format on
 // two studio backdrops: the rim's share of the judged band and the pieces apart from the person
-// (src/testing/edge-measure.ts). With a folder, each draft is written there with its rim pixels in magenta.
+// (src/studio/test-edge-measure.ts). With a folder, each draft is written there with its rim pixels in magenta.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -10,7 +10,7 @@ import type { OutputFormatKey } from '../src/studio/formats.js';
 import { createTestInference } from '../src/studio/inference/test-inference.js';
 import { renderDraft } from '../src/studio/render.js';
 import { customerFace } from '../src/studio/test-faces.js';
-import { measureEdge } from '../src/testing/edge-measure.js';
+import { measureEdge } from '../src/studio/test-edge-measure.js';
 import { peopleCorpus, selfieCorpus } from '../src/testing/people.js';
 
 const only = process.argv[2] && process.argv[2] !== 'all' ? process.argv[2].split(',') : undefined;

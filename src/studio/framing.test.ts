@@ -4,7 +4,7 @@
 // backdrop above the hair) and the face at least 30 % of the height. The faces are found again in the drafts.
 import sharp from 'sharp';
 import { afterAll, expect, test } from 'vitest';
-import { measureEdge } from '../testing/edge-measure.js';
+import { measureEdge } from './test-edge-measure.js';
 import { selfieCorpus } from '../testing/people.js';
 import { drawBackdrop } from './backdrops.js';
 import { framingFor, photoFills } from './framing.js';
@@ -61,7 +61,7 @@ test('selfies of ten people: in every 4:5 and 1:1 draft the face\'s top lies in 
       const draft = await renderDraft({ photo: person.photo, face: report.face!, spec: { format, backdrop: { kind: 'studio', variant: 1 }, style: 'professional', variation }, inference, withMask: true });
       // No piece of the old picture apart from the person (person-mask.ts dropIslands finds none left to clear).
       const leftover = dropIslands(Uint8Array.from(draft.mask!.alpha), draft.width, draft.height);
-      // The rim: how much of the band along the person's edge still shows the old background (edge-measure.ts).
+      // The rim: how much of the band along the person's edge still shows the old background (test-edge-measure.ts).
       const edge = measureEdge({
         output: await sharp(draft.buffer).removeAlpha().raw().toBuffer(),
         backdrop: await drawBackdrop('studio', 1, draft.width, draft.height),
@@ -90,7 +90,7 @@ test('selfies of ten people: in every 4:5 and 1:1 draft the face\'s top lies in 
 });
 
 /**
- * The rim as edge-measure.ts counts it (band pixels of the old background's colour or of no colour the person has
+ * The rim as test-edge-measure.ts counts it (band pixels of the old background's colour or of no colour the person has
  * nearby), at most on one draft and on average over these twenty: measured 2–32 %, mean 16 % (docs/studio/edges.md).
  * A limit against getting worse, not a mark of good edges: the party photos' orange walls and lamps still leave a
  * rim the measure and the eye both find.

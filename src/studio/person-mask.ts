@@ -9,6 +9,7 @@
 // over a short ramp instead of ending in a cut.
 // Pure functions on small square masks; render.ts scales the result to the output.
 import type { Box, Keypoint, Pose } from './inference/types.js';
+import { growColumns, pieces } from './mask-pieces.js';
 
 /** A probability at or above this (0–255) counts as person for the connectivity. */
 const PERSON_LEVEL = 96;
@@ -558,77 +559,28 @@ const HALO_REACH = 1 / 150;
  * clear, and so does the faint feather around them: a pixel fainter than ISLAND_LEVEL stays only near a piece
  * that stays. A larger separate piece stays (an arm seen apart from the body). In place; returns the share cleared.
  */
-export function dropIslands(alpha: Uint8Array, width: number, height: number, level: number = ISLAND_LEVEL): number {
-  const label = new Int32Array(width * height).fill(-1);
-  const sizes: number[] = [];
-  const stack: number[] = [];
-  for (let i = 0; i < alpha.length; i++) {
-    if (label[i] !== -1 || alpha[i]! < level) continue;
-    const id = sizes.length;
-    let size = 0;
-    label[i] = id;
-    stack.push(i);
-    while (stack.length) {
-      const j = stack.pop()!;
-      size++;
-      const x = j % width;
-      const y = (j - x) / width;
-      for (let dy = -1; dy <= 1; dy++) {
-        const ny = y + dy;
-        if (ny < 0 || ny >= height) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const nx = x + dx;
-          if (nx < 0 || nx >= width) continue;
-          const k = ny * width + nx;
-          if (label[k] === -1 && alpha[k]! >= level) {
-            label[k] = id;
-            stack.push(k);
-          }
-        }
-      }
-    }
-    sizes.push(size);
-  }
-  if (sizes.length === 0) return 0;
-  const main = sizes.indexOf(Math.max(...sizes));
+export function dropIslands(alpha: Uint8Array, width: number, height: number, level: number = ISLAND_LEVEL, scratch: Uint8Array = new Uint8Array(width * height)): number {
+  const found = pieces(alpha, width, height, level);
+  if (found.largest === -1) return 0;
   const limit = alpha.length * MAX_ISLAND_SHARE;
-  const keeps = (id: number) => id === main || sizes[id]! >= limit;
-  // Where a kept piece reaches, widened by the feather's reach (a square dilation, rows then columns).
+  const keeps = (piece: number) => piece === found.largest || found.sizes[piece]! >= limit;
+  // Where a kept piece reaches, widened by the feather's reach (a square).
   const reach = Math.max(2, Math.round(width * HALO_REACH));
-  const near = new Uint8Array(width * height);
-  for (let y = 0; y < height; y++) {
-    let last = -Infinity;
-    for (let x = 0; x < width; x++) {
-      const id = label[y * width + x]!;
-      if (id >= 0 && keeps(id)) last = x;
-      if (x - last <= reach) near[y * width + x] = 1;
-    }
-    last = Infinity;
-    for (let x = width - 1; x >= 0; x--) {
-      const id = label[y * width + x]!;
-      if (id >= 0 && keeps(id)) last = x;
-      if (last - x <= reach) near[y * width + x] = 1;
-    }
-  }
-  const column = new Uint8Array(height);
-  for (let x = 0; x < width; x++) {
-    for (let y = 0; y < height; y++) column[y] = near[y * width + x]!;
-    let last = -Infinity;
-    for (let y = 0; y < height; y++) {
-      if (column[y]) last = y;
-      if (y - last <= reach) near[y * width + x] = 1;
-    }
-    last = Infinity;
-    for (let y = height - 1; y >= 0; y--) {
-      if (column[y]) last = y;
-      if (last - y <= reach) near[y * width + x] = 1;
-    }
-  }
+  const near = scratch;
+  near.fill(0);
   let cleared = 0;
+  for (let run = 0; run < found.piece.length; run++) {
+    const offset = found.row[run]! * width;
+    if (keeps(found.piece[run]!)) {
+      near.fill(1, offset + Math.max(0, found.from[run]! - reach), offset + Math.min(width, found.to[run]! + reach));
+    } else {
+      alpha.fill(0, offset + found.from[run]!, offset + found.to[run]!);
+      cleared += found.to[run]! - found.from[run]!;
+    }
+  }
+  growColumns(near, width, height, reach);
   for (let i = 0; i < alpha.length; i++) {
-    if (alpha[i] === 0) continue;
-    const id = label[i]!;
-    if (id >= 0 ? keeps(id) : near[i]) continue;
+    if (alpha[i] === 0 || alpha[i]! >= level || near[i]) continue;
     alpha[i] = 0;
     cleared++;
   }

@@ -12,6 +12,7 @@ import { SEGMENTATION_SIZE } from './inference/segmentation-size.js';
 import type { Box, Pose } from './inference/types.js';
 import { aiXmp } from './metadata.js';
 import { guidedFilter } from './guided-filter.js';
+import { within } from './mask-pieces.js';
 import { customerRegion, decontaminate, dropIslands, isMixed, rowSpans, settleHoles } from './person-mask.js';
 import { applyStyle, smoothSkin } from './retouch.js';
 import { levellingAngle, turned } from './levelling.js';
@@ -81,7 +82,7 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
     right: Math.round((frame.x + frame.width - inside.right) * scale),
     bottom: Math.round((frame.y + frame.height - inside.bottom) * scale),
   };
-  const frameRgb = await sharp(source.buffer)
+  const framing = sharp(source.buffer)
     .rotate()
     .extract({ left: inside.left, top: inside.top, width: inside.right - inside.left, height: inside.bottom - inside.top })
     .resize(Math.max(1, width - pad.left - pad.right), Math.max(1, height - pad.top - pad.bottom), { fit: 'fill' })
@@ -89,6 +90,9 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
     .removeAlpha()
     .raw()
     .toBuffer();
+  // The backdrop is drawn (on this thread) while libvips cuts and scales the frame (on its own): on two cores
+  // about 0.1 s less per draft.
+  const [frameRgb, backdrop] = await Promise.all([framing, drawBackdrop(input.spec.backdrop.kind, input.spec.backdrop.variant, width, height)]);
   /** From the original photo's pixels to the output's. */
   const toOutput = (point: { x: number; y: number }) => {
     const p = source.point(point);
@@ -148,7 +152,8 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
     { x: original.width, y: original.height },
     { x: 0, y: original.height },
   ].map(toOutput);
-  // The colour estimates' map of where they are read (below) serves first as the ghosts' scratch: one image less.
+  // The colour estimates' map of where they are read (below) serves first as the ghosts' scratch and last as the
+  // islands': one image less.
   const near = new Uint8Array(width * height);
   dropGhosts(alpha, width, height, near);
   fadeOutsidePhoto(alpha, width, height, corners);
@@ -183,25 +188,24 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
   keepOwnColour(rgb, alphaPixels, band!, foreground);
   // Pieces of the old picture apart from the person (a patch of wall, a speck, a bun's ribbon the edge's colours
   // cut off) go: about 0.1 s on a 4:5 draft.
-  dropIslands(alphaPixels, width, height);
+  dropIslands(alphaPixels, width, height, undefined, near);
 
   // The light retouch (retouch.ts): exposure and white balance measured on the person, the skin of the face
   // smoothed gently, then the style's look.
   const tone = measureTone(rgb, alphaPixels);
   // In the frame's own pixels: the photo's colours are not read again after this.
-  applyTone(rgb, tone);
+  applyTone(rgb, tone, alphaPixels);
   const personRgb = rgb;
   if (!input.spec.gentle) {
     await smoothSkin(personRgb, alphaPixels, width, height, mainInFrame);
-    applyStyle(personRgb, input.spec.style);
+    applyStyle(personRgb, input.spec.style, alphaPixels);
   }
   const personRgba = await sharp(frameRgb, { raw: { width, height, channels: 3 } }).joinChannel(alpha, { raw: { width, height, channels: 1 } }).raw().toBuffer();
 
-  const backdrop = await drawBackdrop(input.spec.backdrop.kind, input.spec.backdrop.variant, width, height);
-
   const buffer = await sharp(backdrop, { raw: { width, height, channels: 3 } })
     .composite([{ input: personRgba, raw: { width, height, channels: 4 } }])
-    .jpeg({ quality: 92, chromaSubsampling: '4:4:4' })
+    // Huffman tables of libjpeg's own: the same pixels, a file 1–2 % larger, about 40 ms less per 4:5 draft.
+    .jpeg({ quality: 92, chromaSubsampling: '4:4:4', optimiseCoding: false })
     .withMetadata({ density: OUTPUT_DPI })
     .withExif({ IFD0: { Software: CREATOR_TOOL, ImageDescription: 'AI-assisted composite: person cut out by a model and placed on a generated backdrop' } })
     .withXmp(aiXmp('composite', 'AI-assisted composite: the person from the customer\u2019s own photo, cut out by a segmentation model and placed on a generated backdrop.', CREATOR_TOOL))
@@ -385,31 +389,8 @@ const GHOST_SOLID = 200;
 const GHOST_REACH = 1 / 100;
 
 export function dropGhosts(alpha: Uint8Array, width: number, height: number, scratch: Uint8Array = new Uint8Array(width * height)): void {
-  const reach = Math.max(2, Math.round(width * GHOST_REACH));
-  // Within reach of a solid pixel: along each row (a sliding count of the solid pixels in the window), then down
-  // each column of that. A square window, in time linear in the pixels.
-  const inRow = scratch;
-  inRow.fill(0);
-  for (let y = 0; y < height; y++) {
-    const row = y * width;
-    let count = 0;
-    for (let x = 0; x < Math.min(width, reach); x++) if (alpha[row + x]! >= GHOST_SOLID) count++;
-    for (let x = 0; x < width; x++) {
-      if (x + reach < width && alpha[row + x + reach]! >= GHOST_SOLID) count++;
-      if (x - reach - 1 >= 0 && alpha[row + x - reach - 1]! >= GHOST_SOLID) count--;
-      if (count > 0) inRow[row + x] = 1;
-    }
-  }
-  for (let x = 0; x < width; x++) {
-    let count = 0;
-    for (let y = 0; y < Math.min(height, reach); y++) count += inRow[y * width + x]!;
-    for (let y = 0; y < height; y++) {
-      if (y + reach < height) count += inRow[(y + reach) * width + x]!;
-      if (y - reach - 1 >= 0) count -= inRow[(y - reach - 1) * width + x]!;
-      const i = y * width + x;
-      if (count === 0 && alpha[i]! > 0 && alpha[i]! < GHOST_SOLID) alpha[i] = 0;
-    }
-  }
+  const near = within(alpha, GHOST_SOLID, width, height, Math.max(2, Math.round(width * GHOST_REACH)), scratch);
+  for (let i = 0; i < alpha.length; i++) if (near[i] === 0 && alpha[i]! > 0 && alpha[i]! < GHOST_SOLID) alpha[i] = 0;
 }
 
 /** Share of the output's shorter side over which the person fades out where the photo ends inside the frame. */
@@ -499,6 +480,23 @@ function crossesInterior(a: { x: number; y: number }, b: { x: number; y: number 
 /** Radius of the colour estimates of the old background and of the person near an edge, as a share of the width. */
 const COLOUR_BLUR = 1 / 80;
 
+/** A masked blur is made on images shrunk until its radius is this many of their pixels. */
+const BLUR_AT_LEAST = 3;
+
+/** For each of `size` pixels, the two of `smaller` pixels its centre lies between, and the second's weight. */
+function sampling(size: number, smaller: number): { left: Int32Array; right: Int32Array; weight: Float32Array } {
+  const left = new Int32Array(size);
+  const right = new Int32Array(size);
+  const weight = new Float32Array(size);
+  for (let x = 0; x < size; x++) {
+    const u = Math.min(smaller - 1, Math.max(0, ((x + 0.5) * smaller) / size - 0.5));
+    left[x] = Math.min(Math.max(0, smaller - 2), Math.floor(u));
+    right[x] = Math.min(smaller - 1, left[x]! + 1);
+    weight[x] = smaller > 1 ? u - left[x]! : 0;
+  }
+  return { left, right, weight };
+}
+
 /** The images a masked blur fills before it blurs them: reusable by the next one once it has resolved. */
 export interface BlurScratch {
   weight: Buffer;
@@ -537,24 +535,48 @@ export async function maskedBlur(
     weighted[p + 2] = rgb[p + 2]!;
   }
   const sigma = Math.max(2, width * COLOUR_BLUR);
+  // A wide blur is as good made smaller: both images shrunk by `factor` (a blur of a few pixels left), blurred,
+  // and read back between their pixels: on a 4:5 draft about half the time of a blur at full size.
+  const factor = Math.max(1, Math.floor(sigma / BLUR_AT_LEAST));
+  const small = { width: Math.max(1, Math.round(width / factor)), height: Math.max(1, Math.round(height / factor)) };
   const [sum, count] = await Promise.all([
-    sharp(weighted, { raw: { width, height, channels: 3 } }).blur(sigma).raw().toBuffer(),
-    sharp(weight, { raw: { width, height, channels: 1 } }).blur(sigma).extractChannel(0).raw().toBuffer(),
+    sharp(weighted, { raw: { width, height, channels: 3 } }).resize(small.width, small.height, { fit: 'fill', kernel: 'linear' }).blur(sigma / factor).raw().toBuffer(),
+    sharp(weight, { raw: { width, height, channels: 1 } }).resize(small.width, small.height, { fit: 'fill', kernel: 'linear' }).blur(sigma / factor).extractChannel(0).raw().toBuffer(),
   ]);
-  // Written over the blurred sum, which is read only at the same pixel: one image less in memory per estimate.
-  const out = new Uint8Array(sum.buffer, sum.byteOffset, sum.byteLength);
-  for (let i = 0, p = 0; i < count.length; i++, p += 3) {
-    const n = count[i]!;
-    if (n < 3 || !only[i]) {
-      out[p] = out[p + 1] = out[p + 2] = 0;
-      continue;
+  const out = new Uint8Array(width * height * 3);
+  // Where each output pixel's centre falls in the small images (their pixels' centres at whole numbers).
+  const across = sampling(width, small.width);
+  for (let y = 0; y < height; y++) {
+    const v = Math.min(small.height - 1, Math.max(0, ((y + 0.5) * small.height) / height - 0.5));
+    const y0 = Math.min(small.height - 2, Math.floor(v));
+    const wy = small.height > 1 ? v - y0 : 0;
+    const top = Math.max(0, y0) * small.width;
+    const bottom = small.height > 1 ? top + small.width : top;
+    for (let x = 0, i = y * width; x < width; x++, i++) {
+      if (!only[i]) continue;
+      const x0 = across.left[x]!;
+      const x1 = across.right[x]!;
+      const wx = across.weight[x]!;
+      // The four neighbours' weights.
+      const w00 = (1 - wx) * (1 - wy);
+      const w01 = wx * (1 - wy);
+      const w10 = (1 - wx) * wy;
+      const w11 = wx * wy;
+      const a = top + x0;
+      const b = top + x1;
+      const c = bottom + x0;
+      const d = bottom + x1;
+      const n = count[a]! * w00 + count[b]! * w01 + count[c]! * w10 + count[d]! * w11;
+      if (n < 3) continue;
+      const red = Math.min(255, Math.round(((sum[a * 3]! * w00 + sum[b * 3]! * w01 + sum[c * 3]! * w10 + sum[d * 3]! * w11) * 255) / n));
+      const green = Math.min(255, Math.round(((sum[a * 3 + 1]! * w00 + sum[b * 3 + 1]! * w01 + sum[c * 3 + 1]! * w10 + sum[d * 3 + 1]! * w11) * 255) / n));
+      const blue = Math.min(255, Math.round(((sum[a * 3 + 2]! * w00 + sum[b * 3 + 2]! * w01 + sum[c * 3 + 2]! * w10 + sum[d * 3 + 2]! * w11) * 255) / n));
+      const p = i * 3;
+      // (0, 0, 0) means "nothing seen" to the edge's steps: a black background seen is (0, 0, 1).
+      out[p + 2] = Math.max(red || green ? 0 : 1, blue);
+      out[p] = red;
+      out[p + 1] = green;
     }
-    const red = Math.min(255, Math.round((sum[p]! * 255) / n));
-    const green = Math.min(255, Math.round((sum[p + 1]! * 255) / n));
-    // (0, 0, 0) means "nothing seen" to the edge's steps: a black background seen is (0, 0, 1).
-    out[p + 2] = Math.max(red || green ? 0 : 1, Math.min(255, Math.round((sum[p + 2]! * 255) / n)));
-    out[p] = red;
-    out[p + 1] = green;
   }
   return out;
 }

@@ -126,9 +126,10 @@ export const STYLE_LOOKS: Record<BaseStyle, { warmth: number; contrast: number; 
 
 /**
  * The style's look on the person in place: warmth shifts red against blue, contrast turns about the mid tone,
- * lift raises the shadows (a softer light), saturation moves each pixel from its own grey.
+ * lift raises the shadows (a softer light), saturation moves each pixel from its own grey. With `shown` (the
+ * draft's opacity), only where the person shows.
  */
-export function applyStyle(rgb: Uint8Array, style: BaseStyle): void {
+export function applyStyle(rgb: Uint8Array, style: BaseStyle, shown?: Uint8Array): void {
   const look = STYLE_LOOKS[style];
   // One table per channel: warmth and the tone curve.
   const tables = [1 + look.warmth, 1, 1 - look.warmth].map((gain) =>
@@ -140,7 +141,8 @@ export function applyStyle(rgb: Uint8Array, style: BaseStyle): void {
   );
   const [tR, tG, tB] = tables as [Uint8Array, Uint8Array, Uint8Array];
   const s = look.saturation;
-  for (let p = 0; p < rgb.length; p += 3) {
+  for (let i = 0, p = 0; p < rgb.length; i++, p += 3) {
+    if (shown && shown[i] === 0) continue;
     const r = tR[rgb[p]!]!;
     const g = tG[rgb[p + 1]!]!;
     const b = tB[rgb[p + 2]!]!;

@@ -3,6 +3,7 @@
 import sharp from 'sharp';
 import { expect, test } from 'vitest';
 import { peopleCorpus } from '../testing/people.js';
+import { applyStyle } from './retouch.js';
 import { applyTone, measureTone } from './tone.js';
 
 test('the gains applied in place equal sharp\'s linear on real photos, the measured gains and strong ones', async () => {
@@ -20,4 +21,34 @@ test('the gains applied in place equal sharp\'s linear on real photos, the measu
       if (tone.gains[0] > 1.2) expect(Buffer.from(inPlace).equals(data)).toBe(false);
     }
   }
+});
+
+test('the retouch changes only where the person shows: pixels the backdrop covers (opacity 0) keep their colour', async () => {
+  const [person] = await peopleCorpus();
+  const { data, info } = await sharp(person!.photo).resize({ width: 300 }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const rgb = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  // The left half shows, the right half is covered.
+  const shown = new Uint8Array(info.width * info.height);
+  for (let i = 0; i < shown.length; i++) if (i % info.width < info.width / 2) shown[i] = 1 + (i % 255);
+  const tone = { gains: [1.3, 0.9, 1.1] as [number, number, number] };
+  const everywhere = Uint8Array.from(rgb);
+  applyTone(everywhere, tone);
+  const toned = Uint8Array.from(rgb);
+  applyTone(toned, tone, shown);
+  const styledEverywhere = Uint8Array.from(rgb);
+  applyStyle(styledEverywhere, 'creative');
+  const styled = Uint8Array.from(rgb);
+  applyStyle(styled, 'creative', shown);
+  for (let i = 0; i < shown.length; i++) {
+    const pixel = (image: Uint8Array) => [...image.subarray(i * 3, i * 3 + 3)];
+    if (shown[i]) {
+      expect(pixel(toned)).toEqual(pixel(everywhere));
+      expect(pixel(styled)).toEqual(pixel(styledEverywhere));
+    } else {
+      expect(pixel(toned)).toEqual(pixel(rgb));
+      expect(pixel(styled)).toEqual(pixel(rgb));
+    }
+  }
+  // Not a test of nothing: the shown half did change.
+  expect(Buffer.from(toned).equals(Buffer.from(rgb))).toBe(false);
 });

@@ -52,13 +52,15 @@ export function measureTone(rgb: Uint8Array, alpha: Uint8Array): ToneCorrection 
 /**
  * The gains applied in place, as libvips' `linear` on 8-bit pixels gives them (the product truncated, at most
  * 255): the draft's colours stay exactly those of the sharp call this replaced, without a second copy of the
- * frame (5.4 MB on a 1200 × 1500 portrait).
+ * frame (5.4 MB on a 1200 × 1500 portrait). With `shown` (the draft's opacity), only where the person shows: the
+ * rest is covered by the backdrop.
  */
-export function applyTone(rgb: Uint8Array, tone: ToneCorrection): void {
-  const [r, g, b] = tone.gains;
-  for (let p = 0; p < rgb.length; p += 3) {
-    rgb[p] = Math.min(255, Math.max(0, Math.trunc(rgb[p]! * r)));
-    rgb[p + 1] = Math.min(255, Math.max(0, Math.trunc(rgb[p + 1]! * g)));
-    rgb[p + 2] = Math.min(255, Math.max(0, Math.trunc(rgb[p + 2]! * b)));
+export function applyTone(rgb: Uint8Array, tone: ToneCorrection, shown?: Uint8Array): void {
+  const [tR, tG, tB] = tone.gains.map((gain) => Uint8Array.from({ length: 256 }, (_, v) => Math.min(255, Math.max(0, Math.trunc(v * gain))))) as [Uint8Array, Uint8Array, Uint8Array];
+  for (let i = 0, p = 0; p < rgb.length; i++, p += 3) {
+    if (shown && shown[i] === 0) continue;
+    rgb[p] = tR[rgb[p]!]!;
+    rgb[p + 1] = tG[rgb[p + 1]!]!;
+    rgb[p + 2] = tB[rgb[p + 2]!]!;
   }
 }

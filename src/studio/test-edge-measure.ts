@@ -2,6 +2,7 @@
 // person's edge still shows the old background's colour, and how much of the old picture is kept apart from
 // the person. Read on the draft as delivered (its JPEG), the mask the render used, the frame as photographed
 // and the backdrop the person was put on.
+import { pieces } from './mask-pieces.js';
 
 export interface EdgeInput {
   /** The draft as delivered, decoded to RGB. */
@@ -128,29 +129,9 @@ export function measureEdge({ output, backdrop, photo, alpha, segmented, width, 
   return { band, fringe, fringeShare: band ? fringe / band : 0, apart: apartShare(alpha, width, height), where };
 }
 
-/** Opaque pieces apart from the largest one, as a share of the picture (4-connected, alpha ≥ 64). */
+/** Opaque pieces apart from the largest one, as a share of the picture (8-connected, alpha ≥ 64, as dropIslands joins them). */
 function apartShare(alpha: Uint8Array, width: number, height: number): number {
-  const label = new Int32Array(width * height);
-  const sizes: number[] = [0];
-  const stack: number[] = [];
-  for (let start = 0; start < label.length; start++) {
-    if (alpha[start]! < 64 || label[start]) continue;
-    const id = sizes.length;
-    let size = 0;
-    label[start] = id;
-    stack.push(start);
-    while (stack.length) {
-      const i = stack.pop()!;
-      size++;
-      const x = i % width;
-      for (const j of [i - width, i + width, x > 0 ? i - 1 : -1, x < width - 1 ? i + 1 : -1]) {
-        if (j < 0 || j >= label.length || label[j] || alpha[j]! < 64) continue;
-        label[j] = id;
-        stack.push(j);
-      }
-    }
-    sizes.push(size);
-  }
-  const total = sizes.reduce((a, b) => a + b, 0);
-  return (total - Math.max(0, ...sizes)) / (width * height);
+  const { sizes, largest } = pieces(alpha, width, height, 64);
+  if (largest === -1) return 0;
+  return (sizes.reduce((a, b) => a + b, 0) - sizes[largest]!) / (width * height);
 }
