@@ -1,7 +1,8 @@
 // `npx tsx scripts/studio-edge-measure.ts [people|all] [formats] [dir]`: issue 54's edge figures
 // (docs/studio/edges.md) for the people of src/testing/people.ts (the looser photos and the selfies), each format on
-// two studio backdrops: the rim's share of the judged band and the pieces apart from the person
-// (src/studio/test-edge-measure.ts). With a folder, each draft is written there with its rim pixels in magenta.
+// two studio backdrops: the rim's share of the judged band, the halo's share of the see-through edge and the pieces
+// apart from the person (src/studio/test-edge-measure.ts). With a folder, each draft is written there with its rim
+// and halo pixels in magenta.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -29,7 +30,7 @@ try {
         const { width, height } = draft;
         const output = await sharp(draft.buffer).removeAlpha().raw().toBuffer();
         const edge = measureEdge({ output, backdrop: await drawBackdrop('studio', variant, width, height), photo: draft.mask!.photo, alpha: draft.mask!.alpha, segmented: draft.mask!.segmented, width, height });
-        console.log(`${person.name.padEnd(22)} ${format.padEnd(12)} backdrop ${variant}  rim ${(edge.fringeShare * 100).toFixed(2)} % (${edge.fringe} of ${edge.band} px)  apart ${(edge.apart * 100).toFixed(3)} %`);
+        console.log(`${person.name.padEnd(22)} ${format.padEnd(12)} backdrop ${variant}  rim ${(edge.fringeShare * 100).toFixed(2)} % (${edge.fringe} of ${edge.band} px)  halo ${(edge.haloShare * 100).toFixed(2)} % (${edge.halo} of ${edge.faint} px)  apart ${(edge.apart * 100).toFixed(3)} %`);
         if (!dir) continue;
         const marked = Buffer.from(output);
         for (let i = 0; i < edge.where.length; i++) if (edge.where[i]) marked.set([255, 0, 255], i * 3);

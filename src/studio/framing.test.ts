@@ -49,6 +49,7 @@ test('selfies of ten people: in every 4:5 and 1:1 draft the face\'s top lies in 
   const measured: string[] = [];
   const wrong: string[] = [];
   const fringes: number[] = [];
+  const halos: number[] = [];
   for (const [n, person] of selfies.entries()) {
     const meta = await sharp(person.photo).metadata();
     const report = await assessPhoto(person.photo, inference);
@@ -72,28 +73,39 @@ test('selfies of ten people: in every 4:5 and 1:1 draft the face\'s top lies in 
         height: draft.height,
       });
       fringes.push(edge.fringeShare);
+      halos.push(edge.haloShare);
       const box = await customerFace(draft.buffer, inference);
       const top = box.y / draft.height;
       const share = box.height / draft.height;
       // The output gate every studio draft passes (studio-service.ts): one face, the customer's by the identity net.
       const verdict = await checkStudioDraft(draft.buffer, [report.descriptor!], inference);
       const distance = verdict.identity?.distance ?? NaN;
-      measured.push(`${person.name} ${format}/${variation}: top ${top.toFixed(2)}, face ${share.toFixed(2)}, fills ${photoFills(report.face!, { width: meta.width!, height: meta.height! }, OUTPUT_FORMATS[format])}, identity ${distance.toFixed(2)} ${verdict.ok ? 'ok' : verdict.reason}, leftovers ${leftover}, rim ${(edge.fringeShare * 100).toFixed(1)} % of ${edge.band} px`);
-      if (top < 0.08 || top > 0.25 || share < 0.3 || !verdict.ok || !(distance <= IDENTITY.maxSamePersonDistance) || leftover > 0 || edge.fringeShare > MAX_RIM) wrong.push(measured.at(-1)!);
+      measured.push(`${person.name} ${format}/${variation}: top ${top.toFixed(2)}, face ${share.toFixed(2)}, fills ${photoFills(report.face!, { width: meta.width!, height: meta.height! }, OUTPUT_FORMATS[format])}, identity ${distance.toFixed(2)} ${verdict.ok ? 'ok' : verdict.reason}, leftovers ${leftover}, rim ${(edge.fringeShare * 100).toFixed(1)} % of ${edge.band} px, halo ${(edge.haloShare * 100).toFixed(1)} % of ${edge.faint} px`);
+      if (top < 0.08 || top > 0.25 || share < 0.3 || !verdict.ok || !(distance <= IDENTITY.maxSamePersonDistance) || leftover > 0 || edge.fringeShare > MAX_RIM || edge.haloShare > MAX_HALO) wrong.push(measured.at(-1)!);
     }
   }
   console.log(measured.join('\n'));
   expect(wrong).toEqual([]);
   const mean = fringes.reduce((a, b) => a + b, 0) / fringes.length;
-  console.log(`rim: mean ${(mean * 100).toFixed(1)} % of the band`);
+  const meanHalo = halos.reduce((a, b) => a + b, 0) / halos.length;
+  console.log(`rim: mean ${(mean * 100).toFixed(1)} % of the band; halo: mean ${(meanHalo * 100).toFixed(1)} % of the see-through edge`);
   expect(mean).toBeLessThan(MEAN_RIM);
+  expect(meanHalo).toBeLessThan(MEAN_HALO);
 });
 
 /**
  * The rim as test-edge-measure.ts counts it (band pixels of the old background's colour or of no colour the person has
- * nearby), at most on one draft and on average over these twenty: measured 2–32 %, mean 16 % (docs/studio/edges.md).
+ * nearby), at most on one draft and on average over these twenty: measured 1–29 %, mean 11.5 % (16 % before the
+ * person's colour was read nearer the edge where none lay well inside; docs/studio/edges.md).
  * A limit against getting worse, not a mark of good edges: the party photos' orange walls and lamps still leave a
  * rim the measure and the eye both find.
  */
-const MAX_RIM = 0.36;
-const MEAN_RIM = 0.19;
+const MAX_RIM = 0.33;
+const MEAN_RIM = 0.14;
+/**
+ * The halo (test-edge-measure.ts): see-through edge pixels whose colour, less the backdrop's share, the person has
+ * nowhere near. Measured 0–23 %, mean 4 %; 8–65 %, mean 33 %, while the edge steps took a thin crown of hair for
+ * black and solved a pale line along it.
+ */
+const MAX_HALO = 0.3;
+const MEAN_HALO = 0.08;

@@ -182,6 +182,7 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
   const background = await maskedBlur(frameRgb, width, height, { where: alpha, atMost: 26 }, near, scratch);
   // The person's colour from well inside the mask: the rim may still be the old background.
   const foreground = await maskedBlur(frameRgb, width, height, { where: interior!, atLeast: INTERIOR_SOLID }, near, scratch);
+  await nearerColour(foreground, frameRgb, alpha, band!, width, height, near, scratch);
   refineAndFilterEdge(rgb, alphaPixels, background, foreground, band!, width, height);
   decontaminate(rgb, alphaPixels, background, foreground);
   suppressSpill(rgb, interior!, background, foreground);
@@ -579,6 +580,31 @@ export async function maskedBlur(
     }
   }
   return out;
+}
+
+/**
+ * Where no pixel well inside the person lies within the estimate's reach (the crown of a head whose hair is a thin
+ * arc above the forehead; a shoulder cut by the frame), the person's colour is read nearer the edge: from the pixels
+ * that are solid with all their near neighbours (`band` at BAND_SOLID or above). Without it the edge's steps had
+ * no colour of the person there: the estimate took the hair for the old background, the guided filter brought a
+ * third of it back, and the solve turned that third into a pale yellow line along the top of the hair (issue 54,
+ * sample3's selfie). `missing` is the pixels the estimates were read for; it is overwritten.
+ */
+async function nearerColour(foreground: Uint8Array, rgb: Buffer, alpha: Buffer, band: Buffer, width: number, height: number, missing: Uint8Array, scratch: BlurScratch): Promise<void> {
+  let any = false;
+  for (let i = 0, p = 0; i < missing.length; i++, p += 3) {
+    const unseen = missing[i] === 1 && alpha[i]! > 0 && foreground[p] === 0 && foreground[p + 1] === 0 && foreground[p + 2] === 0;
+    missing[i] = unseen ? 1 : 0;
+    any ||= unseen;
+  }
+  if (!any) return;
+  const nearer = await maskedBlur(rgb, width, height, { where: band, atLeast: BAND_SOLID }, missing, scratch);
+  for (let i = 0, p = 0; i < missing.length; i++, p += 3) {
+    if (!missing[i]) continue;
+    foreground[p] = nearer[p]!;
+    foreground[p + 1] = nearer[p + 1]!;
+    foreground[p + 2] = nearer[p + 2]!;
+  }
 }
 
 /**

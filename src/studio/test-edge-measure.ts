@@ -29,9 +29,19 @@ export interface EdgeMeasures {
   fringe: number;
   /** fringe / band (0 where nothing can be judged). */
   fringeShare: number;
+  /** See-through pixels along the edge (alpha FAINT_FROM–127, beside the opaque person) that can be judged. */
+  faint: number;
+  /**
+   * Of those, the ones whose colour less the backdrop's share is far from every colour of the person around them:
+   * the edge steps made it up (a pale yellow line along the top of the hair, where the person's colour was not
+   * known).
+   */
+  halo: number;
+  /** halo / faint (0 where nothing can be judged). */
+  haloShare: number;
   /** Share of the picture in opaque pieces (alpha ≥ 64) not joined to the largest one. */
   apart: number;
-  /** Per pixel: 1 where a fringe pixel was counted (for a picture of where they are). */
+  /** Per pixel: 1 where a fringe or halo pixel was counted (for a picture of where they are). */
   where: Uint8Array;
 }
 
@@ -45,6 +55,14 @@ const BAND = 1 / 200;
 const MARGIN = 15;
 /** A band pixel this far (RGB distance) from every colour of the person around it is no colour of theirs. */
 const FOREIGN = 50;
+
+/**
+ * See-through pixels are judged from this opacity (0–255) up: below it the draft's 8-bit colour, less the backdrop's
+ * share, is mostly rounding noise.
+ */
+const FAINT_FROM = 48;
+/** What the division by a see-through pixel's opacity adds to the JPEG's error (RGB distance), on top of FOREIGN. */
+const HALO_NOISE = 20;
 
 /** Sums over windows in O(1): a summed-area table of one channel. */
 function integral(width: number, height: number, value: (i: number) => number): Float64Array {
@@ -88,9 +106,31 @@ export function measureEdge({ output, backdrop, photo, alpha, segmented, width, 
   const step = Math.max(2, Math.round(r / 8));
   let band = 0;
   let fringe = 0;
+  let faint = 0;
+  let halo = 0;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
+      if (alpha[i]! >= FAINT_FROM && alpha[i]! < 128) {
+        if (windowSum(solids, width, height, x, y, d) === 0) continue;
+        // A see-through pixel shows a mix of the backdrop and the person: less the backdrop's share, a colour of theirs.
+        const a = alpha[i]! / 255;
+        const seen = [0, 1, 2].map((c) => Math.max(0, Math.min(255, (output[i * 3 + c]! - (1 - a) * backdrop[i * 3 + c]!) / a)));
+        let toOwn = Infinity;
+        for (let sy = Math.max(0, y - r); sy <= Math.min(height - 1, y + r); sy += step) {
+          for (let sx = Math.max(0, x - r); sx <= Math.min(width - 1, x + r); sx += step) {
+            const j = sy * width + sx;
+            if (deep[j]) toOwn = Math.min(toOwn, distance(seen, [output[j * 3]!, output[j * 3 + 1]!, output[j * 3 + 2]!]));
+          }
+        }
+        if (toOwn === Infinity) continue;
+        faint++;
+        if (toOwn > FOREIGN + HALO_NOISE) {
+          halo++;
+          where[i] = 1;
+        }
+        continue;
+      }
       if (alpha[i]! < 128 || windowSum(seeThrough, width, height, x, y, d) === 0) continue;
       const nOld = windowSum(clears, width, height, x, y, r);
       if (nOld < 20 || windowSum(deeps, width, height, x, y, r) < 20) continue;
@@ -126,7 +166,7 @@ export function measureEdge({ output, backdrop, photo, alpha, segmented, width, 
       }
     }
   }
-  return { band, fringe, fringeShare: band ? fringe / band : 0, apart: apartShare(alpha, width, height), where };
+  return { band, fringe, fringeShare: band ? fringe / band : 0, faint, halo, haloShare: faint ? halo / faint : 0, apart: apartShare(alpha, width, height), where };
 }
 
 /** Opaque pieces apart from the largest one, as a share of the picture (8-connected, alpha ≥ 64, as dropIslands joins them). */
