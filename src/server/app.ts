@@ -40,6 +40,7 @@ import type { PaymentProvider } from './payments/provider.js';
 import { PROJECT_ROOT, STUDIO_INFERENCE_WORKER, STUDIO_MODELS_DIR, WEB_DIST_DIR } from './paths.js';
 import { createInference, type Inference } from '../studio/inference/client.js';
 import { createGenerator } from './generator/create-generator.js';
+import { checkGenerator } from './generator/model-schema.js';
 import type { ImageGenerator } from './generator/provider.js';
 import { createJobQueue, type JobQueue } from './jobs/queue.js';
 import { deferredMailHandler } from './mail/deferred-mail.js';
@@ -269,6 +270,14 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
   app.decorate('jobs', jobQueue);
   app.decorate('studio', studio);
   const generator = overrides.generator !== undefined ? overrides.generator : config.generator ? createGenerator(config.generator) : null;
+  // Where the generator's jobs run, its profile is checked against the model's own published schema at start:
+  // a mismatch is in the log before a paid order meets it (`npm run generator:check` prints the same).
+  if (generator && config.runJobs && overrides.generator === undefined) {
+    void checkGenerator(generator).then((problems) => {
+      if (problems.length) app.log.error({ event: 'generator_profile_mismatch', model: generator.model, profile: generator.profile.key, problems }, 'the generator profile does not fit the model: run npm run generator:check');
+      else app.log.info({ event: 'generator_profile_checked', model: generator.model, profile: generator.profile.key }, 'the generator profile fits the model');
+    });
+  }
   const generatorService = createGeneratorService({
     inference,
     db: db.db,

@@ -59,6 +59,12 @@ export function createCogGenerator(options: CogOptions): ImageGenerator & { heal
       if (!response.ok && response.status !== 404) throw new GeneratorError(`cancel prediction: the Cog container answered ${response.status}`, response.status);
     },
     fetchOutput: (reference) => readOutput(reference, { allowedOrigin: new URL(base).origin, maxBytes: options.maxOutputBytes ?? 25 * 1024 * 1024, timeoutMs }),
+    model: base,
+    async openapi() {
+      const response = await request('GET', '/openapi.json');
+      if (!response.ok) throw new GeneratorError(`schema: the Cog container answered ${response.status} to GET /openapi.json`, response.status);
+      return response.json();
+    },
     async health() {
       const response = await request('GET', '/health-check');
       if (!response.ok) throw new GeneratorError(`health check: the Cog container answered ${response.status}`, response.status);

@@ -5,10 +5,14 @@
 // once it has ended, as the docs only promise idempotency "while the prediction is still running"),
 // POST /predictions/{id}/cancel (404 for an id not running), webhooks (unsigned, as Cog sends them) filtered by
 // webhook_events_filter, and file outputs as data: URIs or, as with --upload-url, as URLs. No GET of a
-// prediction: Cog has none. Its outputs are real photos (stand-in-outputs.ts). Test-only.
+// prediction: Cog has none. Its outputs are real photos (stand-in-outputs.ts). Given a published model
+// (published-models.ts), it serves that model's GET /openapi.json, takes the input as Cog's input model does
+// (unknown inputs dropped, 422 for a missing, wrong or out-of-range one) and answers in the model's output shape
+// with as many images as its count input asks. Test-only.
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { outputsOf, validateInput, type PublishedModel } from './published-models.js';
 import type { ModelBehaviour } from './replicate-stand-in.js';
 import { httpDelivery, standInFile, type WebhookDelivery } from './stand-in-outputs.js';
 
@@ -17,6 +21,8 @@ type WebhookEvent = 'start' | 'output' | 'logs' | 'completed';
 export interface CogPrediction {
   id: string;
   input: Record<string, unknown>;
+  /** What the predictor received: the input less what the model does not have (with a published model). */
+  received: Record<string, unknown>;
   status: 'starting' | 'processing' | 'succeeded' | 'failed' | 'canceled';
   output: unknown;
   error: string | null;
@@ -35,6 +41,8 @@ export interface CogStandIn {
   behaviour: ModelBehaviour;
   /** Inputs the model requires (a missing one is a 422, as Cog's input validation answers). */
   required: string[];
+  /** The model it serves, as published; null: no schema, any input, the behaviour's shape. */
+  model: PublishedModel | null;
   /** `data-uri` (Cog's default) or `url` (a container run with --upload-url). */
   files: 'data-uri' | 'url';
   predictions: Map<string, CogPrediction>;
@@ -44,13 +52,14 @@ export interface CogStandIn {
   stop(): Promise<void>;
 }
 
-export async function startCogStandIn(options: { behaviour?: Partial<ModelBehaviour>; required?: string[]; port?: number } = {}): Promise<CogStandIn> {
+export async function startCogStandIn(options: { behaviour?: Partial<ModelBehaviour>; required?: string[]; model?: PublishedModel; port?: number } = {}): Promise<CogStandIn> {
   let base = '';
   const timers = new Set<NodeJS.Timeout>();
   const finishers = new Map<string, () => void>();
   const state: Omit<CogStandIn, 'baseUrl' | 'stop' | 'finish'> = {
     behaviour: { output: 'same-person', shape: 'list', text: null, empty: false, fail: null, delayMs: 30, ...options.behaviour },
     required: options.required ?? [],
+    model: options.model ?? null,
     files: 'data-uri',
     predictions: new Map(),
     deliver: httpDelivery,
@@ -75,7 +84,9 @@ export async function startCogStandIn(options: { behaviour?: Partial<ModelBehavi
       p.status = 'failed';
       p.error = b.fail;
     } else {
-      const count = b.shape === 'single' ? 1 : Number(p.input.num_outputs ?? p.input.num_samples ?? 1);
+      const published = state.model ? outputsOf(state.model, p.received) : null;
+      const shape = published?.shape ?? b.shape;
+      const count = published ? published.count : shape === 'single' ? 1 : Number(p.input.num_outputs ?? p.input.num_samples ?? 1);
       const files = await Promise.all(
         Array.from({ length: count }, async (_, i) => {
           const file = await standInFile(b.output, produced++);
@@ -86,18 +97,19 @@ export async function startCogStandIn(options: { behaviour?: Partial<ModelBehavi
         }),
       );
       p.status = 'succeeded';
-      p.output = b.text !== null ? b.text : b.empty ? (b.shape === 'list' ? [] : null) : b.shape === 'list' ? files : files[0];
+      p.output = b.text !== null ? b.text : b.empty ? (shape === 'list' ? [] : null) : shape === 'list' ? files : files[0];
     }
     finishers.get(p.id)?.();
     await sendWebhook(p, 'completed');
   }
 
-  function start(id: string, body: Record<string, unknown>): CogPrediction {
+  function start(id: string, body: Record<string, unknown>, received: Record<string, unknown>): CogPrediction {
     const previous = state.predictions.get(id);
     let resolveDone: () => void = () => {};
     const p: CogPrediction = {
       id,
       input: (body.input ?? {}) as Record<string, unknown>,
+      received,
       status: 'starting',
       output: null,
       error: null,
@@ -133,6 +145,10 @@ export async function startCogStandIn(options: { behaviour?: Partial<ModelBehavi
         if (req.method === 'GET' && url.pathname === '/') {
           return send(200, { cog_version: '0.17.0', docs_url: '/docs', openapi_url: '/openapi.json', shutdown_url: '/shutdown', healthcheck_url: '/health-check', predictions_url: '/predictions', predictions_idempotent_url: '/predictions/{prediction_id}', predictions_cancel_url: '/predictions/{prediction_id}/cancel' });
         }
+        if (req.method === 'GET' && url.pathname === '/openapi.json') {
+          if (!state.model) return send(404, { detail: 'Not Found' });
+          return send(200, state.model.openapi);
+        }
         if (req.method === 'GET' && url.pathname === '/health-check') {
           const status = state.health === 'READY' && running() ? 'BUSY' : state.health;
           return send(200, { status, setup: { started_at: new Date(0).toISOString(), completed_at: new Date(0).toISOString(), status: state.health === 'SETUP_FAILED' ? 'failed' : state.health === 'STARTING' ? 'starting' : 'succeeded', logs: '' }, version: { coglet: '0.17.0', cog: '0.14.0', python: '3.13.0' } });
@@ -164,8 +180,8 @@ export async function startCogStandIn(options: { behaviour?: Partial<ModelBehavi
             return send(400, { detail: 'invalid JSON' });
           }
           const input = (body.input ?? {}) as Record<string, unknown>;
-          const missing = state.required.filter((name) => input[name] === undefined || input[name] === null);
-          if (missing.length) return send(422, { detail: missing.map((name) => ({ loc: ['body', 'input', name], msg: 'field required', type: 'value_error.missing' })) });
+          const checked = state.model ? validateInput(state.model, input) : { received: input, errors: state.required.filter((name) => input[name] === undefined || input[name] === null).map((name) => ({ loc: ['body', 'input', name], msg: 'field required', type: 'value_error.missing' })) };
+          if (checked.errors.length) return send(422, { detail: checked.errors });
           if (state.health !== 'READY') return send(503, { detail: 'model not ready' });
           const id = idempotent ? decodeURIComponent(idempotent[1]!) : typeof body.id === 'string' ? body.id : randomBytes(16).toString('hex');
           const current = running();
@@ -176,7 +192,7 @@ export async function startCogStandIn(options: { behaviour?: Partial<ModelBehavi
           } else if (current) {
             return send(409, { detail: 'Already running a prediction' });
           } else {
-            p = start(id, body);
+            p = start(id, body, checked.received);
           }
           if (req.headers.prefer === 'respond-async') return send(202, view(p));
           await p.done;

@@ -35,6 +35,13 @@ export interface ImageGenerator {
   cancel(id: string): Promise<void>;
   /** One output as bytes: an address at the provider or a data: URI (size-checked here, type-checked by the caller). */
   fetchOutput(reference: string): Promise<Buffer>;
+  /**
+   * The configured model's published OpenAPI document (model-schema.ts reads it): a Cog container's
+   * GET /openapi.json, or on Replicate the pinned version's (else the latest version's) `openapi_schema`.
+   */
+  openapi(): Promise<unknown>;
+  /** The model as the settings name it, for the operator: an address or owner/name[:version]. */
+  readonly model: string;
 }
 
 export class GeneratorError extends Error {

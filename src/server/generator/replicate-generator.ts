@@ -80,6 +80,19 @@ export function createReplicateGenerator(options: ReplicateOptions): ImageGenera
         if (failure.status !== 404) throw failure;
       }
     },
+    model: options.model,
+    async openapi() {
+      const [owner, name] = reference.model.split('/') as [string, string];
+      try {
+        if (reference.version) return (await client.models.versions.get(owner, name, reference.version)).openapi_schema;
+        const model = await client.models.get(owner, name);
+        if (!model.latest_version) throw new GeneratorError(`${reference.model} has no version on Replicate`);
+        return model.latest_version.openapi_schema;
+      } catch (error) {
+        if (error instanceof GeneratorError) throw error;
+        throw asGeneratorError(`schema of ${options.model}`, error);
+      }
+    },
     // Output files live on replicate.delivery (https); the stand-in serves them from its own address.
     fetchOutput: (url) => readOutput(url, { allowedOrigin: ownOrigin, maxBytes: options.maxOutputBytes ?? 25 * 1024 * 1024, timeoutMs }),
   };

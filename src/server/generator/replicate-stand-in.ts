@@ -3,11 +3,16 @@
 // POST /v1/predictions (a version), POST /v1/models/{owner}/{name}/predictions, GET /v1/predictions/{id},
 // POST /v1/predictions/{id}/cancel, bearer tokens, webhooks filtered by webhook_events_filter and signed as
 // Replicate signs them (webhook-id, webhook-timestamp, webhook-signature), and output files served from
-// itself as replicate.delivery serves them. Its outputs are real photos (stand-in-outputs.ts).
+// itself as replicate.delivery serves them. Its outputs are real photos (stand-in-outputs.ts). Given a published
+// model (published-models.ts), it serves GET /v1/models/{owner}/{name} (its latest version) and
+// GET /v1/models/{owner}/{name}/versions/{id} with the version's `openapi_schema`, refuses an input the model
+// would refuse (422, "Input validation failed") and answers in the model's output shape.
 // Test-only; nothing in the app imports it.
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createHash } from 'node:crypto';
+import { outputsOf, validateInput, type PublishedModel } from './published-models.js';
 import { signWebhook } from './webhook-signature.js';
 import { httpDelivery, standInFile, type StandInOutput, type WebhookDelivery } from './stand-in-outputs.js';
 
@@ -54,6 +59,9 @@ export interface ReplicateStandIn {
   /** The account's webhook signing secret (what GET /v1/webhooks/default/secret answers). */
   webhookSecret: string;
   behaviour: ModelBehaviour;
+  /** The model it runs, as published, and its version's id; null: no schema, any input, the behaviour's shape. */
+  model: PublishedModel | null;
+  versionId: string;
   predictions: Map<string, StandInPrediction>;
   /** Output files fetched, by path. */
   fetched: string[];
@@ -66,13 +74,15 @@ export interface ReplicateStandIn {
 
 const DEFAULT_BEHAVIOUR: ModelBehaviour = { output: 'same-person', shape: 'list', text: null, empty: false, fail: null, delayMs: 30 };
 
-export async function startReplicateStandIn(options: { behaviour?: Partial<ModelBehaviour> } = {}): Promise<ReplicateStandIn> {
+export async function startReplicateStandIn(options: { behaviour?: Partial<ModelBehaviour>; model?: PublishedModel } = {}): Promise<ReplicateStandIn> {
   let base = '';
   const timers = new Set<NodeJS.Timeout>();
   const state: Omit<ReplicateStandIn, 'baseUrl' | 'stop' | 'finish'> = {
     token: `r8_${randomBytes(12).toString('hex')}`,
     webhookSecret: `whsec_${randomBytes(24).toString('base64')}`,
     behaviour: { ...DEFAULT_BEHAVIOUR, ...options.behaviour },
+    model: options.model ?? null,
+    versionId: createHash('sha256').update(options.model?.source ?? 'no model').digest('hex'),
     predictions: new Map(),
     fetched: [],
     deliver: httpDelivery,
@@ -113,10 +123,12 @@ export async function startReplicateStandIn(options: { behaviour?: Partial<Model
       p.status = 'failed';
       p.error = b.fail;
     } else {
-      const count = Number(p.input.num_outputs ?? p.input.num_samples ?? 1);
-      const files = await Promise.all(Array.from({ length: b.shape === 'single' ? 1 : count }, async (_, i) => `${base}/files/${p.id}/out-${i}.${(await standInFile(b.output, i)).extension}`));
+      const published = state.model ? outputsOf(state.model, validateInput(state.model, p.input).received) : null;
+      const shape = published?.shape ?? b.shape;
+      const count = published ? published.count : Number(p.input.num_outputs ?? p.input.num_samples ?? 1);
+      const files = await Promise.all(Array.from({ length: shape === 'single' ? 1 : count }, async (_, i) => `${base}/files/${p.id}/out-${i}.${(await standInFile(b.output, i)).extension}`));
       p.status = 'succeeded';
-      p.output = b.text !== null ? b.text : b.empty ? (b.shape === 'list' ? [] : null) : b.shape === 'list' ? files : files[0];
+      p.output = b.text !== null ? b.text : b.empty ? (shape === 'list' ? [] : null) : shape === 'list' ? files : files[0];
     }
     await sendWebhook(p, 'completed');
   }
@@ -124,6 +136,10 @@ export async function startReplicateStandIn(options: { behaviour?: Partial<Model
   function create(body: { version?: unknown; input?: unknown; webhook?: unknown; webhook_events_filter?: unknown }, model: string | null): StandInPrediction | string {
     if (typeof body.input !== 'object' || body.input === null) return 'input is required';
     if (!model && typeof body.version !== 'string') return 'version is required';
+    if (state.model) {
+      const { errors } = validateInput(state.model, body.input as Record<string, unknown>);
+      if (errors.length) return errors.map((e) => `- input.${e.loc.at(-1)}: ${e.msg}\n`).join('');
+    }
     const p: StandInPrediction = {
       id: randomBytes(13).toString('base64url').toLowerCase().replace(/[^a-z0-9]/g, 'x').slice(0, 26),
       model,
@@ -188,6 +204,14 @@ export async function startReplicateStandIn(options: { behaviour?: Partial<Model
         if (req.method === 'POST' && modelRoute) {
           const made = create(body, `${modelRoute[1]}/${modelRoute[2]}`);
           return typeof made === 'string' ? invalid(made) : send(201, view(made));
+        }
+        const modelInfo = /^\/v1\/models\/([^/]+)\/([^/]+)(?:\/versions\/([0-9a-f]{64}))?$/.exec(url.pathname);
+        if (req.method === 'GET' && modelInfo) {
+          const name = `${modelInfo[1]}/${modelInfo[2]}`;
+          if (!state.model || state.model.name !== name || (modelInfo[3] && modelInfo[3] !== state.versionId)) return send(404, { detail: 'Not found.', status: 404 });
+          const version = { id: state.versionId, created_at: new Date(0).toISOString(), cog_version: '0.13.6', openapi_schema: state.model.openapi };
+          if (modelInfo[3]) return send(200, version);
+          return send(200, { url: `https://replicate.com/${name}`, owner: modelInfo[1], name: modelInfo[2], description: null, visibility: 'public', run_count: 0, latest_version: version });
         }
         const one = /^\/v1\/predictions\/([^/]+)(\/cancel)?$/.exec(url.pathname);
         const p = one ? state.predictions.get(one[1]!) : undefined;

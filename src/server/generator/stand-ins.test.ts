@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createCogGenerator } from './cog-generator.js';
 import { startCogStandIn, type CogStandIn } from './cog-stand-in.js';
 import { instantIdProfile } from './profiles/instant-id.js';
+import { INSTANT_ID } from './published-models.js';
 import { startReplicateStandIn, type ReplicateStandIn } from './replicate-stand-in.js';
 import { verifyWebhook } from './webhook-signature.js';
 
@@ -76,5 +77,52 @@ describe('Cog stand-in', () => {
     expect(body.status).toBe('succeeded');
     expect(body.output).toMatch(/^data:image\/jpeg;base64,/);
     expect((await sharp(await cog.fetchOutput(body.output)).metadata()).width).toBe(720);
+  });
+});
+
+describe('stand-ins of a published model (zsxkib/instant-id as its predictor declares it)', () => {
+  let cog: CogStandIn;
+  let replicate: ReplicateStandIn;
+  beforeAll(async () => {
+    [cog, replicate] = await Promise.all([startCogStandIn({ model: INSTANT_ID, behaviour: { delayMs: 10 } }), startReplicateStandIn({ model: INSTANT_ID, behaviour: { delayMs: 10 } })]);
+  });
+  afterAll(async () => {
+    await Promise.all([cog.stop(), replicate.stop()]);
+  });
+
+  test('Cog: its OpenAPI document, inputs taken as its input model takes them, a list of num_outputs images', async () => {
+    const openapi = (await (await fetch(`${cog.baseUrl}/openapi.json`)).json()) as { components: { schemas: { Output: unknown; Input: { required: string[] } } } };
+    expect(openapi.components.schemas.Output).toEqual({ title: 'Output', type: 'array', items: { type: 'string', format: 'uri' } });
+    expect(openapi.components.schemas.Input.required).toEqual(['image']);
+    const put = async (id: string, input: object) => {
+      const response = await fetch(`${cog.baseUrl}/predictions/${id}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ input }) });
+      return { status: response.status, body: (await response.json()) as { output?: unknown; detail?: { loc: string[]; msg: string }[] } };
+    };
+    // What the model has no input for is dropped without a word (pydantic's default), numbers as text converted.
+    const made = await put('a1', { image: 'https://x/a.jpg', width: 1024, height: 1280, num_outputs: '2' });
+    expect(made.status).toBe(200);
+    expect(cog.predictions.get('a1')!.received).toEqual({ image: 'https://x/a.jpg', num_outputs: 2 });
+    expect(made.body.output).toEqual([expect.stringMatching(/^data:image\/jpeg;base64,/), expect.stringMatching(/^data:image\/jpeg;base64,/)]);
+    // Out of range, not a choice, no face: 422 with pydantic's messages, nothing started.
+    const refused = await put('a2', { num_outputs: 9, output_format: 'gif' });
+    expect(refused.status).toBe(422);
+    expect(refused.body.detail!.map((d) => `${d.loc.at(-1)}: ${d.msg}`)).toEqual([
+      'image: field required',
+      'num_outputs: ensure this value is less than or equal to 8',
+      "output_format: value is not a valid enumeration member; permitted: 'webp', 'jpg', 'png'",
+    ]);
+    expect(cog.predictions.has('a2')).toBe(false);
+  });
+
+  test("Replicate: the model's latest version and a pinned one with their openapi_schema, through the official client; a refused input is a 422", async () => {
+    const client = new Replicate({ auth: replicate.token, baseUrl: replicate.baseUrl });
+    const model = await client.models.get('zsxkib', 'instant-id');
+    expect(model.latest_version!.id).toBe(replicate.versionId);
+    expect(model.latest_version!.openapi_schema).toEqual(INSTANT_ID.openapi);
+    expect((await client.models.versions.get('zsxkib', 'instant-id', replicate.versionId)).openapi_schema).toEqual(INSTANT_ID.openapi);
+    await expect(client.models.get('zsxkib', 'pulid')).rejects.toThrow(/404/);
+    await expect(client.predictions.create({ version: replicate.versionId, input: { image: 'https://x/a.jpg', num_outputs: 12 } })).rejects.toThrow(/422[\s\S]*less than or equal to 8/);
+    const done = await client.wait(await client.predictions.create({ version: replicate.versionId, input: { image: 'https://x/a.jpg', num_outputs: 3, seed: 5 } }), { interval: 10 });
+    expect(done.output).toHaveLength(3);
   });
 });

@@ -7,6 +7,7 @@ import { fitSize, readOutputs, splitCount, type ModelProfile } from './profile.j
 export const fluxPulidProfile: ModelProfile = {
   key: 'flux-pulid',
   model: 'zsxkib/flux-pulid',
+  output: 'list',
   calls(request) {
     const size = fitSize(request.width, request.height, { min: 256, max: 1536, multiple: 16 });
     return splitCount(request.count, 4).map((outputs, call) => ({

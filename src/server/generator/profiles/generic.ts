@@ -47,6 +47,7 @@ export function genericProfile(map: InputMap): ModelProfile {
   return {
     key: 'generic',
     model: null,
+    output: map.output,
     calls(request) {
       const size = fitSize(request.width, request.height, { min: 256, max: map.maxSide, multiple: 64 });
       const faces = typeof map.faces === 'string' ? { [map.faces]: request.faces[0] } : Array.isArray(map.faces) ? Object.fromEntries(map.faces.slice(0, request.faces.length).map((input, i) => [input, request.faces[i]])) : { [map.faces.list]: request.faces };

@@ -27,6 +27,8 @@ export interface ModelProfile {
   readonly key: string;
   /** The model (owner/name) the profile was written for; null for the generic one. */
   readonly model: string | null;
+  /** What the model's published schema says it returns: `list` (Cog List[Path]) or `single` (Path). */
+  readonly output: 'list' | 'single';
   /** The predictions that make `count` pictures (several when the model makes fewer per call). */
   calls(request: GenerationRequest): ModelCall[];
   /** The output of one finished call as image references (URLs or data: URIs); anything else is an error. */
@@ -60,19 +62,15 @@ function isImageReference(value: unknown): value is string {
 }
 
 /**
- * Reads a model's output as the profile's schema declares it: `list` (Cog `List[Path]`) or `single` (`Path`).
- * A wrong profile for the model shows here, as an error staff can act on, never as an empty order.
+ * Reads a model's output: a list of images (Cog `List[Path]`) or one image (`Path`), whichever the profile's
+ * schema declares (`shape`, named in the errors); a model that answers the other form is read all the same (one
+ * image is a list of one), since a model version may change it. Anything else, no images, or fewer than
+ * `expected` is an error staff can act on, never an empty order.
  */
 export function readOutputs(profile: string, shape: 'list' | 'single', raw: unknown, expected: number): string[] {
-  const wrong = (what: string) => new GeneratorError(`the model answered ${what}; profile "${profile}" expects ${shape === 'list' ? `a list of ${expected} images` : 'one image'} (check GENERATOR_PROFILE and GENERATOR_MODEL)`);
-  let items: unknown[];
-  if (shape === 'list') {
-    if (!Array.isArray(raw)) throw wrong(describe(raw));
-    items = raw;
-  } else {
-    if (Array.isArray(raw) || typeof raw !== 'string') throw wrong(describe(raw));
-    items = [raw];
-  }
+  const wrong = (what: string) => new GeneratorError(`the model answered ${what}; profile "${profile}" expects ${shape === 'list' ? `a list of ${expected} images` : 'one image'} (check GENERATOR_PROFILE and GENERATOR_MODEL, and run npm run generator:check)`);
+  if (!Array.isArray(raw) && typeof raw !== 'string') throw wrong(describe(raw));
+  const items: unknown[] = Array.isArray(raw) ? raw : [raw];
   if (items.length === 0) throw wrong('no images');
   const bad = items.find((item) => !isImageReference(item));
   if (bad !== undefined) throw wrong(`${describe(bad)} where an image address belongs`);

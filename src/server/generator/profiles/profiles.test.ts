@@ -26,12 +26,16 @@ test('counts split into calls, sizes fitted into a model\'s limits keeping the p
   expect(fitSize(1024, 1280, { min: 256, max: 1024, multiple: 16 })).toEqual({ width: 816, height: 1024 });
 });
 
-test('InstantID: one face photo and one picture per call, no seed (its predictor has none)', () => {
+test('InstantID: one face photo, up to 8 pictures per call, seeds that never repeat, PNG; no size (its predictor has none)', () => {
   const calls = instantIdProfile.calls(request);
-  expect(calls).toHaveLength(10);
-  expect(calls[0]).toEqual({ outputs: 1, input: { image: request.faces[0], prompt: 'a portrait', negative_prompt: 'blurry', width: 1024, height: 1280 } });
-  expect(instantIdProfile.outputs('https://replicate.delivery/x/out.png', 1)).toEqual(['https://replicate.delivery/x/out.png']);
-  expect(() => instantIdProfile.outputs(['https://replicate.delivery/x/out.png'], 1)).toThrow(/expects one image/);
+  expect(calls.map((c) => [c.outputs, c.input.seed])).toEqual([[8, 1000], [2, 1008]]);
+  expect(calls[0]).toEqual({ outputs: 8, input: { image: request.faces[0], prompt: 'a portrait', negative_prompt: 'blurry', seed: 1000, num_outputs: 8, output_format: 'png' } });
+  // A single picture, as the generator service asks for each attempt: the attempt's seed goes to the model.
+  expect(instantIdProfile.calls({ ...request, count: 1, seed: 77 })).toEqual([{ outputs: 1, input: expect.objectContaining({ seed: 77, num_outputs: 1 }) }]);
+  // It returns a list (List[Path]); one address alone is read as a list of one.
+  expect(instantIdProfile.outputs(['https://replicate.delivery/x/out_0.png'], 1)).toEqual(['https://replicate.delivery/x/out_0.png']);
+  expect(instantIdProfile.outputs('https://replicate.delivery/x/out_0.png', 1)).toEqual(['https://replicate.delivery/x/out_0.png']);
+  expect(() => instantIdProfile.outputs(['https://replicate.delivery/x/out_0.png'], 2)).toThrow(/answered 1 of 2 images/);
 });
 
 test('PuLID (SDXL): a main and up to three auxiliary faces, num_samples up to 8, its own size names', () => {
@@ -55,7 +59,7 @@ test('outputs: no images, a string for a list, too few, or something that is not
   for (const [raw, message] of [
     [[], /answered no images/],
     [null, /answered no output/],
-    ['https://replicate.delivery/a.png', /answered a string .* expects a list of 2 images/],
+    ['https://replicate.delivery/a.png', /answered 1 of 2 images; profile "p" expects a list of 2 images/],
     [['https://replicate.delivery/a.png'], /answered 1 of 2 images/],
     [['a caption', 'another'], /answered a string \(a caption/],
     [[{ url: 'x' }, 'y'], /answered a object/],

@@ -8,6 +8,7 @@ import { fitSize, readOutputs, splitCount, type ModelProfile } from './profile.j
 export const pulidProfile: ModelProfile = {
   key: 'pulid',
   model: 'zsxkib/pulid',
+  output: 'list',
   calls(request) {
     const size = fitSize(request.width, request.height, { min: 512, max: 2024, multiple: 64 });
     const [main, ...auxiliary] = request.faces;

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.js';
 import { generatedImages, jobs, orderUploads, orders } from '../../db/schema.js';
 import { startCogStandIn, type CogStandIn } from '../../generator/cog-stand-in.js';
+import { INSTANT_ID } from '../../generator/published-models.js';
 import { startReplicateStandIn, type ReplicateStandIn } from '../../generator/replicate-stand-in.js';
 import type { WebhookDelivery } from '../../generator/stand-in-outputs.js';
 import { signWebhook, webhookToken } from '../../generator/webhook-signature.js';
@@ -237,7 +238,6 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
 
     test.each([
       ['bytes that are not an image', { output: 'not-an-image' as const }, 'is not an image we can use'],
-      ['one image where the model declares a list (wrong profile)', { shape: 'single' as const }, 'the model answered a string'],
       ['no images', { empty: true }, 'the model answered no images'],
       ['text instead of images', { text: 'a portrait of a man in a suit' }, 'the model answered a string (a portrait'],
     ])('a model that answers %s: a clear error for staff, no drafts', async (_what, behaviour, message) => {
@@ -247,6 +247,15 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
       stand.behaviour = { ...stand.behaviour, output: 'same-person', shape: 'list', text: null, empty: false };
       expect((await t.app.jobs.find(jobId))!.lastError).toContain(message);
       expect(await external(order.orderId)).toEqual([]);
+    });
+
+    test('a model version that answers one image where the profile reads a list: read as a list of one, drafts made', async () => {
+      stand.behaviour = { ...stand.behaviour, output: 'same-person', shape: 'single', text: null, empty: false, delayMs: 20 };
+      const { order, jobId } = await chooseGenerator(BASIC);
+      await t.app.jobRunner!.drain();
+      stand.behaviour = { ...stand.behaviour, shape: 'list' };
+      expect(await t.app.jobs.find(jobId)).toMatchObject({ status: 'done' });
+      expect(await pictures(order.orderId)).toBe(3);
     });
 
     test('the best face photo goes first: clean photos before those with warnings', async () => {
@@ -318,8 +327,8 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
     const predictionsFor = (orderId: string) => [...stand.predictions.values()].filter((p) => String(p.input.image).includes(orderId));
 
     beforeAll(async () => {
-      // InstantID's predictor: `image` required, one image (Path) per call.
-      stand = await startCogStandIn({ required: ['image', 'prompt'], behaviour: { shape: 'single' } });
+      // InstantID's published predictor (published-models.ts): `image` required, a list of `num_outputs` images.
+      stand = await startCogStandIn({ model: INSTANT_ID });
       t = await buildTestApp(db, { CAMPAIGN_PERCENT: '0', GENERATOR: 'cog', COG_URL: stand.baseUrl, GENERATOR_MODEL: 'zsxkib/instant-id', GENERATOR_WEBHOOK_SECRET: COG_SECRET }, { generatorPollMs: 20, generatorRecheckMs: 150 });
       stand.deliver = into(t.app);
       staff = await signInStaff(t.app, '10.81.0.2');
@@ -329,7 +338,7 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
       await stand.stop();
     });
 
-    test('one picture per call: three idempotent PUTs with our ids, results only by the webhook, data: URIs stored as drafts', async () => {
+    test('one picture per call in the model\'s own inputs: three idempotent PUTs with our ids, results only by the webhook, data: URIs stored as drafts', async () => {
       stand.behaviour = { ...stand.behaviour, output: 'same-person', delayMs: 30 };
       const { order, jobId } = await chooseGenerator(BASIC);
       await t.app.jobRunner!.drain();
@@ -339,9 +348,14 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
         expect(p.id).toMatch(/^[a-z2-7]{26}$/);
         expect(p.webhook).toBe(`http://shop.test${GENERATOR_WEBHOOK_PATH}?prediction=${p.id}&token=${webhookToken(COG_SECRET, p.id)}`);
         expect(p.events).toEqual(['completed']);
-        expect(Object.keys(p.input).sort()).toEqual(['height', 'image', 'negative_prompt', 'prompt', 'width']);
+        // Only inputs the model has (it would drop others without a word), each picture with a seed of its own.
+        expect(Object.keys(p.input).sort()).toEqual(['image', 'negative_prompt', 'num_outputs', 'output_format', 'prompt', 'seed']);
+        expect(p.received).toEqual(p.input);
+        expect(p.input).toMatchObject({ num_outputs: 1, output_format: 'png' });
+        expect(Array.isArray(p.output) && p.output.length).toBe(1);
         expect(p).toMatchObject({ status: 'succeeded', runs: 1 });
       }
+      expect(new Set(made.map((p) => p.input.seed)).size).toBe(3);
       expect(await external(order.orderId)).toHaveLength(9);
       expect(await pictures(order.orderId)).toBe(3);
       expect(await t.app.jobs.find(jobId)).toMatchObject({ status: 'done', progress: { status: 'succeeded', done: 3, total: 3 } });
@@ -421,12 +435,16 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
       expect(await pictures(order.orderId)).toBe(3);
     });
 
-    test('someone else from the container: discarded by the webhook, asked again, never a draft', async () => {
+    test('someone else from the container: discarded by the webhook, asked again with a new seed each time, never a draft', async () => {
       stand.behaviour = { ...stand.behaviour, delayMs: 20, output: 'other-person' };
       const { order, jobId } = await chooseGenerator(BASIC);
       await t.app.jobRunner!.drain();
       stand.behaviour = { ...stand.behaviour, output: 'same-person' };
       expect(predictionsFor(order.orderId)).toHaveLength(3 * MAX_ATTEMPTS_PER_PICTURE);
+      // Every attempt is a different request: asking again with the same seed would only pay for the same picture.
+      const seeds = predictionsFor(order.orderId).map((p) => p.received.seed);
+      expect(seeds.every((seed) => Number.isInteger(seed))).toBe(true);
+      expect(new Set(seeds).size).toBe(3 * MAX_ATTEMPTS_PER_PICTURE);
       expect(await external(order.orderId)).toEqual([]);
       expect((await t.app.jobs.find(jobId))!.lastError).toContain('discarded');
     });

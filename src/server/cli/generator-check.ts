@@ -1,0 +1,28 @@
+// `npm run generator:check`: the configured generator's model profile against the schema the model itself
+// publishes (a Cog container's GET /openapi.json, a Replicate version's openapi_schema): every input the
+// profile would send and the output it reads. Prints each mismatch and exits 1; 0 when the profile fits.
+// Run it before the first customer pays, and after changing GENERATOR_MODEL or the container.
+import { ConfigError, loadConfig } from '../config.js';
+import { createGenerator } from '../generator/create-generator.js';
+import { checkGenerator } from '../generator/model-schema.js';
+
+try {
+  const config = loadConfig();
+  if (!config.generator) {
+    console.error('no generator configured (GENERATOR is not set): nothing to check');
+    process.exit(1);
+  }
+  const generator = createGenerator(config.generator);
+  console.log(`model: ${generator.model} (${generator.kind}), profile: ${generator.profile.key}`);
+  const problems = await checkGenerator(generator);
+  if (problems.length === 0) {
+    console.log(`the profile fits the model's published schema: inputs ${Object.keys(generator.profile.calls({ faces: ['https://x/a.jpg'], prompt: 'p', negativePrompt: 'n', count: 1, seed: 1, width: 1024, height: 1280 })[0]?.input ?? {}).join(', ')}; output ${generator.profile.output === 'list' ? 'a list of images' : 'one image'}`);
+    process.exit(0);
+  }
+  console.error(`the profile does not fit the model (${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}):`);
+  for (const problem of problems) console.error(`- ${problem}`);
+  process.exit(1);
+} catch (error) {
+  console.error(error instanceof ConfigError ? error.message : `generator check failed: ${(error as Error).message}`);
+  process.exit(1);
+}
