@@ -8,6 +8,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { startCogStandIn } from '../src/server/generator/cog-stand-in.js';
+import { INSTANT_ID } from '../src/server/generator/published-models.js';
 import { PROJECT_ROOT, STUDIO_INFERENCE_WORKER, STUDIO_MODELS_DIR } from '../src/server/paths.js';
 import { franckJpeg } from '../src/testing/images.js';
 import { payOrder, placeOrder } from '../src/server/test/seed.js';
@@ -41,7 +42,7 @@ try {
 // (2)
 const delayMs = SMOKE ? 50 : 500;
 const pictures = SMOKE ? 3 : 10;
-const stand = await startCogStandIn({ required: ['image', 'prompt'], behaviour: { shape: 'single', output: 'same-person', delayMs } });
+const stand = await startCogStandIn({ model: INSTANT_ID, behaviour: { output: 'same-person', delayMs } });
 // The app, the stand-in and the models' thread live in this process; they are closed whether the run succeeds or not.
 let app: Awaited<ReturnType<typeof benchApp>>['app'] | null = null;
 let dataDir: string | null = null;

@@ -57,7 +57,7 @@ export async function startCogStandIn(options: { behaviour?: Partial<ModelBehavi
   const timers = new Set<NodeJS.Timeout>();
   const finishers = new Map<string, () => void>();
   const state: Omit<CogStandIn, 'baseUrl' | 'stop' | 'finish'> = {
-    behaviour: { output: 'same-person', shape: 'list', text: null, empty: false, fail: null, delayMs: 30, ...options.behaviour },
+    behaviour: { output: 'same-person', text: null, empty: false, fail: null, delayMs: 30, ...options.behaviour },
     required: options.required ?? [],
     model: options.model ?? null,
     files: 'data-uri',
@@ -85,8 +85,8 @@ export async function startCogStandIn(options: { behaviour?: Partial<ModelBehavi
       p.error = b.fail;
     } else {
       const published = state.model ? outputsOf(state.model, p.received) : null;
-      const shape = published?.shape ?? b.shape;
-      const count = published ? published.count : shape === 'single' ? 1 : Number(p.input.num_outputs ?? p.input.num_samples ?? 1);
+      const shape = b.shape ?? published?.shape ?? 'list';
+      const count = shape === 'single' ? 1 : published ? published.count : Number(p.input.num_outputs ?? p.input.num_samples ?? 1);
       const files = await Promise.all(
         Array.from({ length: count }, async (_, i) => {
           const file = await standInFile(b.output, produced++);

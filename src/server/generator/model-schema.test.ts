@@ -7,7 +7,8 @@ import { checkGenerator, checkInput, checkProfile, readModelSchema } from './mod
 import { fluxPulidProfile } from './profiles/flux-pulid.js';
 import { instantIdProfile } from './profiles/instant-id.js';
 import { fitSize, readOutputs, splitCount, type ModelProfile } from './profiles/profile.js';
-import { FLUX_PULID, INSTANT_ID } from './published-models.js';
+import { FLUX_PULID, INSTANT_ID, PULID } from './published-models.js';
+import { pulidProfile } from './profiles/pulid.js';
 import { createReplicateGenerator } from './replicate-generator.js';
 import { startCogStandIn, type CogStandIn } from './cog-stand-in.js';
 import { startReplicateStandIn, type ReplicateStandIn } from './replicate-stand-in.js';
@@ -84,6 +85,7 @@ test('the published predictors: InstantID takes no size and returns a list; the 
   expect(instantId.output).toBe('list');
   expect(checkProfile(instantIdProfile, instantId)).toEqual([]);
   expect(checkProfile(fluxPulidProfile, readModelSchema(FLUX_PULID.openapi))).toEqual([]);
+  expect(checkProfile(pulidProfile, readModelSchema(PULID.openapi))).toEqual([]);
   // The profile that broke every job on a real shop's first day, each fault named once.
   expect(checkProfile(describedInstantId, instantId)).toEqual([
     'input "width" is not one the model has (the model drops it without a word)',

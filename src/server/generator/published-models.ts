@@ -114,10 +114,10 @@ export const INSTANT_ID: PublishedModel = {
   ),
 };
 
-/** zsxkib/flux-pulid: github.com/zsxkib/PuLID predict.py at ac16774. Every input has a default: none required. */
+/** zsxkib/flux-pulid: github.com/zsxkib/PuLID predict.py, branch cog-flux-pulid at 833fb9a. Every input has a default: none required. */
 export const FLUX_PULID: PublishedModel = {
   name: 'zsxkib/flux-pulid',
-  source: 'github.com/zsxkib/PuLID predict.py @ ac16774',
+  source: 'github.com/zsxkib/PuLID predict.py @ 833fb9a (branch cog-flux-pulid)',
   countInput: 'num_outputs',
   openapi: cogOpenApi(
     {
@@ -142,7 +142,36 @@ export const FLUX_PULID: PublishedModel = {
   ),
 };
 
-export const PUBLISHED_MODELS: readonly PublishedModel[] = [INSTANT_ID, FLUX_PULID];
+/** zsxkib/pulid (SDXL): github.com/zsxkib/PuLID predict.py, branch cog-sdxl-pulid at e0f5144. `main_face_image` required; four images unless asked. */
+export const PULID: PublishedModel = {
+  name: 'zsxkib/pulid',
+  source: 'github.com/zsxkib/PuLID predict.py @ e0f5144 (branch cog-sdxl-pulid)',
+  countInput: 'num_samples',
+  openapi: cogOpenApi(
+    {
+      main_face_image: { type: 'path', description: 'ID image (main)', required: true },
+      auxiliary_face_image1: { type: 'path', description: 'Additional ID image (auxiliary)' },
+      auxiliary_face_image2: { type: 'path', description: 'Additional ID image (auxiliary)' },
+      auxiliary_face_image3: { type: 'path', description: 'Additional ID image (auxiliary)' },
+      prompt: { type: 'string', description: 'Prompt', default: 'portrait,color,cinematic,in garden,soft light,detailed face' },
+      negative_prompt: { type: 'string', description: 'Negative Prompt', default: 'flaws in the eyes, flaws in the face, flaws, lowres, non-HDRi, low quality, worst quality' },
+      cfg_scale: { type: 'number', description: 'CFG, recommend value range [1, 1.5], 1 will be faster', default: 1.2, ge: 1, le: 1.5 },
+      num_steps: { type: 'integer', description: 'Steps', default: 4, ge: 1, le: 100 },
+      image_height: { type: 'integer', description: 'Height', default: 1024, ge: 512, le: 2024 },
+      image_width: { type: 'integer', description: 'Width', default: 768, ge: 512, le: 2024 },
+      identity_scale: { type: 'number', description: 'ID scale', default: 0.8, ge: 0, le: 5 },
+      generation_mode: { type: 'string', description: 'mode', default: 'fidelity', choices: ['fidelity', 'extremely style'] },
+      mix_identities: { type: 'boolean', description: 'ID Mix (if you want to mix two ID image, please turn this on, otherwise, turn this off)', default: false },
+      seed: { type: 'integer', description: 'Random seed. Leave blank to randomize the seed' },
+      num_samples: { type: 'integer', description: 'Num samples', default: 4, ge: 1, le: 8 },
+      output_format: { type: 'string', description: 'Format of the output images', default: 'webp', choices: ['webp', 'jpg', 'png'] },
+      output_quality: { type: 'integer', description: 'Quality of the output images, from 0 to 100. 100 is best quality, 0 is lowest quality.', default: 80, ge: 0, le: 100 },
+    },
+    'list',
+  ),
+};
+
+export const PUBLISHED_MODELS: readonly PublishedModel[] = [INSTANT_ID, PULID, FLUX_PULID];
 
 export interface InputError {
   loc: string[];

@@ -23,8 +23,11 @@ type WebhookEvent = 'start' | 'output' | 'logs' | 'completed';
 export interface ModelBehaviour {
   /** Which photos it answers with. */
   output: StandInOutput;
-  /** Its declared output: `list` (Cog List[Path]) or `single` (Path). */
-  shape: 'list' | 'single';
+  /**
+   * How it answers: `list` (Cog List[Path]) or `single` (Path). Unset: as its published model declares (a list
+   * without one); set: a model version that answers otherwise.
+   */
+  shape?: 'list' | 'single';
   /** Answers with this text instead of images (a model that is not an image model). */
   text: string | null;
   /** Answers with no images at all. */
@@ -72,7 +75,7 @@ export interface ReplicateStandIn {
   stop(): Promise<void>;
 }
 
-const DEFAULT_BEHAVIOUR: ModelBehaviour = { output: 'same-person', shape: 'list', text: null, empty: false, fail: null, delayMs: 30 };
+const DEFAULT_BEHAVIOUR: ModelBehaviour = { output: 'same-person', text: null, empty: false, fail: null, delayMs: 30 };
 
 export async function startReplicateStandIn(options: { behaviour?: Partial<ModelBehaviour>; model?: PublishedModel } = {}): Promise<ReplicateStandIn> {
   let base = '';
@@ -124,7 +127,7 @@ export async function startReplicateStandIn(options: { behaviour?: Partial<Model
       p.error = b.fail;
     } else {
       const published = state.model ? outputsOf(state.model, validateInput(state.model, p.input).received) : null;
-      const shape = published?.shape ?? b.shape;
+      const shape = b.shape ?? published?.shape ?? 'list';
       const count = published ? published.count : Number(p.input.num_outputs ?? p.input.num_samples ?? 1);
       const files = await Promise.all(Array.from({ length: shape === 'single' ? 1 : count }, async (_, i) => `${base}/files/${p.id}/out-${i}.${(await standInFile(b.output, i)).extension}`));
       p.status = 'succeeded';

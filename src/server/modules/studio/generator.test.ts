@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.js';
 import { generatedImages, jobs, orderUploads, orders } from '../../db/schema.js';
 import { startCogStandIn, type CogStandIn } from '../../generator/cog-stand-in.js';
-import { INSTANT_ID } from '../../generator/published-models.js';
+import { INSTANT_ID, PULID } from '../../generator/published-models.js';
 import { startReplicateStandIn, type ReplicateStandIn } from '../../generator/replicate-stand-in.js';
 import type { WebhookDelivery } from '../../generator/stand-in-outputs.js';
 import { signWebhook, webhookToken } from '../../generator/webhook-signature.js';
@@ -80,7 +80,8 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
     const predictionsFor = (orderId: string) => [...stand.predictions.values()].filter((p) => String(p.input.main_face_image).includes(orderId));
 
     beforeAll(async () => {
-      stand = await startReplicateStandIn();
+      // PuLID's published predictor (published-models.ts): `main_face_image` required, a list of `num_samples` images.
+      stand = await startReplicateStandIn({ model: PULID });
       t = await buildTestApp(
         db,
         {
@@ -241,10 +242,10 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
       ['no images', { empty: true }, 'the model answered no images'],
       ['text instead of images', { text: 'a portrait of a man in a suit' }, 'the model answered a string (a portrait'],
     ])('a model that answers %s: a clear error for staff, no drafts', async (_what, behaviour, message) => {
-      stand.behaviour = { ...stand.behaviour, output: 'same-person', shape: 'list', text: null, empty: false, delayMs: 20, ...behaviour };
+      stand.behaviour = { ...stand.behaviour, output: 'same-person', text: null, empty: false, delayMs: 20, ...behaviour };
       const { order, jobId } = await chooseGenerator(BASIC);
       await t.app.jobRunner!.drain();
-      stand.behaviour = { ...stand.behaviour, output: 'same-person', shape: 'list', text: null, empty: false };
+      stand.behaviour = { ...stand.behaviour, output: 'same-person', text: null, empty: false };
       expect((await t.app.jobs.find(jobId))!.lastError).toContain(message);
       expect(await external(order.orderId)).toEqual([]);
     });
@@ -253,7 +254,7 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
       stand.behaviour = { ...stand.behaviour, output: 'same-person', shape: 'single', text: null, empty: false, delayMs: 20 };
       const { order, jobId } = await chooseGenerator(BASIC);
       await t.app.jobRunner!.drain();
-      stand.behaviour = { ...stand.behaviour, shape: 'list' };
+      stand.behaviour = { ...stand.behaviour, shape: undefined };
       expect(await t.app.jobs.find(jobId)).toMatchObject({ status: 'done' });
       expect(await pictures(order.orderId)).toBe(3);
     });
