@@ -18,6 +18,12 @@ export interface FramedOutput {
   faceHeightShare: number;
 }
 
+/**
+ * Who made a generated draft, as its files say (EXIF Software, XMP creator tool): the shop. Which provider or
+ * GPU host ran the model is for the privacy policy and staff, not for every file a customer passes on.
+ */
+export const GENERATED_CREATOR_TOOL = 'Bewerbungsfoto Studio (generated drafts)';
+
 /** The largest share of a frame's height the face may take when the picture's edges force a narrower frame (more where the format itself asks for more). */
 const MAX_FACE_SHARE = 0.6;
 
@@ -59,6 +65,7 @@ export async function frameGeneratedPicture(input: {
   picture: Buffer;
   /** The main face in the picture's pixels. */
   face: Box;
+  /** EXIF Software and XMP creator tool (GENERATED_CREATOR_TOOL in the shop). */
   creatorTool: string;
   formats?: readonly OutputFormatKey[];
 }): Promise<FramedOutput[]> {

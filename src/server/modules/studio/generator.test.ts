@@ -145,6 +145,9 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
       const meta = await sharp(stored).metadata();
       expect(meta.density).toBe(300);
       expect(meta.xmp!.toString()).toContain('digitalsourcetype/trainedAlgorithmicMedia');
+      // The files name the shop as their maker, never the provider that ran the model (the privacy policy does).
+      expect(meta.xmp!.toString()).toContain('Bewerbungsfoto Studio (generated drafts)');
+      for (const image of images) expect((await t.app.storage.getBuffer(image.storageKey)).includes('Acme Headshots')).toBe(false);
       expect((await db.db.select().from(orders).where(eq(orders.id, order.orderId)))[0]!.status).toBe('in_progress');
       expect(await t.app.jobs.find(jobId)).toMatchObject({ status: 'done', progress: { status: 'succeeded', done: 10, total: 10 } });
       expect((await t.app.inject({ method: 'GET', url: '/datenschutz' })).body).toContain('einem externen KI-Dienst erstellen: Acme Headshots Inc.');
@@ -359,6 +362,8 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
       expect(new Set(made.map((p) => p.input.seed)).size).toBe(3);
       expect(await external(order.orderId)).toHaveLength(9);
       expect(await pictures(order.orderId)).toBe(3);
+      // Nothing in the delivered files names the GPU host (GENERATOR_NAME defaults to it, for the privacy policy).
+      for (const image of await external(order.orderId)) expect((await t.app.storage.getBuffer(image.storageKey)).includes(new URL(stand.baseUrl).hostname)).toBe(false);
       expect(await t.app.jobs.find(jobId)).toMatchObject({ status: 'done', progress: { status: 'succeeded', done: 3, total: 3 } });
     });
 
