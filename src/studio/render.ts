@@ -135,7 +135,8 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
   for (let i = 0; i < probabilities.length; i++) probabilities[i] = Math.round((segmented[i]! * keep[i]!) / 255);
   settleHoles(probabilities, segmented, keep, small, SEGMENTATION_SIZE, toMap(mainInFrame));
 
-  // The refined edge: enlarged smoothly, the uncertain band stretched into a short ramp, then feathered.
+  // The refined edge: enlarged smoothly and softened a little, then the uncertain band stretched into a short ramp
+  // (sharp blurs before it applies `linear`, whatever the order of the calls: the ramp comes last).
   const slope = 1 / (EDGE_HIGH - EDGE_LOW);
   const alpha = await sharp(Buffer.from(probabilities), { raw: { width: SEGMENTATION_SIZE, height: SEGMENTATION_SIZE, channels: 1 } })
     .resize(width, height, { fit: 'fill', kernel: 'cubic' })
