@@ -6,7 +6,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { PROJECT_ROOT } from '../testing/project-root.js';
 import { OUTPUT_FORMATS, OUTPUT_FORMAT_KEYS } from './formats.js';
 import { createTestInference } from './inference/test-inference.js';
-import { deliverySize, frameGeneratedPicture, frameInside } from './output-formats.js';
+import { crownOf, deliverySize, frameGeneratedPicture, frameInside } from './output-formats.js';
 import { assessPhoto } from './quality-gate.js';
 
 const inference = createTestInference();
@@ -50,6 +50,28 @@ describe.each(PICTURES)('$name', (picture) => {
     // The 35 × 45 mm picture is exactly its print size at 300 DPI.
     expect(outputs.find((o) => o.format === 'application')).toMatchObject({ width: 413, height: 531 });
   });
+});
+
+test('no format cuts the top of the head: every frame starts above the crown the person map measures', { timeout: 60_000 }, async () => {
+  const cut: string[] = [];
+  const measured: string[] = [];
+  for (const picture of PICTURES) {
+    const buffer = await sharp(picture.file).resize(picture.width, picture.height, { fit: 'cover' }).jpeg({ quality: 92 }).toBuffer();
+    const face = (await assessPhoto(buffer, inference)).face!;
+    const crown = await crownOf(buffer, face, inference);
+    expect(crown, picture.name).not.toBeNull();
+    // The crown lies above the face box's top here (hair, a cap), never below the face's middle.
+    expect(crown!).toBeLessThan(face.y + face.height / 2);
+    for (const key of OUTPUT_FORMAT_KEYS) {
+      const size = { width: picture.width, height: picture.height };
+      const withCrown = frameInside(face, size, OUTPUT_FORMATS[key], crown);
+      const byBox = frameInside(face, size, OUTPUT_FORMATS[key]);
+      measured.push(`${picture.name} ${key}: crown ${crown!.toFixed(0)}, frame top ${withCrown.y} (by the box alone ${byBox.y})`);
+      if (withCrown.y > crown!) cut.push(measured.at(-1)!);
+    }
+  }
+  console.log(measured.join('\n'));
+  expect(cut).toEqual([]);
 });
 
 test('the large picture keeps its detail: 4:5 as large as the frame in the picture (over 1200 px wide)', async () => {

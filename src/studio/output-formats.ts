@@ -6,6 +6,8 @@ import sharp from 'sharp';
 import { OUTPUT_DPI } from '../domain/catalog.js';
 import { frameFor } from './framing.js';
 import { OUTPUT_FORMAT_KEYS, OUTPUT_FORMATS, type OutputFormat, type OutputFormatKey } from './formats.js';
+import type { Inference } from './inference/client.js';
+import { SEGMENTATION_SIZE } from './inference/segmentation-size.js';
 import type { Box } from './inference/types.js';
 import { aiXmp } from './metadata.js';
 
@@ -32,8 +34,8 @@ const MAX_FACE_SHARE = 0.6;
  * lets the face sit where the format puts it (centred, at faceCenterY) without passing an edge; only when even a
  * frame at MAX_FACE_SHARE would pass one does the face move off its place instead.
  */
-export function frameInside(face: Box, picture: { width: number; height: number }, format: OutputFormat): Box {
-  const ideal = frameFor(face, picture, format);
+export function frameInside(face: Box, picture: { width: number; height: number }, format: OutputFormat, crownY: number | null = null): Box {
+  const ideal = frameFor(face, picture, format, crownY);
   const aspect = format.width / format.height;
   const centerX = face.x + face.width / 2;
   const centerY = face.y + face.height / 2;
@@ -46,7 +48,11 @@ export function frameInside(face: Box, picture: { width: number; height: number 
   const height = Math.min(largest, Math.max(Math.min(ideal.height, fits), face.height / Math.max(MAX_FACE_SHARE, format.faceHeight + 0.1)));
   const width = height * aspect;
   const x = Math.min(Math.max(0, centerX - width / 2), picture.width - width);
-  const y = Math.min(Math.max(0, centerY - format.faceCenterY * height), picture.height - height);
+  let y = Math.min(Math.max(0, centerY - format.faceCenterY * height), picture.height - height);
+  // Never below the top of the head: the detector's box is larger than the face and knows nothing of hair or a
+  // cap, so a frame placed by the box alone cut the crown off squares (issue 55). Up to the format's headroom above
+  // the measured crown, or the picture's top where the picture itself allows no more.
+  if (crownY !== null) y = Math.min(y, Math.max(0, crownY - (format.headroom ?? 0) * height));
   return { x: Math.round(x), y: Math.round(y), width: Math.max(1, Math.floor(width)), height: Math.max(1, Math.floor(height)) };
 }
 
@@ -60,11 +66,34 @@ export function deliverySize(format: OutputFormat, frame: Box): { width: number;
   return { width: Math.round(format.width * scale), height: Math.round(format.height * scale) };
 }
 
+const MAP = SEGMENTATION_SIZE;
+/** A map value at or above this counts as the person. */
+const PERSON = 128;
+
+/**
+ * The top of the head above the face in a picture, hair or a cap included, in the picture's pixels: the highest
+ * row of the person map (the segmentation model on the whole picture) over the middle of the face; null where the
+ * map shows no one there.
+ */
+export async function crownOf(picture: Buffer, face: Box, inference: Pick<Inference, 'segment'>): Promise<number | null> {
+  const { data, info } = await sharp(picture).rotate().resize(MAP, MAP, { fit: 'fill' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const meta = await sharp(picture).metadata();
+  const size = { width: meta.autoOrient?.width ?? meta.width!, height: meta.autoOrient?.height ?? meta.height! };
+  const map = await inference.segment({ data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height });
+  const from = Math.max(0, Math.floor(((face.x + face.width * 0.3) * MAP) / size.width));
+  const to = Math.min(MAP - 1, Math.ceil(((face.x + face.width * 0.7) * MAP) / size.width));
+  const last = Math.min(MAP - 1, Math.floor(((face.y + face.height * 0.5) * MAP) / size.height));
+  for (let y = 0; y <= last; y++) for (let x = from; x <= to; x++) if (map[y * MAP + x]! >= PERSON) return (y * size.height) / MAP;
+  return null;
+}
+
 export async function frameGeneratedPicture(input: {
   /** The generator's picture, decoded and re-encoded already (no foreign metadata). */
   picture: Buffer;
   /** The main face in the picture's pixels. */
   face: Box;
+  /** The top of the head (crownOf), so no frame cuts it; null: the face box alone. */
+  crownY?: number | null;
   /** EXIF Software and XMP creator tool (GENERATED_CREATOR_TOOL in the shop). */
   creatorTool: string;
   formats?: readonly OutputFormatKey[];
@@ -74,7 +103,7 @@ export async function frameGeneratedPicture(input: {
   const outputs: FramedOutput[] = [];
   for (const key of input.formats ?? OUTPUT_FORMAT_KEYS) {
     const format = OUTPUT_FORMATS[key];
-    const frame = frameInside(input.face, picture, format);
+    const frame = frameInside(input.face, picture, format, input.crownY ?? null);
     const size = deliverySize(format, frame);
     const buffer = await sharp(input.picture)
       .rotate()

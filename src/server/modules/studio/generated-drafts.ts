@@ -8,7 +8,7 @@ import type { Inference } from '../../../studio/inference/client.js';
 import type { FaceDescriptor } from '../../../studio/inference/types.js';
 import { storedDescriptor } from '../../../studio/identity.js';
 import { checkGeneratedPicture, type OutputRejection } from '../../../studio/output-gate.js';
-import { frameGeneratedPicture, GENERATED_CREATOR_TOOL } from '../../../studio/output-formats.js';
+import { crownOf, frameGeneratedPicture, GENERATED_CREATOR_TOOL } from '../../../studio/output-formats.js';
 import type { PlannedPicture } from '../../../studio/prompts.js';
 import type { Database } from '../../db/client.js';
 import { generatedImages } from '../../db/schema.js';
@@ -69,7 +69,8 @@ export async function storeGeneratedPicture(deps: {
   const verdict = await checkGeneratedPicture(processed.image.buffer, deps.references, deps.inference);
   if (!verdict.ok) return { stored: false, reason: verdict.reason, ...(verdict.identity ? { distance: verdict.identity.distance } : {}) };
 
-  const framed = await frameGeneratedPicture({ picture: processed.image.buffer, face: verdict.face, creatorTool: GENERATED_CREATOR_TOOL });
+  const crownY = await crownOf(processed.image.buffer, verdict.face, deps.inference);
+  const framed = await frameGeneratedPicture({ picture: processed.image.buffer, face: verdict.face, crownY, creatorTool: GENERATED_CREATOR_TOOL });
   const slot = pictureSlot(deps.generation, picture.index);
   const drafts = framed.map((output) => {
     const key = `${slot}:${output.format}`;
