@@ -3,6 +3,7 @@
 // near the upper third. Where the photo ends too soon below the chin (a tight phone selfie), the frame is made
 // smaller around the head instead of being moved up, so the head keeps its place and never sinks under an empty
 // band of backdrop; the render enlarges the smaller frame to the format's size.
+import { SEGMENTATION_SIZE } from './inference/segmentation-size.js';
 import type { Box } from './inference/types.js';
 
 /**
@@ -134,4 +135,32 @@ export function photoFills(face: Box, photo: { width: number; height: number }, 
   const share = Math.min(1, format.maxFaceHeight / faceShare);
   const resolution = Math.min(1, (MAX_UPSCALE * frame.height) / format.height);
   return Math.round(share * resolution * 100) / 100;
+}
+
+/** A person map (the segmentation model's SEGMENTATION_SIZE² output, 0–255) of a region of a picture, and where that region lies in the picture's pixels. */
+export interface PersonMap {
+  mask: Uint8Array;
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/**
+ * The top of the head (hair or a cap included) above the face, in the picture's pixels: the highest row of the
+ * person map over the middle of the face. Null when the map shows no one there (the framing then assumes typical
+ * hair). The studio reads it from a crop around the head (render.ts), a generated picture from its whole map
+ * (output-formats.ts).
+ */
+export function crownIn(map: PersonMap | null, face: Box): number | null {
+  if (!map) return null;
+  const sx = SEGMENTATION_SIZE / (map.right - map.left);
+  const sy = SEGMENTATION_SIZE / (map.bottom - map.top);
+  const x0 = Math.max(0, Math.floor((face.x + face.width * 0.3 - map.left) * sx));
+  const x1 = Math.min(SEGMENTATION_SIZE - 1, Math.ceil((face.x + face.width * 0.7 - map.left) * sx));
+  const lastRow = Math.min(SEGMENTATION_SIZE - 1, Math.floor((face.y + face.height * 0.3 - map.top) * sy));
+  for (let y = 0; y <= lastRow; y++) {
+    for (let x = x0; x <= x1; x++) if (map.mask[y * SEGMENTATION_SIZE + x]! > 128) return map.top + y / sy;
+  }
+  return null;
 }

@@ -4,7 +4,7 @@
 // narrowed around the face instead, and the face comes out a little larger.
 import sharp from 'sharp';
 import { OUTPUT_DPI } from '../domain/catalog.js';
-import { frameFor } from './framing.js';
+import { crownIn, frameFor } from './framing.js';
 import { OUTPUT_FORMAT_KEYS, OUTPUT_FORMATS, type OutputFormat, type OutputFormatKey } from './formats.js';
 import type { Inference } from './inference/client.js';
 import { SEGMENTATION_SIZE } from './inference/segmentation-size.js';
@@ -66,25 +66,15 @@ export function deliverySize(format: OutputFormat, frame: Box): { width: number;
   return { width: Math.round(format.width * scale), height: Math.round(format.height * scale) };
 }
 
-const MAP = SEGMENTATION_SIZE;
-/** A map value at or above this counts as the person. */
-const PERSON = 128;
-
 /**
- * The top of the head above the face in a picture, hair or a cap included, in the picture's pixels: the highest
- * row of the person map (the segmentation model on the whole picture) over the middle of the face; null where the
- * map shows no one there.
+ * The top of the head above the face in a picture, hair or a cap included, in the picture's pixels (framing.ts
+ * crownIn): from the person map of the whole picture; null where the map shows no one over the face.
  */
 export async function crownOf(picture: Buffer, face: Box, inference: Pick<Inference, 'segment'>): Promise<number | null> {
-  const { data, info } = await sharp(picture).rotate().resize(MAP, MAP, { fit: 'fill' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(picture).rotate().resize(SEGMENTATION_SIZE, SEGMENTATION_SIZE, { fit: 'fill' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const meta = await sharp(picture).metadata();
-  const size = { width: meta.autoOrient?.width ?? meta.width!, height: meta.autoOrient?.height ?? meta.height! };
-  const map = await inference.segment({ data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height });
-  const from = Math.max(0, Math.floor(((face.x + face.width * 0.3) * MAP) / size.width));
-  const to = Math.min(MAP - 1, Math.ceil(((face.x + face.width * 0.7) * MAP) / size.width));
-  const last = Math.min(MAP - 1, Math.floor(((face.y + face.height * 0.5) * MAP) / size.height));
-  for (let y = 0; y <= last; y++) for (let x = from; x <= to; x++) if (map[y * MAP + x]! >= PERSON) return (y * size.height) / MAP;
-  return null;
+  const mask = await inference.segment({ data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height });
+  return crownIn({ mask, left: 0, top: 0, right: meta.autoOrient?.width ?? meta.width!, bottom: meta.autoOrient?.height ?? meta.height! }, face);
 }
 
 export async function frameGeneratedPicture(input: {

@@ -5,7 +5,7 @@ import type { BaseStyle } from '../domain/catalog.js';
 import { drawBackdrop, type BackdropKind } from './backdrops.js';
 import { OUTPUT_DPI } from '../domain/catalog.js';
 import { OUTPUT_FORMATS, type OutputFormatKey } from './formats.js';
-import { frameFor } from './framing.js';
+import { crownIn, frameFor, type PersonMap } from './framing.js';
 import type { Inference } from './inference/client.js';
 import { POSE_INPUT } from './inference/pose-size.js';
 import { SEGMENTATION_SIZE } from './inference/segmentation-size.js';
@@ -63,7 +63,7 @@ export async function renderDraft(input: { photo: Buffer; face: Box & { roll?: n
   const variation = input.spec.variation ?? 0;
   const faceScale = (format.key === 'application' ? APPLICATION_FACE_SCALE : VARIATION_FACE_SCALE)[variation] ?? 1;
   const head = await headMaskOf(source, face, input.inference);
-  const crownY = crownOf(head, face);
+  const crownY = crownIn(head, face);
   const frame = frameFor(face, framed, { ...format, faceHeight: format.faceHeight * faceScale, headHeight: format.headHeight && format.headHeight * faceScale, tighten: faceScale }, crownY);
 
   // The frame, with what lies beyond the photo filled by its edge pixels (the backdrop covers them later).
@@ -264,13 +264,7 @@ function photoPeople(photo: Buffer, inference: Inference): Promise<{ faces: Box[
 }
 
 /** The person mask of a crop around the head, and where that crop lies in the (levelled) photo's pixels. */
-export interface HeadMask {
-  mask: Uint8Array;
-  left: number;
-  top: number;
-  right: number;
-  bottom: number;
-}
+export type HeadMask = PersonMap;
 
 const headMasks = new WeakMap<Buffer, Map<string, Promise<HeadMask | null>>>();
 
@@ -303,23 +297,6 @@ function headMaskOf(source: Source, face: Box, inference: Inference): Promise<He
     perPhoto.set(key, found);
   }
   return found;
-}
-
-/**
- * The top of the head (hair included) above the face, in the photo's pixels: the highest row of the head mask
- * over the middle of the face. Null when the mask shows no head there (the framing then assumes typical hair).
- */
-function crownOf(head: HeadMask | null, face: Box): number | null {
-  if (!head) return null;
-  const sx = SEGMENTATION_SIZE / (head.right - head.left);
-  const sy = SEGMENTATION_SIZE / (head.bottom - head.top);
-  const x0 = Math.max(0, Math.floor((face.x + face.width * 0.3 - head.left) * sx));
-  const x1 = Math.min(SEGMENTATION_SIZE - 1, Math.ceil((face.x + face.width * 0.7 - head.left) * sx));
-  const lastRow = Math.min(SEGMENTATION_SIZE - 1, Math.floor((face.y + face.height * 0.3 - head.top) * sy));
-  for (let y = 0; y <= lastRow; y++) {
-    for (let x = x0; x <= x1; x++) if (head.mask[y * SEGMENTATION_SIZE + x]! > 128) return head.top + y / sy;
-  }
-  return null;
 }
 
 /** Where the head mask counts: from the face box's sides this share of its width outwards, down to this share of its height. */
