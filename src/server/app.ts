@@ -82,6 +82,8 @@ declare module 'fastify' {
     routeTable: { method: string; url: string }[];
     /** The clock; tests may replace it. */
     now: () => Date;
+    /** The generator profile's check against its model's schema at start, and its problems (null: not checked here). */
+    generatorCheck: Promise<string[]> | null;
   }
 }
 
@@ -272,12 +274,15 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
   const generator = overrides.generator !== undefined ? overrides.generator : config.generator ? createGenerator(config.generator) : null;
   // Where the generator's jobs run, its profile is checked against the model's own published schema at start:
   // a mismatch is in the log before a paid order meets it (`npm run generator:check` prints the same).
-  if (generator && config.runJobs && overrides.generator === undefined) {
-    void checkGenerator(generator).then((problems) => {
-      if (problems.length) app.log.error({ event: 'generator_profile_mismatch', model: generator.model, profile: generator.profile.key, problems }, 'the generator profile does not fit the model: run npm run generator:check');
-      else app.log.info({ event: 'generator_profile_checked', model: generator.model, profile: generator.profile.key }, 'the generator profile fits the model');
-    });
-  }
+  const generatorCheck =
+    generator && config.runJobs && overrides.generator === undefined
+      ? checkGenerator(generator).then((problems) => {
+          if (problems.length) app.log.error({ event: 'generator_profile_mismatch', model: generator.model, profile: generator.profile.key, problems }, 'the generator profile does not fit the model: run npm run generator:check');
+          else app.log.info({ event: 'generator_profile_checked', model: generator.model, profile: generator.profile.key }, 'the generator profile fits the model');
+          return problems;
+        })
+      : null;
+  app.decorate('generatorCheck', generatorCheck);
   const generatorService = createGeneratorService({
     inference,
     db: db.db,

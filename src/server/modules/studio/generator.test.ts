@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.js';
 import { generatedImages, jobs, orderUploads, orders } from '../../db/schema.js';
 import { startCogStandIn, type CogStandIn } from '../../generator/cog-stand-in.js';
-import { INSTANT_ID, PULID } from '../../generator/published-models.js';
+import { FLUX_PULID, INSTANT_ID, PULID } from '../../generator/published-models.js';
 import { startReplicateStandIn, type ReplicateStandIn } from '../../generator/replicate-stand-in.js';
 import type { WebhookDelivery } from '../../generator/stand-in-outputs.js';
 import { signWebhook, webhookToken } from '../../generator/webhook-signature.js';
@@ -342,6 +342,10 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
       await stand.stop();
     });
 
+    test('at start the profile was checked against the schema the container publishes, and fits', async () => {
+      expect(await t.app.generatorCheck).toEqual([]);
+    });
+
     test('one picture per call in the model\'s own inputs: three idempotent PUTs with our ids, results only by the webhook, data: URIs stored as drafts', async () => {
       stand.behaviour = { ...stand.behaviour, output: 'same-person', delayMs: 30 };
       const { order, jobId } = await chooseGenerator(BASIC);
@@ -454,6 +458,17 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
       expect(await external(order.orderId)).toEqual([]);
       expect((await t.app.jobs.find(jobId))!.lastError).toContain('discarded');
     });
+  });
+
+  test('a container that runs another model than GENERATOR_MODEL says: the check at start names each mismatch', async () => {
+    const other = await startCogStandIn({ model: FLUX_PULID });
+    const wrong = await buildTestApp(db, { GENERATOR: 'cog', COG_URL: other.baseUrl, GENERATOR_MODEL: 'zsxkib/instant-id', GENERATOR_WEBHOOK_SECRET: COG_SECRET }, {});
+    try {
+      expect(await wrong.app.generatorCheck).toEqual(['input "image" is not one the model has (the model drops it without a word)', 'input "num_outputs" is 8, above the model\'s maximum 4']);
+    } finally {
+      await wrong.close();
+      await other.stop();
+    }
   });
 
   test('without a configured generator the mode is refused with a clear code', async () => {
