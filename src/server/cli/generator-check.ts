@@ -4,7 +4,7 @@
 // Run it before the first customer pays, and after changing GENERATOR_MODEL or the container.
 import { ConfigError, loadConfig } from '../config.js';
 import { createGenerator } from '../generator/create-generator.js';
-import { checkGenerator } from '../generator/model-schema.js';
+import { SAMPLE_REQUEST, checkGenerator } from '../generator/model-schema.js';
 
 try {
   const config = loadConfig();
@@ -16,7 +16,7 @@ try {
   console.log(`model: ${generator.model} (${generator.kind}), profile: ${generator.profile.key}`);
   const problems = await checkGenerator(generator);
   if (problems.length === 0) {
-    console.log(`the profile fits the model's published schema: inputs ${Object.keys(generator.profile.calls({ faces: ['https://x/a.jpg'], prompt: 'p', negativePrompt: 'n', count: 1, seed: 1, width: 1024, height: 1280 })[0]?.input ?? {}).join(', ')}; output ${generator.profile.output === 'list' ? 'a list of images' : 'one image'}`);
+    console.log(`the profile fits the model's published schema: inputs ${Object.keys(generator.profile.calls(SAMPLE_REQUEST)[0]?.input ?? {}).join(', ')}; output ${generator.profile.output === 'list' ? 'a list of images' : 'one image'}`);
     process.exit(0);
   }
   console.error(`the profile does not fit the model (${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}):`);

@@ -102,8 +102,8 @@ export function checkInput(input: Record<string, unknown>, schema: ModelSchema):
   return problems;
 }
 
-/** A request like the shop's (four photos, a portrait's size), once for one picture and once for a whole set. */
-const SAMPLE: GenerationRequest = {
+/** A request like the shop's (four photos, a portrait's size), checked for one picture and for a whole set. */
+export const SAMPLE_REQUEST: GenerationRequest = {
   faces: ['https://shop.example/photo-1.jpg', 'https://shop.example/photo-2.jpg', 'https://shop.example/photo-3.jpg', 'https://shop.example/photo-4.jpg'],
   prompt: 'professional headshot of a person, studio light',
   negativePrompt: 'blurry, deformed',
@@ -120,7 +120,7 @@ const SAMPLE: GenerationRequest = {
 export function checkProfile(profile: ModelProfile, schema: ModelSchema): string[] {
   const problems = new Set<string>();
   for (const count of [1, 10]) {
-    for (const call of profile.calls({ ...SAMPLE, count })) for (const problem of checkInput(call.input, schema)) problems.add(problem);
+    for (const call of profile.calls({ ...SAMPLE_REQUEST, count })) for (const problem of checkInput(call.input, schema)) problems.add(problem);
   }
   if (schema.output === 'other') problems.add('the model returns no image files (its output is not a file or a list of files)');
   else if (schema.output !== profile.output) problems.add(`the model returns ${schema.output === 'list' ? 'a list of images' : 'one image'}; profile "${profile.key}" reads ${profile.output === 'list' ? 'a list' : 'one image'}`);

@@ -8,10 +8,9 @@
 // GET /v1/models/{owner}/{name}/versions/{id} with the version's `openapi_schema`, refuses an input the model
 // would refuse (422, "Input validation failed") and answers in the model's output shape.
 // Test-only; nothing in the app imports it.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createHash } from 'node:crypto';
 import { outputsOf, validateInput, type PublishedModel } from './published-models.js';
 import { signWebhook } from './webhook-signature.js';
 import { httpDelivery, standInFile, type StandInOutput, type WebhookDelivery } from './stand-in-outputs.js';

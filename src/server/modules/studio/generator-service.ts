@@ -32,7 +32,7 @@ export const GENERATOR_WEBHOOK_PATH = '/api/generator/webhook';
 const PREDICTION_PATIENCE_MS = 15 * 60 * 1000;
 /** The provider fetches the photos within this time. */
 const INPUT_LINK_SECONDS = 15 * 60;
-/** Application photos are portraits in 4:5; each profile fits this into its model's limits. */
+/** Application photos are portraits in 4:5; each profile fits this into its model's limits (a model without a size input, as InstantID, takes the face photo's shape). */
 const WANTED_SIZE = { width: 1024, height: 1280 };
 /**
  * How often one picture is asked for (each time with a new seed) while the gate discards what comes back:
