@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { cogUploadUrl } from './src/server/generator/upload-address.js';
 
 // Browser journeys against the production build, served by the real server on a fresh data folder.
 const port = Number(process.env.E2E_PORT ?? 3999);
@@ -16,6 +17,7 @@ const consentBaseURL = `http://127.0.0.1:${consentPort}`;
 const generatorPort = port - 2;
 const generatorBaseURL = `http://127.0.0.1:${generatorPort}`;
 const cogPort = port - 3;
+const generatorSecret = 'e2e-generator-webhook-secret-0123456789';
 
 const shared = {
   NODE_ENV: 'test',
@@ -113,7 +115,8 @@ export default defineConfig({
       },
     },
     {
-      command: `npx tsx scripts/cog-stand-in.ts ${cogPort} 100`,
+      // Started as the README starts a model image: with the upload address `npm run generator:check` prints.
+      command: `npx tsx scripts/cog-stand-in.ts ${cogPort} 100 --upload-url ${cogUploadUrl(generatorBaseURL, generatorSecret)}`,
       url: `http://127.0.0.1:${cogPort}/health-check`,
       reuseExistingServer: false,
       timeout: 60_000,
@@ -141,7 +144,7 @@ export default defineConfig({
         COG_URL: `http://127.0.0.1:${cogPort}`,
         GENERATOR_MODEL: 'zsxkib/instant-id',
         GENERATOR_NAME: 'E2E Model Host',
-        GENERATOR_WEBHOOK_SECRET: 'e2e-generator-webhook-secret-0123456789',
+        GENERATOR_WEBHOOK_SECRET: generatorSecret,
       },
     },
   ],

@@ -8,6 +8,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { startCogStandIn } from '../src/server/generator/cog-stand-in.js';
+import { cogUploadUrl } from '../src/server/generator/upload-address.js';
 import { INSTANT_ID } from '../src/server/generator/published-models.js';
 import { PROJECT_ROOT, STUDIO_INFERENCE_WORKER, STUDIO_MODELS_DIR } from '../src/server/paths.js';
 import { franckJpeg } from '../src/testing/images.js';
@@ -43,11 +44,14 @@ try {
 const delayMs = SMOKE ? 50 : 500;
 const pictures = SMOKE ? 3 : 10;
 const stand = await startCogStandIn({ model: INSTANT_ID, behaviour: { output: 'same-person', delayMs } });
+const BENCH_SECRET = 'bench-generator-webhook-secret-0123456789';
 // The app, the stand-in and the models' thread live in this process; they are closed whether the run succeeds or not.
 let app: Awaited<ReturnType<typeof benchApp>>['app'] | null = null;
 let dataDir: string | null = null;
 try {
   const port = await freePort();
+  // Started as the README starts a model image: its files are PUT to the shop's upload address.
+  stand.uploadUrl = cogUploadUrl(`http://127.0.0.1:${port}`, BENCH_SECRET);
   const bench = await benchApp('generator', {
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     CAMPAIGN_PERCENT: '0',
@@ -55,7 +59,7 @@ try {
     GENERATOR: 'cog',
     COG_URL: stand.baseUrl,
     GENERATOR_MODEL: 'zsxkib/instant-id',
-    GENERATOR_WEBHOOK_SECRET: 'bench-generator-webhook-secret-0123456789',
+    GENERATOR_WEBHOOK_SECRET: BENCH_SECRET,
     LIMIT_DRAFTS_PER_HOUR: '100000',
     LIMIT_UPLOAD_MB_PER_HOUR: '1000000',
   });

@@ -50,6 +50,7 @@ import { refundRoutes } from './modules/refunds/routes.js';
 import { createWithdrawalDesk, withdrawalRoutes } from './modules/withdrawals/routes.js';
 import { createWithdrawalService } from './modules/withdrawals/withdrawal-service.js';
 import { createGeneratorService } from './modules/studio/generator-service.js';
+import { uploadUrlProblem } from './generator/upload-address.js';
 import { createGarbageRelease } from './jobs/garbage.js';
 import { createJobRunner, type JobRunner } from './jobs/runner.js';
 import { createPhotoCheck } from './modules/studio/photo-quality.js';
@@ -276,7 +277,10 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
   // a mismatch is in the log before a paid order meets it (`npm run generator:check` prints the same).
   const generatorCheck =
     generator && config.runJobs && overrides.generator === undefined
-      ? checkGenerator(generator).then((problems) => {
+      ? checkGenerator(generator).then((found) => {
+          // A Cog container sends its pictures to the shop's upload address: it must be one the network may carry them over.
+          const upload = generator.kind === 'cog' ? uploadUrlProblem(config.publicUrl) : null;
+          const problems = upload ? [...found, upload] : found;
           if (problems.length) app.log.error({ event: 'generator_profile_mismatch', model: generator.model, profile: generator.profile.key, problems }, 'the generator profile does not fit the model: run npm run generator:check');
           else app.log.info({ event: 'generator_profile_checked', model: generator.model, profile: generator.profile.key }, 'the generator profile fits the model');
           return problems;

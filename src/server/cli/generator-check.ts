@@ -5,6 +5,7 @@
 import { ConfigError, loadConfig } from '../config.js';
 import { createGenerator } from '../generator/create-generator.js';
 import { SAMPLE_REQUEST, checkGenerator } from '../generator/model-schema.js';
+import { cogDockerCommand, cogUploadUrl, uploadUrlProblem } from '../generator/upload-address.js';
 
 try {
   const config = loadConfig();
@@ -15,6 +16,13 @@ try {
   const generator = createGenerator(config.generator);
   console.log(`model: ${generator.model} (${generator.kind}), profile: ${generator.profile.key}`);
   const problems = await checkGenerator(generator);
+  if (generator.kind === 'cog' && config.generator.webhookSecret) {
+    // The container sends its pictures here (without it, Cog answers paths inside the container).
+    const uploadUrl = cogUploadUrl(config.publicUrl, config.generator.webhookSecret);
+    console.log(`the container must run with this upload address (--upload-url ${uploadUrl}), e.g.:\n  ${cogDockerCommand(config.generator.model ?? '<owner>/<model>', uploadUrl)}`);
+    const problem = uploadUrlProblem(config.publicUrl);
+    if (problem) problems.push(problem);
+  }
   if (problems.length === 0) {
     console.log(`the profile fits the model's published schema: inputs ${Object.keys(generator.profile.calls(SAMPLE_REQUEST)[0]?.input ?? {}).join(', ')}; output ${generator.profile.output === 'list' ? 'a list of images' : 'one image'}`);
     process.exit(0);

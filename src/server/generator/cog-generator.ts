@@ -3,7 +3,8 @@
 // the same PUT again while it runs creates nothing new and answers for it; POST /predictions/{id}/cancel
 // stops it (404 when unknown); GET /health-check tells whether the model is READY. There is no GET of a
 // prediction ("polling for prediction status is not currently supported"): the result arrives only by the
-// webhook, unsigned, with file outputs as data: URIs (or URLs when the container runs with --upload-url).
+// webhook, unsigned. Its file outputs, for an asynchronous prediction: uploaded to the shop when the container
+// runs with --upload-url (upload-address.ts), else paths inside the container nobody can read.
 import { GeneratorError, readOutput, toPrediction, type ImageGenerator, type Prediction } from './provider.js';
 import type { ModelProfile } from './profiles/profile.js';
 
@@ -16,7 +17,7 @@ export interface CogOptions {
   timeoutMs?: number;
 }
 
-export type CogHealth = 'STARTING' | 'READY' | 'BUSY' | 'SETUP_FAILED' | 'DEFUNCT' | 'UNHEALTHY';
+export type CogHealth = NonNullable<Awaited<ReturnType<NonNullable<ImageGenerator['health']>>>>;
 
 export function createCogGenerator(options: CogOptions): ImageGenerator & { health(): Promise<CogHealth> } {
   const base = options.baseUrl.replace(/\/$/, '');

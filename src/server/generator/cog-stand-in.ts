@@ -4,8 +4,11 @@
 // time (409 for another while one runs; the same id again answers for the running one, and starts it anew
 // once it has ended, as the docs only promise idempotency "while the prediction is still running"),
 // POST /predictions/{id}/cancel (404 for an id not running), webhooks (unsigned, as Cog sends them) filtered by
-// webhook_events_filter, and file outputs as data: URIs or, as with --upload-url, as URLs. No GET of a
-// prediction: Cog has none. Its outputs are real photos (stand-in-outputs.ts). Given a published model
+// webhook_events_filter, and file outputs as Cog 0.13.6's Python server gives them (cog/server/http.py,
+// runner.py, files.py): a synchronous prediction answers data: URIs; an asynchronous one PUTs each file to the
+// `--upload-url` (`<upload url>/<file name>`, raw bytes, the name's Content-Type, `X-Prediction-ID`) and answers the
+// upload's Location without its query, or, started without an upload URL, answers the paths of the files inside
+// the container (`/tmp/out_0.png`, as zsxkib's predictors save them). No GET of a prediction: Cog has none. Its outputs are real photos (stand-in-outputs.ts). Given a published model
 // (published-models.ts), it serves that model's GET /openapi.json, takes the input as Cog's input model does
 // (unknown inputs dropped, 422 for a missing, wrong or out-of-range one) and answers in the model's output shape
 // with as many images as its count input asks. Test-only.
@@ -14,7 +17,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { outputsOf, validateInput, type PublishedModel } from './published-models.js';
 import type { ModelBehaviour } from './replicate-stand-in.js';
-import { httpDelivery, standInFile, type WebhookDelivery } from './stand-in-outputs.js';
+import { httpDelivery, httpUpload, standInFile, type StandInFile, type UploadDelivery, type WebhookDelivery } from './stand-in-outputs.js';
 
 type WebhookEvent = 'start' | 'output' | 'logs' | 'completed';
 
@@ -33,6 +36,8 @@ export interface CogPrediction {
   /** PUTs answered for the running prediction. */
   repeats: number;
   canceled: boolean;
+  /** Started with `Prefer: respond-async` (only these upload their files, as in Cog 0.13.6). */
+  async: boolean;
   done: Promise<void>;
 }
 
@@ -43,16 +48,20 @@ export interface CogStandIn {
   required: string[];
   /** The model it serves, as published; null: no schema, any input, the behaviour's shape. */
   model: PublishedModel | null;
-  /** `data-uri` (Cog's default) or `url` (a container run with --upload-url). */
-  files: 'data-uri' | 'url';
+  /** The container's `--upload-url`; null: started without one. */
+  uploadUrl: string | null;
   predictions: Map<string, CogPrediction>;
   deliver: WebhookDelivery;
+  /** How an upload reaches the upload URL (a real PUT, or straight into the app under test). */
+  upload: UploadDelivery;
   health: 'STARTING' | 'READY' | 'SETUP_FAILED';
+  /** GET /health-check requests answered. */
+  healthChecks: number;
   finish(id: string): Promise<void>;
   stop(): Promise<void>;
 }
 
-export async function startCogStandIn(options: { behaviour?: Partial<ModelBehaviour>; required?: string[]; model?: PublishedModel; port?: number } = {}): Promise<CogStandIn> {
+export async function startCogStandIn(options: { behaviour?: Partial<ModelBehaviour>; required?: string[]; model?: PublishedModel; uploadUrl?: string; port?: number } = {}): Promise<CogStandIn> {
   let base = '';
   const timers = new Set<NodeJS.Timeout>();
   const finishers = new Map<string, () => void>();
@@ -60,12 +69,13 @@ export async function startCogStandIn(options: { behaviour?: Partial<ModelBehavi
     behaviour: { output: 'same-person', text: null, empty: false, fail: null, delayMs: 30, ...options.behaviour },
     required: options.required ?? [],
     model: options.model ?? null,
-    files: 'data-uri',
+    uploadUrl: options.uploadUrl ?? null,
     predictions: new Map(),
     deliver: httpDelivery,
+    upload: httpUpload,
     health: 'READY',
+    healthChecks: 0,
   };
-  const uploads = new Map<string, { body: Buffer; contentType: string }>();
   // Every image it makes is the next photo of the set, also across predictions of one image each.
   let produced = 0;
   const running = () => [...state.predictions.values()].find((p) => p.status === 'starting' || p.status === 'processing');
@@ -75,6 +85,19 @@ export async function startCogStandIn(options: { behaviour?: Partial<ModelBehavi
   async function sendWebhook(p: CogPrediction, event: WebhookEvent): Promise<void> {
     if (!p.webhook || !p.events.includes(event)) return;
     await state.deliver(p.webhook, { 'content-type': 'application/json' }, JSON.stringify(view(p))).catch(() => 0);
+  }
+
+  /** One file of the output, as the server gives it for this kind of request. */
+  async function fileOutput(p: CogPrediction, index: number, file: StandInFile): Promise<string> {
+    const name = `out_${index}.${file.extension}`;
+    if (!p.async) return `data:${file.contentType};base64,${file.body.toString('base64')}`;
+    if (!state.uploadUrl) return `/tmp/${name}`;
+    const url = (state.uploadUrl.endsWith('/') ? state.uploadUrl : `${state.uploadUrl}/`) + name;
+    const answer = await state.upload(url, { 'content-type': file.contentType, 'x-prediction-id': p.id }, file.body);
+    if (answer.status >= 400) throw new Error(`${answer.status} ${answer.status < 500 ? 'Client' : 'Server'} Error for url: ${url}`);
+    const final = new URL(answer.location ?? url, url);
+    final.search = '';
+    return final.toString();
   }
 
   async function complete(p: CogPrediction): Promise<void> {
@@ -87,15 +110,19 @@ export async function startCogStandIn(options: { behaviour?: Partial<ModelBehavi
       const published = state.model ? outputsOf(state.model, p.received) : null;
       const shape = b.shape ?? published?.shape ?? 'list';
       const count = shape === 'single' ? 1 : published ? published.count : Number(p.input.num_outputs ?? p.input.num_samples ?? 1);
-      const files = await Promise.all(
-        Array.from({ length: count }, async (_, i) => {
-          const file = await standInFile(b.output, produced++);
-          if (state.files === 'data-uri') return `data:${file.contentType};base64,${file.body.toString('base64')}`;
-          const name = `${p.id}-${p.runs}-${i}.${file.extension}`;
-          uploads.set(name, file);
-          return `${base}/upload/${name}`;
-        }),
-      );
+      let files: string[];
+      try {
+        files = [];
+        // One after another, as cog/json.py's upload_files walks the output.
+        for (let i = 0; i < count; i++) files.push(await fileOutput(p, i, await standInFile(b.output, produced++)));
+      } catch (error) {
+        // The runner's upload raised: the prediction fails with its message.
+        p.status = 'failed';
+        p.error = (error as Error).message;
+        finishers.get(p.id)?.();
+        await sendWebhook(p, 'completed');
+        return;
+      }
       p.status = 'succeeded';
       p.output = b.text !== null ? b.text : b.empty ? (shape === 'list' ? [] : null) : shape === 'list' ? files : files[0];
     }
@@ -103,7 +130,7 @@ export async function startCogStandIn(options: { behaviour?: Partial<ModelBehavi
     await sendWebhook(p, 'completed');
   }
 
-  function start(id: string, body: Record<string, unknown>, received: Record<string, unknown>): CogPrediction {
+  function start(id: string, body: Record<string, unknown>, received: Record<string, unknown>, async: boolean): CogPrediction {
     const previous = state.predictions.get(id);
     let resolveDone: () => void = () => {};
     const p: CogPrediction = {
@@ -118,6 +145,7 @@ export async function startCogStandIn(options: { behaviour?: Partial<ModelBehavi
       runs: (previous?.runs ?? 0) + 1,
       repeats: previous?.repeats ?? 0,
       canceled: false,
+      async,
       done: new Promise<void>((resolve) => (resolveDone = resolve)),
     };
     finishers.set(id, resolveDone);
@@ -150,16 +178,9 @@ export async function startCogStandIn(options: { behaviour?: Partial<ModelBehavi
           return send(200, state.model.openapi);
         }
         if (req.method === 'GET' && url.pathname === '/health-check') {
+          state.healthChecks++;
           const status = state.health === 'READY' && running() ? 'BUSY' : state.health;
           return send(200, { status, setup: { started_at: new Date(0).toISOString(), completed_at: new Date(0).toISOString(), status: state.health === 'SETUP_FAILED' ? 'failed' : state.health === 'STARTING' ? 'starting' : 'succeeded', logs: '' }, version: { coglet: '0.17.0', cog: '0.14.0', python: '3.13.0' } });
-        }
-        const upload = /^\/upload\/([\w.-]+)$/.exec(url.pathname);
-        if (req.method === 'GET' && upload) {
-          const file = uploads.get(upload[1]!);
-          if (!file) return send(404, { detail: 'Not Found' });
-          res.writeHead(200, { 'content-type': file.contentType, 'content-length': file.body.length });
-          res.end(file.body);
-          return;
         }
         const cancel = /^\/predictions\/([^/]+)\/cancel$/.exec(url.pathname);
         if (req.method === 'POST' && cancel) {
@@ -192,7 +213,7 @@ export async function startCogStandIn(options: { behaviour?: Partial<ModelBehavi
           } else if (current) {
             return send(409, { detail: 'Already running a prediction' });
           } else {
-            p = start(id, body, checked.received);
+            p = start(id, body, checked.received, req.headers.prefer === 'respond-async');
           }
           if (req.headers.prefer === 'respond-async') return send(202, view(p));
           await p.done;

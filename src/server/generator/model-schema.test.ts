@@ -10,6 +10,7 @@ import { fitSize, readOutputs, splitCount, type ModelProfile } from './profiles/
 import { FLUX_PULID, INSTANT_ID, PULID } from './published-models.js';
 import { pulidProfile } from './profiles/pulid.js';
 import { createReplicateGenerator } from './replicate-generator.js';
+import { cogUploadUrl } from './upload-address.js';
 import { startCogStandIn, type CogStandIn } from './cog-stand-in.js';
 import { startReplicateStandIn, type ReplicateStandIn } from './replicate-stand-in.js';
 import { GeneratorError } from './provider.js';
@@ -128,7 +129,7 @@ test('`npm run generator:check` with the shop\'s settings: 0 when the profile fi
   const check = (stand: CogStandIn) =>
     promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/server/cli/generator-check.ts'], {
       cwd: PROJECT_ROOT,
-      env: { ...process.env, GENERATOR: 'cog', COG_URL: stand.baseUrl, GENERATOR_MODEL: 'zsxkib/instant-id', GENERATOR_WEBHOOK_SECRET: 'x'.repeat(40) },
+      env: { ...process.env, PUBLIC_URL: 'http://localhost:3000', PORT: '3000', GENERATOR: 'cog', COG_URL: stand.baseUrl, GENERATOR_MODEL: 'zsxkib/instant-id', GENERATOR_WEBHOOK_SECRET: 'x'.repeat(40) },
     }).then(
       ({ stdout }) => ({ code: 0, text: stdout }),
       (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, text: error.stdout + error.stderr }),
@@ -137,6 +138,8 @@ test('`npm run generator:check` with the shop\'s settings: 0 when the profile fi
     const fits = await check(instantId);
     expect(fits.code).toBe(0);
     expect(fits.text).toContain('the profile fits the model\'s published schema: inputs image, prompt, negative_prompt, seed, num_outputs, output_format; output a list of images');
+    // The address the container must be started with, in the command that starts it (README).
+    expect(fits.text).toContain(`python -m cog.server.http --upload-url ${cogUploadUrl('http://localhost:3000', 'x'.repeat(40))}`);
     // The container runs another model than GENERATOR_MODEL says.
     const wrong = await check(fluxPulid);
     expect(wrong.code).toBe(1);

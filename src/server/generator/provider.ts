@@ -21,8 +21,9 @@ export interface ImageGenerator {
   readonly profile: ModelProfile;
   /**
    * Whether `check` reads the prediction's real state. Replicate: yes (GET /v1/predictions/{id}). Cog: no;
-   * its HTTP API has no way to read a prediction (only its webhook reports the result), so `check` repeats
-   * the idempotent PUT, which answers for the running prediction or starts it again when the container lost it.
+   * its HTTP API has no way to read a prediction (only its webhook reports the result), and its `check` repeats
+   * the idempotent PUT, which answers for the running prediction but starts one that has ended anew: the shop
+   * never calls it (it learns the end from the webhook, the files uploaded to it, or `health`).
    */
   readonly readable: boolean;
   /**
@@ -42,12 +43,16 @@ export interface ImageGenerator {
   openapi(): Promise<unknown>;
   /** The model as the settings name it, for the operator: an address or owner/name[:version]. */
   readonly model: string;
+  /** Cog: whether the container is idle (READY), working (BUSY) or not usable; it cannot say which prediction runs. */
+  health?(): Promise<'STARTING' | 'READY' | 'BUSY' | 'SETUP_FAILED' | 'DEFUNCT' | 'UNHEALTHY'>;
 }
 
 export class GeneratorError extends Error {
   constructor(
     message: string,
     readonly status: number | null = null,
+    /** Asking again cannot help (a setting is wrong, or asking again would pay for a picture twice): the job ends at once for staff. */
+    readonly final = false,
   ) {
     super(message);
     this.name = 'GeneratorError';

@@ -49,3 +49,11 @@ export function standInFile(kind: StandInOutput, index: number): Promise<StandIn
 export type WebhookDelivery = (url: string, headers: Record<string, string>, body: string) => Promise<number>;
 
 export const httpDelivery: WebhookDelivery = async (url, headers, body) => (await fetch(url, { method: 'POST', headers, body })).status;
+
+/** Where a stand-in PUTs an output file (Cog's --upload-url): the status and the answer's Location. */
+export type UploadDelivery = (url: string, headers: Record<string, string>, body: Buffer) => Promise<{ status: number; location: string | null }>;
+
+export const httpUpload: UploadDelivery = async (url, headers, body) => {
+  const response = await fetch(url, { method: 'PUT', headers, body: new Uint8Array(body) });
+  return { status: response.status, location: response.headers.get('location') };
+};

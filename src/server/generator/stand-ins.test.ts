@@ -1,5 +1,7 @@
 // The stand-ins speak the documented protocols: the official Replicate client works against one, and the Cog
 // one answers as docs/http.md says (idempotent PUT, 409 while busy, cancel, health, no GET of a prediction).
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import Replicate from 'replicate';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -112,6 +114,45 @@ describe('stand-ins of a published model (zsxkib/instant-id as its predictor dec
       "output_format: value is not a valid enumeration member; permitted: 'webp', 'jpg', 'png'",
     ]);
     expect(cog.predictions.has('a2')).toBe(false);
+  });
+
+  test('Cog 0.13.6 file outputs: an asynchronous prediction answers paths inside the container without --upload-url, and with one PUTs each file there and answers its Location', async () => {
+    const ended = async (id: string, input: object) => {
+      await fetch(`${cog.baseUrl}/predictions/${id}`, { method: 'PUT', headers: { 'content-type': 'application/json', prefer: 'respond-async' }, body: JSON.stringify({ input }) });
+      await cog.predictions.get(id)!.done;
+      return cog.predictions.get(id)!;
+    };
+    expect((await ended('b1', { image: 'https://x/a.jpg', num_outputs: 2, output_format: 'png' })).output).toEqual(['/tmp/out_0.jpg', '/tmp/out_1.jpg']);
+    // An upload endpoint as the docs show one: the file under <upload url>/<name>, the asset's address in Location.
+    const received: { url: string; type: string | undefined; prediction: string | undefined; bytes: number }[] = [];
+    const target = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        received.push({ url: `${req.method} ${req.url}`, type: req.headers['content-type'], prediction: req.headers['x-prediction-id'] as string | undefined, bytes: Buffer.concat(chunks).length });
+        res.writeHead(201, { location: `https://files.example/assets/${received.length}.jpg?signature=abc` }).end();
+      });
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    cog.uploadUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/upload`;
+    try {
+      const p = await ended('b2', { image: 'https://x/a.jpg', num_outputs: 2 });
+      expect(p.output).toEqual(['https://files.example/assets/1.jpg', 'https://files.example/assets/2.jpg']);
+      expect(received.map(({ bytes, ...rest }) => ({ ...rest, bytes: bytes > 10_000 }))).toEqual([
+        { url: 'PUT /upload/out_0.jpg', type: 'image/jpeg', prediction: 'b2', bytes: true },
+        { url: 'PUT /upload/out_1.jpg', type: 'image/jpeg', prediction: 'b2', bytes: true },
+      ]);
+      // A synchronous prediction still answers data: URIs (0.13.6 uploads only for asynchronous ones).
+      const sync = await fetch(`${cog.baseUrl}/predictions/b3`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ input: { image: 'https://x/a.jpg' } }) });
+      expect(((await sync.json()) as { output: string[] }).output[0]).toMatch(/^data:image\/jpeg;base64,/);
+      // An upload the endpoint refuses fails the prediction, as the runner's raise_for_status does.
+      target.removeAllListeners('request');
+      target.on('request', (_req, res) => res.writeHead(403).end());
+      expect(await ended('b4', { image: 'https://x/a.jpg' })).toMatchObject({ status: 'failed', error: expect.stringContaining('403 Client Error') });
+    } finally {
+      cog.uploadUrl = null;
+      await new Promise((resolve) => target.close(resolve));
+    }
   });
 
   test("Replicate: the model's latest version and a pinned one with their openapi_schema, through the official client; a refused input is a 422", async () => {

@@ -39,3 +39,4 @@ export function verifyWebhookToken(secret: string, predictionId: string, token: 
   const given = Buffer.from(token);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
+

@@ -48,6 +48,17 @@ describe.each(testDatabases())('job queue on $name', (testDb) => {
     await queue.complete(id, 'w1');
   });
 
+  test('a failure that says trying again cannot help (final) is dead at its first attempt; staff can still retry it', async () => {
+    const queue = createJobQueue(db.db, now);
+    const id = (await queue.enqueue({ queue: 'q.f', payload: {}, maxAttempts: 3 }))!;
+    await queue.claim('w1', ['q.f'], 30_000);
+    expect(await queue.fail(id, 'w1', 'Error: a setting is wrong', { final: true })).toBe('dead');
+    expect(await queue.find(id)).toMatchObject({ status: 'dead', attempts: 1, lastError: 'Error: a setting is wrong' });
+    expect(await queue.retry(id)).toBe(true);
+    expect(await queue.claim('w1', ['q.f'], 30_000)).toMatchObject({ id, attempts: 1 });
+    await queue.complete(id, 'w1');
+  });
+
   test('a worker that dies loses its job when the lease runs out: another takes it over, the last attempt goes dead', async () => {
     const queue = createJobQueue(db.db, now);
     const id = (await queue.enqueue({ queue: 'q.c', payload: {}, maxAttempts: 2 }))!;

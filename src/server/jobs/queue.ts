@@ -165,11 +165,11 @@ export function createJobQueue(db: Executor, now: () => Date) {
         .where(and(eq(jobs.id, id), eq(jobs.lockedBy, workerId)));
     },
 
-    /** A failed attempt: tried again later, or dead when it was the last. */
-    async fail(id: number, workerId: string, error: string): Promise<'retry' | 'dead'> {
+    /** A failed attempt: tried again later, or dead when it was the last or `final` (trying again cannot help). */
+    async fail(id: number, workerId: string, error: string, options: { final?: boolean } = {}): Promise<'retry' | 'dead'> {
       const [job] = await db.select().from(jobs).where(and(eq(jobs.id, id), eq(jobs.lockedBy, workerId)));
       if (!job) return 'retry';
-      const dead = job.attempts >= job.maxAttempts;
+      const dead = options.final === true || job.attempts >= job.maxAttempts;
       await db
         .update(jobs)
         .set({

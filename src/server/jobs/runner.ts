@@ -116,7 +116,9 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
       const error = failure.error;
       const recorded: { outcome: 'retry' | 'dead' } = { outcome: 'retry' };
       await record(async () => {
-        recorded.outcome = await options.queue.fail(job.id, workerId, error instanceof Error ? (error.stack ?? error.message) : String(error));
+        // An error that says trying again cannot help (`final: true`, as GeneratorError's) ends the job at once.
+        const final = error instanceof Error && (error as { final?: unknown }).final === true;
+        recorded.outcome = await options.queue.fail(job.id, workerId, error instanceof Error ? (error.stack ?? error.message) : String(error), { final });
       });
       const { outcome } = recorded;
       options.log[outcome === 'dead' ? 'error' : 'warn']({ jobId: job.id, queue: job.queue, attempt: job.attempts, err: error }, outcome === 'dead' ? 'job failed for the last time' : 'job failed, will retry');

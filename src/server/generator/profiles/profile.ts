@@ -72,6 +72,16 @@ export function readOutputs(profile: string, shape: 'list' | 'single', raw: unkn
   if (!Array.isArray(raw) && typeof raw !== 'string') throw wrong(describe(raw));
   const items: unknown[] = Array.isArray(raw) ? raw : [raw];
   if (items.length === 0) throw wrong('no images');
+  // A path with no address: a Cog container started without --upload-url answers where the file lies inside
+  // itself (Cog 0.13.6, asynchronous predictions). A setting to fix: asking again would pay for another such answer.
+  const path = items.find((item): item is string => typeof item === 'string' && item.startsWith('/'));
+  if (path !== undefined) {
+    throw new GeneratorError(
+      `the Cog container answered a file path inside itself (${path.slice(0, 120)}), which the shop cannot read: it was started without --upload-url. Start it with the upload address npm run generator:check prints, then run the generator again`,
+      null,
+      true,
+    );
+  }
   const bad = items.find((item) => !isImageReference(item));
   if (bad !== undefined) throw wrong(`${describe(bad)} where an image address belongs`);
   if (items.length < expected) throw wrong(`${items.length} of ${expected} images`);

@@ -1,8 +1,9 @@
 // The external generator in the shop: a durable job sends the customer's photos (short-lived signed links)
 // to the provider through the model's profile (one or more predictions), waits for each (Replicate: its signed
 // webhook or reading the prediction, whichever comes first; Cog: its webhook, the only way a Cog container
-// reports a result, while the job repeats the idempotent PUT to learn the prediction still runs), and copies
-// the outputs into our own storage at once as drafts for review (Replicate deletes them after an hour).
+// reports a result, and the files it PUTs to the shop's upload address, which also tell a prediction ended
+// when its webhook is lost), and copies the outputs into our own storage at once as drafts for review
+// (Replicate deletes them after an hour).
 import { randomBytes } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -17,10 +18,12 @@ import { jobs, orders } from '../../db/schema.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { ZodTypeProvider } from '../../http/zod-provider.js';
 import { GeneratorError, toPrediction, type ImageGenerator, type Prediction, type PredictionStatus } from '../../generator/provider.js';
+import { GENERATOR_UPLOAD_PATH, verifyUploadToken } from '../../generator/upload-address.js';
 import { verifyWebhook, verifyWebhookToken, webhookToken } from '../../generator/webhook-signature.js';
 import { createJobQueue, type JobQueue } from '../../jobs/queue.js';
 import type { JobHandler } from '../../jobs/runner.js';
-import type { Storage } from '../../storage/storage.js';
+import { noteIntent, settleIntent } from '../../storage/intents.js';
+import { StorageNotFoundError, type Storage } from '../../storage/storage.js';
 import { createOrderRepository, extrasOf, type OrderRow } from '../orders/order-repository.js';
 import { pictureStored, referenceDescriptors, storeGeneratedPicture, type PictureOutcome } from './generated-drafts.js';
 import { photoQualityView } from './photo-quality.js';
@@ -28,6 +31,10 @@ import { markProductionStarted } from './studio-service.js';
 
 export const GENERATOR_QUEUE = 'generator.predict';
 export const GENERATOR_WEBHOOK_PATH = '/api/generator/webhook';
+/** Storage: the files a Cog container uploaded, per prediction, until they are checked and stored as drafts. */
+const UPLOAD_PREFIX = 'generator-uploads';
+/** One uploaded file: a model's PNG of 1024 × 1280 is 2–3 MB. */
+const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
 /** How long one prediction may take before the job cancels it and gives up this attempt (the retry starts anew). */
 const PREDICTION_PATIENCE_MS = 15 * 60 * 1000;
 /** The provider fetches the photos within this time. */
@@ -83,7 +90,7 @@ interface GeneratorProgress {
   /** Pictures given up after MAX_ATTEMPTS_PER_PICTURE. */
   missing?: number[];
   /** Cog: the end its webhook reported (the container has no other way to tell), and what the gate said. */
-  webhook?: { id: string; status: PredictionStatus; error: string | null; collecting?: number; rejection?: { reason: string; distance?: number } };
+  webhook?: { id: string; status: PredictionStatus; error: string | null; final?: boolean; collecting?: number; rejection?: { reason: string; distance?: number } };
 }
 
 /** The plan of one run: the order's booking as the catalogue's pictures (prompts.ts). */
@@ -141,11 +148,54 @@ export function createGeneratorService(deps: GeneratorDeps) {
     if (!generator) throw new GeneratorError('no generator configured');
     if (await pictureStored(db, order.id, generation, picture.index)) return { stored: true, distance: NaN, drafts: 0 };
     const [reference] = generator.profile.outputs(prediction.output, 1);
-    const raw = await generator.fetchOutput(reference!);
-    const outcome = await storeGeneratedPicture({ db, storage, inference: deps.inference, now, order, references, generatorName: generator.name, predictionId: prediction.id, generation, picture, attempt, raw });
+    let outcome: PictureOutcome;
+    try {
+      const raw = await readPicture(prediction.id, reference!);
+      outcome = await storeGeneratedPicture({ db, storage, inference: deps.inference, now, order, references, generatorName: generator.name, predictionId: prediction.id, generation, picture, attempt, raw });
+    } finally {
+      // Checked and stored, refused or unreadable: the container's upload has served (a picture is asked anew).
+      await dropUploads(prediction.id);
+    }
     // Bytes that are no image are the model's or the profile's fault, not bad luck: staff must see it.
     if (!outcome.stored && outcome.reason === 'notAnImage') throw new GeneratorError(`the picture of prediction ${prediction.id} is not an image we can use`);
     return outcome;
+  }
+
+  /** The storage key of a file a Cog container uploaded for this prediction, from the address we answered it. */
+  function uploadedKey(predictionId: string, reference: string): string | null {
+    const prefix = `${deps.publicUrl}${GENERATOR_UPLOAD_PATH}/files/`;
+    if (!reference.startsWith(prefix)) return null;
+    const [id, name, ...rest] = reference.slice(prefix.length).split('/');
+    if (id !== predictionId || !name || rest.length || !/^[0-9]{15}-[a-z0-9]{8}$/.test(name)) throw new GeneratorError(`prediction ${predictionId} answered a file of another prediction: ${reference.slice(0, 200)}`);
+    return `${UPLOAD_PREFIX}/${id}/${name}`;
+  }
+
+  /** One output as bytes: a file the container uploaded to us, an address at the provider, or a data: URI. */
+  async function readPicture(predictionId: string, reference: string): Promise<Buffer> {
+    const key = uploadedKey(predictionId, reference);
+    if (key) {
+      try {
+        return await storage.getBuffer(key);
+      } catch (error) {
+        if (error instanceof StorageNotFoundError) throw new GeneratorError(`the file prediction ${predictionId} uploaded is gone (${reference.slice(0, 200)})`);
+        throw error;
+      }
+    }
+    return generator!.fetchOutput(reference);
+  }
+
+  /** The files a Cog container uploaded for one prediction, oldest first. */
+  const uploadsOf = (predictionId: string) => storage.listKeys(`${UPLOAD_PREFIX}/${predictionId}/`);
+  /** Their addresses, as the container reported them (the output it would have sent by webhook). */
+  const uploadAddress = (key: string) => `${deps.publicUrl}${GENERATOR_UPLOAD_PATH}/files/${key.slice(UPLOAD_PREFIX.length + 1)}`;
+
+  /** A prediction's uploaded files, once read (or refused): gone, and their notes settled. */
+  async function dropUploads(predictionId: string): Promise<void> {
+    if (generator?.kind !== 'cog') return;
+    const keys = await uploadsOf(predictionId);
+    if (!keys.length) return;
+    await storage.deletePrefix(`${UPLOAD_PREFIX}/${predictionId}/`);
+    await settleIntent(db, keys);
   }
 
   /** The order's reference faces (the upload gate's descriptors); without any nothing could be checked. */
@@ -257,7 +307,13 @@ export function createGeneratorService(deps: GeneratorDeps) {
           attempt = used - 1;
           const { input } = callFor(picture, attempt);
           const reported = (await storedProgress(job.id)).webhook;
-          prediction = reported?.id === resuming ? { id: resuming, status: reported.status, output: null, error: reported.error } : await generator.check(resuming, input, webhookUrl(resuming));
+          // Cog: a PUT would start a prediction that has ended anew (the loop below learns its end another way).
+          prediction =
+            reported?.id === resuming
+              ? { id: resuming, status: reported.status, output: null, error: reported.error }
+              : generator.kind === 'cog'
+                ? { id: resuming, status: 'processing', output: null, error: null }
+                : await generator.check(resuming, input, webhookUrl(resuming));
           // Failed, canceled, or (Cog) ended without its picture being stored: a new attempt.
           if (prediction.status === 'failed' || prediction.status === 'canceled' || (reported?.id === resuming && reported.status === 'succeeded')) prediction = null;
         }
@@ -280,6 +336,11 @@ export function createGeneratorService(deps: GeneratorDeps) {
         const deadline = Date.now() + PREDICTION_PATIENCE_MS;
         let lastCheck = Date.now();
         let rejection: { reason: string; distance?: number } | null = null;
+        // Cog: what the last looks found without a webhook (files uploaded, the container idle), and since when.
+        let filesSeen = false;
+        let idleSeen = false;
+        let fromUploads = false;
+        let finalFailure = false;
         for (;;) {
           // The webhook may have stored the picture already: then there is nothing to wait for.
           if (await pictureStored(db, order.id, generation, picture.index)) break;
@@ -292,6 +353,7 @@ export function createGeneratorService(deps: GeneratorDeps) {
           if (reportedHere && !reportedHere.collecting) {
             prediction = { ...prediction, status: reportedHere.status, error: reportedHere.error };
             rejection = reportedHere.rejection ?? null;
+            finalFailure = reportedHere.final === true;
             break;
           }
           if (!reportedHere && !pending(prediction)) break;
@@ -310,21 +372,37 @@ export function createGeneratorService(deps: GeneratorDeps) {
           if (reportedHere) continue;
           if (generator.readable) prediction = await generator.check(prediction.id, input, null);
           else if (Date.now() - lastCheck >= recheckMs) {
-            // Cog: the same PUT again creates nothing while the prediction runs; a container that lost it
-            // (restarted) starts it again, and its webhook then brings the result.
+            // Cog has no way to read a prediction, and a repeated PUT would start one that has ended anew (a
+            // second paid run). Its files, uploaded just before its webhook is sent, tell it ended; still there
+            // at the next look with no webhook, the webhook is lost and the job takes them itself. An idle
+            // container at two looks in a row, with neither files nor webhook, ended it without reaching us.
             lastCheck = Date.now();
-            const again = await generator.check(prediction.id, input, webhookUrl(prediction.id));
-            if (pending(again)) prediction = again;
+            const files = await uploadsOf(prediction.id);
+            if (files.length && filesSeen) {
+              deps.log.warn({ orderId: order.id, predictionId: prediction.id }, 'generator webhook lost: the picture is taken from the files the container uploaded');
+              prediction = { ...prediction, status: 'succeeded', output: files.map(uploadAddress) };
+              fromUploads = true;
+              break;
+            }
+            filesSeen = files.length > 0;
+            const health = filesSeen ? 'BUSY' : await generator.health!();
+            if (health === 'READY' && idleSeen) {
+              throw new GeneratorError(
+                `prediction ${prediction.id} no longer runs on the Cog container, and neither its webhook nor its files reached the shop: the container cannot reach ${deps.publicUrl} (its webhook and --upload-url), or it restarted during the prediction. It is not asked for again on its own, so that nothing is paid for twice: check the container's log and network, then run the generator again`,
+                null,
+                true,
+              );
+            }
+            idleSeen = health === 'READY';
+            if (health === 'SETUP_FAILED' || health === 'DEFUNCT' || health === 'UNHEALTHY') throw new GeneratorError(`the Cog container reports ${health} while prediction ${prediction.id} was to run`);
           }
           await save({ ...progress, status: prediction.status });
         }
-        // Cog: a repeated PUT may have started it again just as the first run ended.
-        if (generator.kind === 'cog' && !pending(prediction)) await generator.cancel(prediction.id);
         if (await pictureStored(db, order.id, generation, picture.index)) break;
         if (!rejection) {
-          if (prediction.status === 'failed' || prediction.status === 'canceled') throw new GeneratorError(`prediction ${prediction.id} ${prediction.status}: ${prediction.error ?? 'no reason given'}`);
+          if (prediction.status === 'failed' || prediction.status === 'canceled') throw new GeneratorError(`prediction ${prediction.id} ${prediction.status}: ${prediction.error ?? 'no reason given'}`, null, finalFailure);
           if (!(await wanted())) return;
-          if (generator.kind === 'cog') throw new GeneratorError(`prediction ${prediction.id} ended without its picture being stored (its webhook did not bring it)`);
+          if (generator.kind === 'cog' && !fromUploads) throw new GeneratorError(`prediction ${prediction.id} ended without its picture being stored (its webhook did not bring it)`);
           const outcome = await collect(order, generation, picture, attempt, prediction, references);
           if (!outcome.stored) rejection = { reason: outcome.reason, ...(outcome.distance !== undefined ? { distance: outcome.distance } : {}) };
         }
@@ -438,12 +516,45 @@ export function createGeneratorService(deps: GeneratorDeps) {
           if (!(error instanceof GeneratorError)) throw error;
           // The job reports it to staff (for Cog it cannot learn it any other way).
           request.log.warn({ orderId: order.id, predictionId: prediction.id, err: error }, 'generator outputs refused');
-          end = { id: prediction.id, status: 'failed', error: error.message };
+          end = { id: prediction.id, status: 'failed', error: error.message, ...(error.final ? { final: true } : {}) };
         }
       }
       // Cog: the job learns the end only from here.
       if (end && generator.kind === 'cog') await note(end);
       return reply.status(204).send();
+    });
+
+    // A Cog container started with --upload-url (cogUploadUrl) PUTs each output file here before its webhook.
+    await app.register(async (uploads) => {
+      // Raw bytes of any type: whether they are an image is the gate's business when the picture is read.
+      uploads.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_BYTES }, (_request, body, done) => done(null, body));
+      const params = z.object({ token: z.string().max(100), filename: z.string().max(255) });
+      const tokenFirst = async (request: FastifyRequest, reply: FastifyReply) => {
+        const { token } = request.params as { token?: unknown };
+        if (generator?.kind === 'cog' && deps.webhookSecret && typeof token === 'string' && verifyUploadToken(deps.webhookSecret, token)) return;
+        request.log.warn({ event: 'generator_upload_refused', ip: request.ip }, 'generator upload refused');
+        return reply.status(generator?.kind === 'cog' ? 400 : 404).send({ error: { code: generator?.kind === 'cog' ? 'badSignature' : 'notFound', requestId: request.id } });
+      };
+      uploads.withTypeProvider<ZodTypeProvider>().put(`${GENERATOR_UPLOAD_PATH}/:token/:filename`, { bodyLimit: MAX_UPLOAD_BYTES, onRequest: tokenFirst, schema: { params } }, async (request, reply) => {
+        const predictionId = request.headers['x-prediction-id'];
+        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        if (typeof predictionId !== 'string' || !/^[a-z2-7]{26}$/.test(predictionId) || body.length === 0) return reply.status(400).send({ error: { code: 'badRequest', requestId: request.id } });
+        // Only for a prediction a job is waiting for: nobody can park files here.
+        const [job] = await db
+          .select({ id: jobs.id })
+          .from(jobs)
+          .where(and(eq(jobs.queue, GENERATOR_QUEUE), sql`${jobs.status} in ('pending', 'running')`, sql`${jobs.progress}->>'predictionId' = ${predictionId}`));
+        if (!job) return reply.status(404).send({ error: { code: 'notFound', requestId: request.id } });
+        // Named so that listing gives them in the order they came (the output's order).
+        const name = `${String(Date.now()).padStart(15, '0')}-${randomBytes(5).toString('hex').slice(0, 8)}`;
+        const key = `${UPLOAD_PREFIX}/${predictionId}/${name}`;
+        // Noted first: a file nobody reads (its job gave up) goes with the deletion job's sweep.
+        await noteIntent(db, [key], now());
+        const type = request.headers['content-type'];
+        await storage.put(key, body, { contentType: typeof type === 'string' && /^[\w.+-]+\/[\w.+-]+$/.test(type) ? type : 'application/octet-stream' });
+        request.log.info({ predictionId, bytes: body.length, file: request.params.filename.slice(0, 100) }, 'generator file uploaded');
+        return reply.status(201).header('location', uploadAddress(key)).send();
+      });
     });
   };
 

@@ -10,7 +10,7 @@ import { generatedImages, jobs, orderUploads, orders } from '../../db/schema.js'
 import { startCogStandIn, type CogStandIn } from '../../generator/cog-stand-in.js';
 import { FLUX_PULID, INSTANT_ID, PULID } from '../../generator/published-models.js';
 import { startReplicateStandIn, type ReplicateStandIn } from '../../generator/replicate-stand-in.js';
-import type { WebhookDelivery } from '../../generator/stand-in-outputs.js';
+import type { UploadDelivery, WebhookDelivery } from '../../generator/stand-in-outputs.js';
 import { signWebhook, webhookToken } from '../../generator/webhook-signature.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
@@ -18,6 +18,8 @@ import { signInStaff, type StaffClient } from '../../test/staff.js';
 import { franckJpeg } from '../../../testing/images.js';
 import { payOrder, placeOrder, setOrder } from '../../test/seed.js';
 import { BACKGROUND_CATALOGUE } from '../../../studio/prompts.js';
+import { storageIntents } from '../../db/schema.js';
+import { cogUploadUrl, GENERATOR_UPLOAD_PATH } from '../../generator/upload-address.js';
 import { GENERATOR_QUEUE, GENERATOR_WEBHOOK_PATH, MAX_ATTEMPTS_PER_PICTURE } from './generator-service.js';
 
 // Outfits and an office are offered only when the generator is the default way (capabilities): these orders keep
@@ -33,6 +35,14 @@ const into =
   async (url, headers, body) => {
     const target = new URL(url);
     return (await app.inject({ method: 'POST', url: `${target.pathname}${target.search}`, headers, payload: body })).statusCode;
+  };
+
+/** The stand-in's uploads (Cog's --upload-url) go straight into the app under test too. */
+const uploadInto =
+  (app: FastifyInstance): UploadDelivery =>
+  async (url, headers, body) => {
+    const answer = await app.inject({ method: 'PUT', url: new URL(url).pathname, headers, payload: body });
+    return { status: answer.statusCode, location: typeof answer.headers.location === 'string' ? answer.headers.location : null };
   };
 
 // Waits by the clock, not by a count of looks: on a busy machine each look takes longer.
@@ -332,9 +342,12 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
 
     beforeAll(async () => {
       // InstantID's published predictor (published-models.ts): `image` required, a list of `num_outputs` images.
-      stand = await startCogStandIn({ model: INSTANT_ID });
+      // Started as the README says: with the shop's upload address (Cog 0.13.6 answers an asynchronous
+      // prediction's files as paths inside the container without one).
+      stand = await startCogStandIn({ model: INSTANT_ID, uploadUrl: cogUploadUrl('http://shop.test', COG_SECRET) });
       t = await buildTestApp(db, { CAMPAIGN_PERCENT: '0', GENERATOR: 'cog', COG_URL: stand.baseUrl, GENERATOR_MODEL: 'zsxkib/instant-id', GENERATOR_WEBHOOK_SECRET: COG_SECRET }, { generatorPollMs: 20, generatorRecheckMs: 150 });
       stand.deliver = into(t.app);
+      stand.upload = uploadInto(t.app);
       staff = await signInStaff(t.app, '10.81.0.2');
     });
     afterAll(async () => {
@@ -346,7 +359,7 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
       expect(await t.app.generatorCheck).toEqual([]);
     });
 
-    test('one picture per call in the model\'s own inputs: three idempotent PUTs with our ids, results only by the webhook, data: URIs stored as drafts', async () => {
+    test('one picture per call in the model\'s own inputs: three idempotent PUTs with our ids, files uploaded to the shop, results by the webhook, stored as drafts', async () => {
       stand.behaviour = { ...stand.behaviour, output: 'same-person', delayMs: 30 };
       const { order, jobId } = await chooseGenerator(BASIC);
       await t.app.jobRunner!.drain();
@@ -361,8 +374,14 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
         expect(p.received).toEqual(p.input);
         expect(p.input).toMatchObject({ num_outputs: 1, output_format: 'png' });
         expect(Array.isArray(p.output) && p.output.length).toBe(1);
+        // The Location the shop answered the upload with, as Cog reports it.
+        expect((p.output as string[])[0]).toMatch(new RegExp(`^http://shop\\.test${GENERATOR_UPLOAD_PATH}/files/${p.id}/\\d{15}-[a-z0-9]{8}$`));
         expect(p).toMatchObject({ status: 'succeeded', runs: 1 });
       }
+      // Read, the uploaded files are gone, and so are their notes for the deletion job.
+      // (The webhook removes them just after the drafts are stored, which is when the job may end.)
+      await until(async () => (await t.app.storage.listKeys('generator-uploads/')).length === 0, 'the uploads removed');
+      await until(async () => (await db.db.select().from(storageIntents)).every((row) => !row.key.startsWith('generator-uploads/')), 'their notes settled');
       expect(new Set(made.map((p) => p.input.seed)).size).toBe(3);
       expect(await external(order.orderId)).toHaveLength(9);
       expect(await pictures(order.orderId)).toBe(3);
@@ -381,14 +400,14 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
       expect((await post(`?prediction=abc&token=${webhookToken(COG_SECRET, 'abc')}`)).statusCode).toBe(204);
     });
 
-    test('a lost webhook: the repeated idempotent PUT finds the prediction gone and starts it again, whose webhook brings the result', async () => {
+    test('lost webhooks: the job takes the files the container uploaded; each prediction runs once', async () => {
       stand.behaviour = { ...stand.behaviour, delayMs: 30 };
       const delivered = stand.deliver;
-      // The first webhook of this order's predictions is lost (a late one of an earlier test is not).
+      // Every webhook of this order's predictions is lost (a late one of an earlier test is not).
       let orderId = '';
       let dropped = 0;
       stand.deliver = async (url, headers, body) => {
-        if (!orderId || !body.includes(orderId) || dropped > 0) return delivered(url, headers, body);
+        if (!orderId || !body.includes(orderId)) return delivered(url, headers, body);
         dropped++;
         return 0;
       };
@@ -396,29 +415,74 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
       orderId = order.orderId;
       await t.app.jobRunner!.drain();
       stand.deliver = delivered;
-      expect(dropped).toBe(1);
+      expect(dropped).toBe(3);
       const made = predictionsFor(order.orderId);
       expect(made).toHaveLength(3);
-      // Started again by the repeated PUT (at the tests' 150 ms repeat, a busy machine may repeat once more
-      // before the second webhook is noted; in production the repeat comes once a minute).
-      expect(made[0]!.status).toBe('succeeded');
-      expect(made[0]!.runs).toBeGreaterThanOrEqual(2);
+      // Never started again: a repeated PUT after the end would have been a second paid run.
+      for (const p of made) expect(p).toMatchObject({ status: 'succeeded', runs: 1, repeats: 0 });
       expect(await pictures(order.orderId)).toBe(3);
       expect(await t.app.jobs.find(jobId)).toMatchObject({ status: 'done' });
+      await until(async () => (await t.app.storage.listKeys('generator-uploads/')).length === 0, 'the uploads removed');
     });
 
-    test('a repeated PUT while the prediction runs creates nothing new', async () => {
+    test('neither webhook nor upload reaches the shop: the prediction runs once, the job ends at once with a reason staff read', async () => {
+      stand.behaviour = { ...stand.behaviour, delayMs: 30 };
+      const delivered = stand.deliver;
+      const uploaded = stand.upload;
+      let orderId = '';
+      // The shop's address is blocked for the container: its uploads fail (Cog then fails the prediction), its webhook is lost.
+      stand.deliver = async (url, headers, body) => (orderId && body.includes(orderId) ? 0 : delivered(url, headers, body));
+      stand.upload = async (url, headers, body) => (orderId && [...stand.predictions.values()].some((p) => p.id === headers['x-prediction-id'] && String(p.input.image).includes(orderId)) ? { status: 502, location: null } : uploaded(url, headers, body));
+      const { order, jobId } = await chooseGenerator({ ...BASIC });
+      orderId = order.orderId;
+      await t.app.jobRunner!.drain();
+      stand.deliver = delivered;
+      stand.upload = uploaded;
+      const made = predictionsFor(order.orderId);
+      expect(made).toHaveLength(1);
+      expect(made[0]).toMatchObject({ status: 'failed', runs: 1, repeats: 0 });
+      const job = (await t.app.jobs.find(jobId))!;
+      expect(job).toMatchObject({ status: 'dead', attempts: 1 });
+      expect(job.lastError).toContain('neither its webhook nor its files reached the shop');
+      expect(await pictures(order.orderId)).toBe(0);
+    });
+
+    test('a container started without --upload-url answers paths inside itself: a setting for staff to fix, the job ends at once', async () => {
+      stand.behaviour = { ...stand.behaviour, delayMs: 20 };
+      stand.uploadUrl = null;
+      const { order, jobId } = await chooseGenerator(BASIC);
+      await t.app.jobRunner!.drain();
+      stand.uploadUrl = cogUploadUrl('http://shop.test', COG_SECRET);
+      const made = predictionsFor(order.orderId);
+      expect(made).toHaveLength(1);
+      expect(made[0]!.output).toEqual(['/tmp/out_0.jpg']);
+      const job = (await t.app.jobs.find(jobId))!;
+      expect(job).toMatchObject({ status: 'dead', attempts: 1 });
+      expect(job.lastError).toContain('started without --upload-url');
+      expect(job.lastError).toContain('npm run generator:check prints');
+    });
+
+    test('the upload address takes files only with its token, and only for a prediction a job waits for', async () => {
+      const put = (token: string, id: string) => t.app.inject({ method: 'PUT', url: `${GENERATOR_UPLOAD_PATH}/${token}/out_0.png`, headers: { 'content-type': 'image/png', 'x-prediction-id': id }, payload: Buffer.from('png') });
+      const token = new URL(cogUploadUrl('http://shop.test', COG_SECRET)).pathname.split('/')[4]!;
+      expect((await put('x'.repeat(43), 'a'.repeat(26))).statusCode).toBe(400);
+      expect((await put(token, 'a'.repeat(26))).statusCode).toBe(404);
+      expect((await put(token, '../etc')).statusCode).toBe(400);
+      expect(await t.app.storage.listKeys('generator-uploads/')).toEqual([]);
+    });
+
+    test('a long prediction: while it runs the job asks only whether the container is busy, never the PUT again', async () => {
       stand.behaviour = { ...stand.behaviour, delayMs: 600_000 };
       const { order, jobId } = await chooseGenerator(BASIC);
       const running = t.app.jobRunner!.drain();
       const id = (await until(async () => (await progressOf(t, jobId))?.predictionId, 'the prediction'))!;
-      // The job notes the prediction's id as it sends the PUT; the container may not have it yet.
-      const first = await until(async () => ((stand.predictions.get(id)?.repeats ?? 0) >= 2 ? stand.predictions.get(id) : null), 'two repeated PUTs');
-      expect(first).toMatchObject({ runs: 1, status: 'processing' });
+      const looks = stand.healthChecks;
+      await until(async () => stand.healthChecks >= looks + 3, 'three looks at the container');
+      expect(stand.predictions.get(id)).toMatchObject({ runs: 1, repeats: 0, status: 'processing' });
       stand.behaviour = { ...stand.behaviour, delayMs: 20 };
       await stand.finish(id);
       await running;
-      expect(stand.predictions.get(id)!.runs).toBe(1);
+      expect(stand.predictions.get(id)).toMatchObject({ runs: 1, repeats: 0 });
       expect(await pictures(order.orderId)).toBe(3);
     });
 
@@ -434,15 +498,6 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
       stand.behaviour = { ...stand.behaviour, output: 'same-person' };
       expect((await t.app.jobs.find(garbage.jobId))!.lastError).toContain('is not an image we can use');
       expect(await external(garbage.order.orderId)).toEqual([]);
-    });
-
-    test('a container started with --upload-url answers with file URLs', async () => {
-      stand.behaviour = { ...stand.behaviour, delayMs: 20, output: 'same-person' };
-      stand.files = 'url';
-      const { order } = await chooseGenerator(BASIC);
-      await t.app.jobRunner!.drain();
-      stand.files = 'data-uri';
-      expect(await pictures(order.orderId)).toBe(3);
     });
 
     test('someone else from the container: discarded by the webhook, asked again with a new seed each time, never a draft', async () => {
