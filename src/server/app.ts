@@ -277,10 +277,10 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
   // a mismatch is in the log before a paid order meets it (`npm run generator:check` prints the same).
   const generatorCheck =
     generator && config.runJobs && overrides.generator === undefined
-      ? checkGenerator(generator).then((found) => {
+      ? checkGenerator(generator).then((problems) => {
           // A Cog container sends its pictures to the shop's upload address: it must be one the network may carry them over.
           const upload = generator.kind === 'cog' ? uploadUrlProblem(config.publicUrl) : null;
-          const problems = upload ? [...found, upload] : found;
+          if (upload) app.log.error({ event: 'generator_upload_address', problem: upload }, 'the Cog container cannot be given a safe upload address');
           if (problems.length) app.log.error({ event: 'generator_profile_mismatch', model: generator.model, profile: generator.profile.key, problems }, 'the generator profile does not fit the model: run npm run generator:check');
           else app.log.info({ event: 'generator_profile_checked', model: generator.model, profile: generator.profile.key }, 'the generator profile fits the model');
           return problems;

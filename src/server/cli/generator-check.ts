@@ -1,6 +1,7 @@
 // `npm run generator:check`: the configured generator's model profile against the schema the model itself
 // publishes (a Cog container's GET /openapi.json, a Replicate version's openapi_schema): every input the
-// profile would send and the output it reads. Prints each mismatch and exits 1; 0 when the profile fits.
+// profile would send and the output it reads; for Cog, the upload address the container must be started with.
+// Prints each problem and exits 1; 0 when the profile fits (and the upload address will do).
 // Run it before the first customer pays, and after changing GENERATOR_MODEL or the container.
 import { ConfigError, loadConfig } from '../config.js';
 import { createGenerator } from '../generator/create-generator.js';
@@ -21,11 +22,14 @@ try {
     const uploadUrl = cogUploadUrl(config.publicUrl, config.generator.webhookSecret);
     console.log(`the container must run with this upload address (--upload-url ${uploadUrl}), e.g.:\n  ${cogDockerCommand(config.generator.model ?? '<owner>/<model>', uploadUrl)}`);
     const problem = uploadUrlProblem(config.publicUrl);
-    if (problem) problems.push(problem);
+    if (problem) {
+      console.error(`the upload address will not do: ${problem}`);
+      process.exitCode = 1;
+    }
   }
   if (problems.length === 0) {
     console.log(`the profile fits the model's published schema: inputs ${Object.keys(generator.profile.calls(SAMPLE_REQUEST)[0]?.input ?? {}).join(', ')}; output ${generator.profile.output === 'list' ? 'a list of images' : 'one image'}`);
-    process.exit(0);
+    process.exit(process.exitCode ?? 0);
   }
   console.error(`the profile does not fit the model (${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}):`);
   for (const problem of problems) console.error(`- ${problem}`);
