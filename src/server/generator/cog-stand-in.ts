@@ -3,8 +3,8 @@
 // PUT /predictions/{id} (synchronous, or `Prefer: respond-async` answering 202 at once), one prediction at a
 // time (409 for another while one runs; the same id again answers for the running one, and starts it anew
 // once it has ended, as the docs only promise idempotency "while the prediction is still running"),
-// POST /predictions/{id}/cancel (404 for an id not running), webhooks (unsigned, as Cog sends them) filtered by
-// webhook_events_filter, and file outputs as Cog 0.13.6's Python server gives them (cog/server/http.py,
+// POST /predictions/{id}/cancel (404 for an id not running), webhooks (unsigned, with only the prediction's set
+// fields, as Cog 0.13.6 sends them) filtered by webhook_events_filter, and file outputs as Cog 0.13.6's Python server gives them (cog/server/http.py,
 // runner.py, files.py): a synchronous prediction answers data: URIs; an asynchronous one PUTs each file to the
 // `--upload-url` (`<upload url>/<file name>`, raw bytes, the name's Content-Type, `X-Prediction-ID`) and answers the
 // upload's Location without its query, or, started without an upload URL, answers the paths of the files inside
@@ -38,6 +38,8 @@ export interface CogPrediction {
   canceled: boolean;
   /** Started with `Prefer: respond-async` (only these upload their files, as in Cog 0.13.6). */
   async: boolean;
+  startedAt: string;
+  completedAt: string | null;
   done: Promise<void>;
 }
 
@@ -80,11 +82,34 @@ export async function startCogStandIn(options: { behaviour?: Partial<ModelBehavi
   let produced = 0;
   const running = () => [...state.predictions.values()].find((p) => p.status === 'starting' || p.status === 'processing');
 
-  const view = (p: CogPrediction) => ({ id: p.id, input: p.input, output: p.output, status: p.status, error: p.error, logs: '', metrics: p.status === 'succeeded' ? { predict_time: state.behaviour.delayMs / 1000 } : {} });
+  /**
+   * The prediction as Cog 0.13.6 sends it (schema.py PredictionResponse): in an answer every field; in a webhook
+   * only the fields that were set (webhook.py: `dict(exclude_unset=True)`): those of the request, then status,
+   * output, logs and times, `metrics` once it succeeded and `error` only when it failed; never `version`.
+   */
+  const view = (p: CogPrediction, only: 'set' | 'all' = 'all') => {
+    const ended = p.status === 'succeeded' || p.status === 'failed' || p.status === 'canceled';
+    const set = {
+      input: p.input,
+      output: p.output,
+      id: p.id,
+      created_at: null,
+      output_file_prefix: null,
+      webhook: p.webhook,
+      webhook_events_filter: p.events,
+      status: p.status,
+      logs: '',
+      started_at: p.startedAt,
+      ...(ended ? { completed_at: p.completedAt } : {}),
+      ...(p.status === 'succeeded' ? { metrics: { predict_time: state.behaviour.delayMs / 1000 } } : {}),
+      ...(p.status === 'failed' ? { error: p.error } : {}),
+    };
+    return only === 'set' ? set : { version: null, completed_at: null, metrics: null, error: null, ...set };
+  };
 
   async function sendWebhook(p: CogPrediction, event: WebhookEvent): Promise<void> {
     if (!p.webhook || !p.events.includes(event)) return;
-    await state.deliver(p.webhook, { 'content-type': 'application/json' }, JSON.stringify(view(p))).catch(() => 0);
+    await state.deliver(p.webhook, { 'content-type': 'application/json' }, JSON.stringify(view(p, 'set'))).catch(() => 0);
   }
 
   /** One file of the output, as the server gives it for this kind of request. */
@@ -103,6 +128,7 @@ export async function startCogStandIn(options: { behaviour?: Partial<ModelBehavi
   async function complete(p: CogPrediction): Promise<void> {
     if (p.status !== 'starting' && p.status !== 'processing') return;
     const b = state.behaviour;
+    p.completedAt = new Date().toISOString();
     if (b.fail) {
       p.status = 'failed';
       p.error = b.fail;
@@ -115,10 +141,11 @@ export async function startCogStandIn(options: { behaviour?: Partial<ModelBehavi
         files = [];
         // One after another, as cog/json.py's upload_files walks the output.
         for (let i = 0; i < count; i++) files.push(await fileOutput(p, i, await standInFile(b.output, produced++)));
-      } catch (error) {
-        // The runner's upload raised: the prediction fails with its message.
+      } catch {
+        // The runner's upload raised (FileUploadError; its cause goes only to the container's log): the prediction fails.
         p.status = 'failed';
-        p.error = (error as Error).message;
+        p.error = 'Got error trying to upload output files';
+        p.completedAt = new Date().toISOString();
         finishers.get(p.id)?.();
         await sendWebhook(p, 'completed');
         return;
@@ -146,6 +173,8 @@ export async function startCogStandIn(options: { behaviour?: Partial<ModelBehavi
       repeats: previous?.repeats ?? 0,
       canceled: false,
       async,
+      startedAt: new Date().toISOString(),
+      completedAt: null,
       done: new Promise<void>((resolve) => (resolveDone = resolve)),
     };
     finishers.set(id, resolveDone);
@@ -171,7 +200,7 @@ export async function startCogStandIn(options: { behaviour?: Partial<ModelBehavi
         };
         const url = new URL(req.url ?? '/', base);
         if (req.method === 'GET' && url.pathname === '/') {
-          return send(200, { cog_version: '0.17.0', docs_url: '/docs', openapi_url: '/openapi.json', shutdown_url: '/shutdown', healthcheck_url: '/health-check', predictions_url: '/predictions', predictions_idempotent_url: '/predictions/{prediction_id}', predictions_cancel_url: '/predictions/{prediction_id}/cancel' });
+          return send(200, { cog_version: '0.13.6', docs_url: '/docs', openapi_url: '/openapi.json', shutdown_url: '/shutdown', healthcheck_url: '/health-check', predictions_url: '/predictions', predictions_idempotent_url: '/predictions/{prediction_id}', predictions_cancel_url: '/predictions/{prediction_id}/cancel' });
         }
         if (req.method === 'GET' && url.pathname === '/openapi.json') {
           if (!state.model) return send(404, { detail: 'Not Found' });
@@ -180,13 +209,15 @@ export async function startCogStandIn(options: { behaviour?: Partial<ModelBehavi
         if (req.method === 'GET' && url.pathname === '/health-check') {
           state.healthChecks++;
           const status = state.health === 'READY' && running() ? 'BUSY' : state.health;
-          return send(200, { status, setup: { started_at: new Date(0).toISOString(), completed_at: new Date(0).toISOString(), status: state.health === 'SETUP_FAILED' ? 'failed' : state.health === 'STARTING' ? 'starting' : 'succeeded', logs: '' }, version: { coglet: '0.17.0', cog: '0.14.0', python: '3.13.0' } });
+          // 0.13.6 (http.py healthcheck): the state and setup's result, nothing else.
+          return send(200, { status, setup: state.health === 'STARTING' ? {} : { started_at: new Date(0).toISOString(), completed_at: new Date(0).toISOString(), logs: '', status: state.health === 'SETUP_FAILED' ? 'failed' : 'succeeded' } });
         }
         const cancel = /^\/predictions\/([^/]+)\/cancel$/.exec(url.pathname);
         if (req.method === 'POST' && cancel) {
           const p = state.predictions.get(cancel[1]!);
           if (!p || (p.status !== 'starting' && p.status !== 'processing')) return send(404, { detail: 'Not Found' });
           p.status = 'canceled';
+          p.completedAt = new Date().toISOString();
           p.canceled = true;
           finishers.get(p.id)?.();
           void sendWebhook(p, 'completed');

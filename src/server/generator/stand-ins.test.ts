@@ -122,7 +122,15 @@ describe('stand-ins of a published model (zsxkib/instant-id as its predictor dec
       await cog.predictions.get(id)!.done;
       return cog.predictions.get(id)!;
     };
-    expect((await ended('b1', { image: 'https://x/a.jpg', num_outputs: 2, output_format: 'png' })).output).toEqual(['/tmp/out_0.jpg', '/tmp/out_1.jpg']);
+    const hooks: Record<string, unknown>[] = [];
+    cog.deliver = async (_url, _headers, body) => (hooks.push(JSON.parse(body) as Record<string, unknown>), 200);
+    const b1 = await fetch(`${cog.baseUrl}/predictions/b1`, { method: 'PUT', headers: { 'content-type': 'application/json', prefer: 'respond-async' }, body: JSON.stringify({ input: { image: 'https://x/a.jpg', num_outputs: 2 }, webhook: 'http://shop.test/hook', webhook_events_filter: ['completed'] }) });
+    // The answer has every field of the prediction; the webhook only those that were set (no error, no version).
+    expect(Object.keys((await b1.json()) as object).sort()).toEqual(['completed_at', 'created_at', 'error', 'id', 'input', 'logs', 'metrics', 'output', 'output_file_prefix', 'started_at', 'status', 'version', 'webhook', 'webhook_events_filter']);
+    await cog.predictions.get('b1')!.done;
+    expect(cog.predictions.get('b1')!.output).toEqual(['/tmp/out_0.jpg', '/tmp/out_1.jpg']);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(Object.keys(hooks[0]!).sort()).toEqual(['completed_at', 'created_at', 'id', 'input', 'logs', 'metrics', 'output', 'output_file_prefix', 'started_at', 'status', 'webhook', 'webhook_events_filter']);
     // An upload endpoint as the docs show one: the file under <upload url>/<name>, the asset's address in Location.
     const received: { url: string; type: string | undefined; prediction: string | undefined; bytes: number }[] = [];
     const target = http.createServer((req, res) => {
@@ -148,7 +156,7 @@ describe('stand-ins of a published model (zsxkib/instant-id as its predictor dec
       // An upload the endpoint refuses fails the prediction, as the runner's raise_for_status does.
       target.removeAllListeners('request');
       target.on('request', (_req, res) => res.writeHead(403).end());
-      expect(await ended('b4', { image: 'https://x/a.jpg' })).toMatchObject({ status: 'failed', error: expect.stringContaining('403 Client Error') });
+      expect(await ended('b4', { image: 'https://x/a.jpg' })).toMatchObject({ status: 'failed', error: 'Got error trying to upload output files' });
     } finally {
       cog.uploadUrl = null;
       await new Promise((resolve) => target.close(resolve));
