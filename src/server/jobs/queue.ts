@@ -214,11 +214,12 @@ export function createJobQueue(db: Executor, now: () => Date) {
         .where(and(eq(jobs.id, id), eq(jobs.lockedBy, workerId), eq(jobs.status, 'running')));
     },
 
-    /** Staff send a dead job round again, with fresh attempts. */
-    async retry(id: number): Promise<boolean> {
+    /** Staff send a dead job round again, with fresh attempts (and, where its queue wants it, a new progress). */
+    async retry(id: number, options: { progress?: (old: unknown) => unknown } = {}): Promise<boolean> {
+      const [job] = options.progress ? await db.select({ progress: jobs.progress }).from(jobs).where(eq(jobs.id, id)) : [];
       const rows = await db
         .update(jobs)
-        .set({ status: 'pending', attempts: 0, runAt: now(), finishedAt: null, lockedBy: null, lockedUntil: null, updatedAt: now() })
+        .set({ status: 'pending', attempts: 0, runAt: now(), finishedAt: null, lockedBy: null, lockedUntil: null, updatedAt: now(), ...(job && options.progress ? { progress: options.progress(job.progress) } : {}) })
         .where(and(eq(jobs.id, id), inArray(jobs.status, ['dead', 'failed'])))
         .returning({ id: jobs.id });
       return rows.length === 1;

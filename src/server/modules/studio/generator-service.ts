@@ -87,6 +87,8 @@ interface GeneratorProgress {
   /** Attempts used per picture (index → count), so a job that runs again does not ask more often. */
   attempts?: Record<string, number>;
   discarded?: Discarded[];
+  /** Discarded before staff sent the job round again (retriedProgress). */
+  earlier?: Discarded[];
   /** Pictures given up after MAX_ATTEMPTS_PER_PICTURE. */
   missing?: number[];
   /** Cog: the end its webhook reported (the container has no other way to tell), and what the gate said. */
@@ -94,6 +96,16 @@ interface GeneratorProgress {
 }
 
 /** The plan of one run: the order's booking as the catalogue's pictures (prompts.ts). */
+/**
+ * Staff send a generator job round again: every picture not yet stored is asked for anew, with new predictions.
+ * The gate's verdicts so far stay for staff to read (`earlier`), but no longer count against the pictures; the
+ * attempts per picture go on counting, so each new prediction has a seed none before it had.
+ */
+export function retriedProgress(progress: unknown): GeneratorProgress {
+  const old = (progress ?? {}) as GeneratorProgress;
+  return { attempts: old.attempts ?? {}, earlier: [...(old.earlier ?? []), ...(old.discarded ?? [])], discarded: [], missing: [] };
+}
+
 export function planFor(order: OrderRow, generation: number): PlannedPicture[] {
   return planGeneration({
     package: order.package as PackageKey,
@@ -418,8 +430,12 @@ export function createGeneratorService(deps: GeneratorDeps) {
     await summary({ status: missing.size ? 'incomplete' : 'succeeded', predictionId: undefined, webhook: undefined });
     if (missing.size) {
       const numbers = [...missing].sort((a, b) => a - b).map((i) => i + 1);
+      const stored = await storedPictures(order.id, generation, plan);
+      // Asking the same model again at once would most likely be refused again: staff decide (their retry asks anew).
       throw new GeneratorError(
-        `${numbers.length} of ${plan.length} pictures were discarded ${MAX_ATTEMPTS_PER_PICTURE} times by the gate (not the customer, no face, several faces or blurred): pictures ${numbers.join(', ')}. The others are drafts; review the photos, run the generator again or make these another way.`,
+        `${numbers.length} of ${plan.length} pictures were discarded ${MAX_ATTEMPTS_PER_PICTURE} times by the gate (pictures ${numbers.join(', ')}; each attempt's reason is listed with the job). ${stored === 0 ? 'No picture became a draft' : `${stored} ${stored === 1 ? 'picture is' : 'pictures are'} drafts`}: review the photos, run the generator again or make the missing pictures another way.`,
+        null,
+        true,
       );
     }
   };

@@ -200,11 +200,30 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
       expect(predictionsFor(order.orderId)).toHaveLength(3 * MAX_ATTEMPTS_PER_PICTURE);
       expect(await external(order.orderId)).toEqual([]);
       const job = await t.app.jobs.find(jobId);
+      // Ended at once for staff (asking the same model again would most likely be refused again), saying how many drafts there are.
+      expect(job).toMatchObject({ status: 'dead', attempts: 1 });
       expect(job!.lastError).toContain(`3 of 3 pictures were discarded ${MAX_ATTEMPTS_PER_PICTURE} times by the gate`);
+      expect(job!.lastError).toContain('No picture became a draft');
       expect(job!.progress).toMatchObject({ missing: [0, 1, 2], status: 'incomplete' });
-      // A retry of the job asks no more: the bound holds across runs.
+      // The job running again on its own asks no more: the bound holds across runs.
       await rerun(t, jobId);
       expect(predictionsFor(order.orderId)).toHaveLength(3 * MAX_ATTEMPTS_PER_PICTURE);
+      // Staff read each attempt's verdict: the picture, the attempt, why, how far the face was.
+      const studio = (await staff.request('GET', `/api/admin/orders/${order.orderId}/studio`)).json() as { jobs: { id: number; lastError: string; progress: { discarded: { picture: number; attempt: number; reason: string; distance?: number }[]; identityLimit: number } }[] };
+      const seen = studio.jobs.find((j) => j.id === jobId)!;
+      expect(seen.lastError).not.toContain('    at ');
+      expect(seen.progress.identityLimit).toBe(0.5);
+      expect(seen.progress.discarded).toHaveLength(3 * MAX_ATTEMPTS_PER_PICTURE);
+      for (const d of seen.progress.discarded) expect(d.reason === 'otherPerson' ? d.distance! > 0.5 : ['noFace', 'multipleFaces'].includes(d.reason)).toBe(true);
+      // Staff's retry asks anew: new predictions, each with a seed none before had; this time the model answers him.
+      const seedsBefore = new Set(predictionsFor(order.orderId).map((p) => p.input.seed));
+      expect((await admin(`/api/admin/jobs/${jobId}/retry`)).statusCode).toBe(200);
+      await t.app.jobRunner!.drain();
+      const fresh = predictionsFor(order.orderId).slice(3 * MAX_ATTEMPTS_PER_PICTURE);
+      expect(fresh).toHaveLength(3);
+      for (const p of fresh) expect(seedsBefore.has(p.input.seed)).toBe(false);
+      expect(await pictures(order.orderId)).toBe(3);
+      expect(await t.app.jobs.find(jobId)).toMatchObject({ status: 'done' });
     });
 
     test('a picture without a face is discarded too', async () => {
@@ -511,7 +530,7 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
       expect(seeds.every((seed) => Number.isInteger(seed))).toBe(true);
       expect(new Set(seeds).size).toBe(3 * MAX_ATTEMPTS_PER_PICTURE);
       expect(await external(order.orderId)).toEqual([]);
-      expect((await t.app.jobs.find(jobId))!.lastError).toContain('discarded');
+      expect(await t.app.jobs.find(jobId)).toMatchObject({ status: 'dead', attempts: 1, lastError: expect.stringContaining('discarded') });
     });
   });
 

@@ -2,16 +2,25 @@
 // their progress, regenerating drafts, and the dead jobs with their retry.
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
+import { IDENTITY } from '../../../studio/thresholds.js';
 import { auditLog } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
 import type { JobRow } from '../../jobs/queue.js';
 import type { ZodTypeProvider } from '../../http/zod-provider.js';
 import { staffOf } from '../auth/guard.js';
 import { createOrderRepository } from '../orders/order-repository.js';
-import type { GeneratorService } from './generator-service.js';
+import { GENERATOR_QUEUE, retriedProgress, type GeneratorService } from './generator-service.js';
 import { PRODUCTION_MODES, type StudioService } from './studio-service.js';
 
 const orderParams = z.object({ id: z.uuid({ error: 'notFound' }) }).strict();
+
+/** What staff see of a job's progress: counts, and for the generator each picture the gate discarded and why. */
+function progressView(progress: unknown) {
+  if (!progress || typeof progress !== 'object') return null;
+  const p = progress as { done?: number; total?: number; refused?: number; discarded?: unknown[]; earlier?: unknown[]; missing?: number[] };
+  const discarded = [...(p.earlier ?? []), ...(p.discarded ?? [])].slice(-60);
+  return { done: p.done, total: p.total, refused: p.refused, ...(discarded.length ? { discarded, identityLimit: IDENTITY.maxSamePersonDistance } : {}), missing: p.missing };
+}
 
 function jobView(job: JobRow) {
   return {
@@ -20,8 +29,8 @@ function jobView(job: JobRow) {
     status: job.status,
     attempts: job.attempts,
     maxAttempts: job.maxAttempts,
-    progress: (job.progress as { done?: number; total?: number } | null) ?? null,
-    lastError: job.lastError ? job.lastError.split('\n')[0]!.slice(0, 300) : null,
+    progress: progressView(job.progress),
+    lastError: job.lastError ? job.lastError.split('\n')[0]!.slice(0, 700) : null,
     orderId: job.orderId,
     runAt: job.runAt.toISOString(),
     createdAt: job.createdAt.toISOString(),
@@ -68,7 +77,9 @@ export const studioRoutes: FastifyPluginAsync<{ studio: StudioService; generator
   api.get('/api/admin/jobs/dead', async () => ({ jobs: (await app.jobs.dead()).map(jobView) }));
 
   api.post('/api/admin/jobs/:jobId/retry', { schema: { params: z.object({ jobId: z.coerce.number().int().positive() }).strict() } }, async (request) => {
-    if (!(await app.jobs.retry(request.params.jobId))) throw notFound('notFound');
+    const job = await app.jobs.find(request.params.jobId);
+    // A generator job asks anew for what the gate refused (new predictions, new seeds), not for nothing.
+    if (!job || !(await app.jobs.retry(job.id, job.queue === GENERATOR_QUEUE ? { progress: retriedProgress } : {}))) throw notFound('notFound');
     await audit(staffOf(request).id, 'job.retry', null, { jobId: request.params.jobId });
     return { ok: true };
   });

@@ -117,8 +117,11 @@ export interface AdminJob {
   status: 'pending' | 'running' | 'done' | 'failed' | 'dead';
   attempts: number;
   maxAttempts: number;
-  /** refused: studio drafts not made because they failed the output gate twice (no face, someone else's). */
-  progress: { done?: number; total?: number; refused?: number } | null;
+  /**
+   * refused: studio drafts not made because they failed the output gate twice (no face, someone else's).
+   * discarded: the generator's pictures the gate refused, each attempt with its reason; missing: pictures given up.
+   */
+  progress: { done?: number; total?: number; refused?: number; discarded?: { picture: number; attempt: number; reason: string; distance?: number }[]; identityLimit?: number; missing?: number[] } | null;
   lastError: string | null;
   orderId: string | null;
   runAt: string;

@@ -151,6 +151,17 @@ export function StudioPanel({ detail, onFinished }: { detail: AdminOrderDetail; 
   );
 }
 
+/** Why the gate discarded a generated picture (src/studio/output-gate.ts). */
+const REJECTIONS: Record<string, string> = {
+  otherPerson: 'nicht die Person der Bestellung',
+  noFace: 'kein Gesicht',
+  multipleFaces: 'mehrere Gesichter',
+  blurred: 'unscharf',
+  badLight: 'zu dunkel oder zu hell',
+  tilted: 'Kopf zu schräg',
+  noDescriptor: 'Gesicht nicht vergleichbar',
+};
+
 export function JobLine({ job, busy, onRetry, children }: { job: AdminJob; busy: boolean; onRetry: () => void; children?: React.ReactNode }) {
   const status = JOB_STATUS[job.status];
   const total = job.progress?.total ?? 0;
@@ -172,6 +183,22 @@ export function JobLine({ job, busy, onRetry, children }: { job: AdminJob; busy:
           <progress max={total} value={done} aria-label={`${done} von ${total} Bildern`} /> {done} von {total} Bildern
           {job.progress?.refused ? ` · ${job.progress.refused} nicht gemacht: Gesicht im Entwurf nicht als das der Kundin oder des Kunden erkannt` : ''}
         </span>
+      )}
+      {job.progress?.discarded && job.progress.discarded.length > 0 && (
+        <details className="admin-job__discarded" data-testid="job-discarded">
+          <summary>
+            {job.progress.discarded.length} {job.progress.discarded.length === 1 ? 'Bild' : 'Bilder'} vom Generator verworfen, nie Entwurf geworden
+            {job.progress.missing?.length ? ` · aufgegeben: Bild ${job.progress.missing.map((i) => i + 1).join(', ')}` : ''}
+          </summary>
+          <ul>
+            {job.progress.discarded.map((d) => (
+              <li key={`${d.picture}-${d.attempt}`}>
+                Bild {d.picture + 1}, Versuch {d.attempt + 1}: {REJECTIONS[d.reason] ?? d.reason}
+                {d.distance !== undefined ? ` (Abstand ${d.distance.toFixed(2).replace('.', ',')}, Grenze ${(job.progress?.identityLimit ?? 0).toFixed(2).replace('.', ',')})` : ''}
+              </li>
+            ))}
+          </ul>
+        </details>
       )}
       {job.lastError && job.status !== 'done' && <span className="admin-job__error">Letzter Fehler: {job.lastError}</span>}
       {job.status === 'dead' && (
