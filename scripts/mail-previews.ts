@@ -5,7 +5,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { LANGUAGES } from '../src/domain/catalog.js';
-import { renderOrderReceivedMail, renderPaymentConfirmedMail, renderPaymentFailedMail, renderPhotosReadyMail } from '../src/server/modules/orders/order-mails.js';
+import { renderOrderReceivedMail, renderPaymentConfirmedMail, renderPaymentFailedMail, renderPhotosReadyMail, renderProductionDelayedMail } from '../src/server/modules/orders/order-mails.js';
 import { mailData } from '../src/server/test/order-mail-data.js';
 import { renderRefundMail, renderStatusLinkMail, renderWithdrawalReceiptMail } from '../src/server/mail/service-mails.js';
 
@@ -21,6 +21,7 @@ for (const language of LANGUAGES) {
   mails.push({ name: `${language}-payment-failed`, ...renderPaymentFailedMail(data) });
   mails.push({ name: `${language}-photos-ready`, ...renderPhotosReadyMail(ready) });
   mails.push({ name: `${language}-photos-ready-one`, ...renderPhotosReadyMail({ ...ready, resultCount: 1 }) });
+  mails.push({ name: `${language}-production-delayed`, ...renderProductionDelayedMail({ ...data, dueAt: new Date('2026-03-10T14:00:00Z') }) });
   const site = data.site.name;
   mails.push({
     name: `${language}-status-link`,

@@ -56,6 +56,8 @@ export interface CustomerOrderView {
   completedAt: string | null;
   deliveryHours: number | null;
   dueAt: string | null;
+  /** The photos were promised by dueAt (the first delivery), which has passed: the page owns up to it. */
+  overdue: boolean;
   resultCount: number | null;
   uploads: { id: string; fileName: string; thumbnailUrl: string }[];
   /** `format`: the output format (4:5, 1:1, 35 × 45 mm) when known; `favourite`: the customer marked it. */

@@ -50,6 +50,7 @@ import { refundRoutes } from './modules/refunds/routes.js';
 import { createWithdrawalDesk, withdrawalRoutes } from './modules/withdrawals/routes.js';
 import { createWithdrawalService } from './modules/withdrawals/withdrawal-service.js';
 import { createGeneratorService } from './modules/studio/generator-service.js';
+import { createDelayNotices } from './modules/orders/delay-notices.js';
 import { uploadUrlProblem } from './generator/upload-address.js';
 import { createGarbageRelease } from './jobs/garbage.js';
 import { createJobRunner, type JobRunner } from './jobs/runner.js';
@@ -69,6 +70,7 @@ declare module 'fastify' {
     mailer: Mailer;
     payments: PaymentProvider;
     retention: RetentionService;
+    delayNotices: ReturnType<typeof createDelayNotices>;
     auth: AuthService;
     /** Face detection and person segmentation (a worker thread, started on first use). */
     inference: Inference;
@@ -427,6 +429,8 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
 
   const retention = createRetentionService({ db, storage, now, log: app.log });
   app.decorate('retention', retention);
+  const delayNotices = createDelayNotices({ db: db.db, now, log: app.log });
+  app.decorate('delayNotices', delayNotices);
   // What a crash left half-written goes at the start (a sibling process's write under way is younger).
   app.addHook('onReady', async () => {
     const removed = await storage.sweepTemporary(STARTUP_TEMPORARY_STALE_MS).catch((error: unknown) => {
@@ -441,9 +445,12 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
       const stopRetention = schedulePeriodic(() => retention.run(), { name: 'retention', intervalMs: config.retentionIntervalMinutes * 60_000, log: app.log });
       // Every process asks; a shared counter lets one per window call the provider.
       const stopReconcile = schedulePeriodic(() => app.paymentEvents.reconcileOpenCheckouts(), { name: 'payment-reconciliation', intervalMs: RECONCILE.everyMs, firstDelayMs: 30_000, log: app.log });
+      // A promised time that passed is owned up to within minutes (the mail's key keeps it single across processes).
+      const stopDelays = schedulePeriodic(() => delayNotices.run(), { name: 'delay-notices', intervalMs: 5 * 60_000, firstDelayMs: 60_000, log: app.log });
       stop = () => {
         stopRetention();
         stopReconcile();
+        stopDelays();
       };
     });
     app.addHook('onClose', async () => stop());

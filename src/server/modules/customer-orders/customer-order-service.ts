@@ -21,6 +21,8 @@ import { invoiceUrl, type InvoiceService } from '../invoices/invoice-service.js'
 import type { Storage } from '../../storage/storage.js';
 import { createOrderRepository, extrasOf, type OrderRow } from '../orders/order-repository.js';
 import { thumbnailKey } from '../orders/order-service.js';
+import { promisedBy } from '../orders/delay-notices.js';
+import { isInProduction } from '../../../domain/order-state.js';
 import { ZIP_FORMATS, downloadPath, resultDownloadName, type ZipFormat } from './download-links.js';
 import { purgeOrderPhotos } from '../retention/purge.js';
 
@@ -189,6 +191,7 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
       // Counted in the studio's business hours (domain/business-hours.ts), as every delivery claim says.
       // A redo has its own due time (requestRevision).
       dueAt: openRevision?.dueAt != null ? new Date(openRevision.dueAt).toISOString() : order.paidAt && hours ? addBusinessHours(order.paidAt, hours).toISOString() : null,
+      overdue: !openRevision && isInProduction(order) && !order.photosDeletedAt && (promisedBy(order)?.getTime() ?? Infinity) < now.getTime(),
       resultCount: pkg ? requiredResultCount(pkg, extras) : null,
       uploads: await Promise.all(
         uploads.map(async (u) => ({ id: u.id, fileName: u.fileName, thumbnailUrl: await storage.signedUrl(thumbnailKey(u.storageKey), { expiresInSeconds: ttl }) })),

@@ -59,13 +59,14 @@ export interface OrderMailData {
   site: { name: string; legalName: string; supportEmail: string; address: string | null; phone: string | null };
 }
 
-type TemplateName = 'order-received' | 'payment-confirmed' | 'payment-failed' | 'photos-ready';
+type TemplateName = 'order-received' | 'payment-confirmed' | 'payment-failed' | 'photos-ready' | 'production-delayed';
 
 const SUBJECT_KEYS: Record<TemplateName, string> = {
   'order-received': 'subject.orderReceived',
   'payment-confirmed': 'subject.paymentConfirmed',
   'payment-failed': 'subject.paymentFailed',
   'photos-ready': 'subject.photosReady',
+  'production-delayed': 'subject.productionDelayed',
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -329,5 +330,22 @@ export function renderPhotosReadyMail(data: OrderMailData & { resultCount: numbe
     { kind: 'heading', text: r('revisionHeading') },
     { kind: 'paragraph', text: r('revision', { date: formatDate(data.revisionUntil, data.language) }) },
     { kind: 'paragraph', text: r('help', { support: data.site.supportEmail, orderNumber: data.orderNumber }) },
+  ]);
+}
+
+/**
+ * Sent once when the promised delivery time has passed and the photos are not released (delay-notices.ts):
+ * staff look after the order (their dashboard lists it as overdue); the customer may say they no longer wait.
+ */
+export function renderProductionDelayedMail(data: OrderMailData & { dueAt: Date }): RenderedMail {
+  const ctx = context(data);
+  const d = (key: string, vars?: Record<string, string | number>) => ctx.t(`delayed.${key}`, vars);
+  return layout(ctx, 'production-delayed', d('preheader', { number: data.orderNumber }), [
+    { kind: 'paragraph', text: d('intro', { orderNumber: data.orderNumber, date: formatDateTime(data.dueAt, data.language) }) },
+    { kind: 'paragraph', text: d('team') },
+    { kind: 'paragraph', text: d('wait', { support: data.site.supportEmail, orderNumber: data.orderNumber }) },
+    { kind: 'paragraph', text: d('status') },
+    { kind: 'button', label: ctx.t('status.button'), url: data.statusUrl, fallback: ctx.t('fallbackLink') },
+    { kind: 'paragraph', text: ctx.t('status.personal') },
   ]);
 }

@@ -17,7 +17,8 @@ import type { Mailer, SendResult } from '../../mail/mailer.js';
 import { renderPaidAfterCancelNote } from '../../mail/staff-mails.js';
 import type { PaymentEvent, PaymentProvider } from '../../payments/provider.js';
 import { createMetricsRepository } from '../metrics/metrics-repository.js';
-import { renderOrderReceivedMail, renderPaymentConfirmedMail, renderPaymentFailedMail } from './order-mails.js';
+import { PRODUCTION_DELAYED_MAIL, promisedBy } from './delay-notices.js';
+import { renderOrderReceivedMail, renderPaymentConfirmedMail, renderPaymentFailedMail, renderProductionDelayedMail } from './order-mails.js';
 import { orderMailData, storedPrice, type OrderMailContext } from './order-mail-data.js';
 import { createOrderRepository, type OrderRow } from './order-repository.js';
 
@@ -92,6 +93,14 @@ export function createPaymentEventService(deps: PaymentEventDeps) {
       const retryUrl = `${deps.publicUrl}/order/summary${order.language === 'de' ? '' : `?lang=${order.language}`}`;
       const photoCount = await orders.uploadCount(order.id);
       return sendOrderMail(order, renderPaymentFailedMail({ ...orderMailData(deps, order, storedPrice(order), photoCount), retryUrl }), mail.key);
+    },
+    async [PRODUCTION_DELAYED_MAIL](mail) {
+      const order = await orders.find(mail.data.orderId!);
+      const dueAt = order ? promisedBy(order) : null;
+      // Released (or cancelled) meanwhile, or the photos deleted: nothing to apologise for any more.
+      if (!order || !dueAt || order.status === 'completed' || order.status === 'cancelled' || order.photosDeletedAt) return null;
+      const photoCount = await orders.uploadCount(order.id);
+      return sendOrderMail(order, renderProductionDelayedMail({ ...orderMailData(deps, order, storedPrice(order), photoCount), dueAt }), mail.key);
     },
     async paidAfterCancel(mail) {
       const order = await orders.find(mail.data.orderId!);

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.js';
-import { generatedImages, jobs, orderUploads, orders } from '../../db/schema.js';
+import { generatedImages, jobs, orderUploads, orders, outgoingMail } from '../../db/schema.js';
 import { startCogStandIn, type CogStandIn } from '../../generator/cog-stand-in.js';
 import { FLUX_PULID, INSTANT_ID, PULID } from '../../generator/published-models.js';
 import { startReplicateStandIn, type ReplicateStandIn } from '../../generator/replicate-stand-in.js';
@@ -464,6 +464,18 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
       expect(job).toMatchObject({ status: 'dead', attempts: 1 });
       expect(job.lastError).toContain('neither its webhook nor its files reached the shop');
       expect(await pictures(order.orderId)).toBe(0);
+      // The customer is told once the promised time has passed (the clock moved on: paid three weeks ago; 48 business hours).
+      await db.db.update(orders).set({ paidAt: new Date(Date.now() - 21 * 24 * 3600 * 1000) }).where(eq(orders.id, order.orderId));
+      expect(await t.app.delayNotices.run()).toBeGreaterThanOrEqual(1);
+      await t.app.delayNotices.run();
+      await db.db.update(jobs).set({ runAt: new Date() }).where(eq(jobs.queue, 'mail'));
+      await t.app.jobRunner!.drain();
+      const delayed = (await db.db.select().from(outgoingMail).where(eq(outgoingMail.orderId, order.orderId))).filter((mail) => mail.template === 'production-delayed');
+      expect(delayed).toHaveLength(1);
+      expect(delayed[0]!.text).toContain('noch nicht fertig');
+      expect(delayed[0]!.text).toContain(`/order-status/${order.orderId}?token=`);
+      const tracking = await t.app.inject({ method: 'POST', url: '/api/tracking', payload: { orderId: order.orderId, email: order.email }, remoteAddress: '10.81.0.9' });
+      expect(tracking.json().order).toMatchObject({ status: 'in_progress', overdue: true });
     });
 
     test('a container started without --upload-url answers paths inside itself: a setting for staff to fix, the job ends at once', async () => {

@@ -30,6 +30,7 @@ const IN_PROGRESS: OrderView = {
   completedAt: null,
   deliveryHours: 24,
   dueAt: '2026-11-24T10:05:00Z',
+  overdue: false,
   resultCount: 10,
   uploads: [],
   results: [],
@@ -67,6 +68,16 @@ test.each(LANGUAGES)('in production the page gives the due time; with the photos
   expect(stopped.textContent).not.toContain(text('tracking.processing.working'));
   // No due time promised for pictures that cannot be made.
   expect(stopped.textContent).not.toContain(text('tracking.processing.due').split('{')[0]!.trim());
+});
+
+test.each(LANGUAGES)('past the promised time the page owns up to it, with the date and where to write (%s)', async (language) => {
+  const text = (key: string) => translate(language, ALL_MESSAGES[language], key);
+  const late = await rendered({ ...IN_PROGRESS, overdue: true }, language);
+  const notice = late.querySelector('[data-testid="order-overdue"]')?.textContent ?? '';
+  expect(notice).toContain('support@shop.test');
+  expect(notice).toContain(text('tracking.processing.overdue').split('{')[0]!.trim());
+  expect(late.textContent).not.toContain(text('tracking.processing.working'));
+  expect((await rendered(IN_PROGRESS, language)).querySelector('[data-testid="order-overdue"]')).toBeNull();
 });
 
 test('a picture whose link ran out asks once for fresh links; if it fails again the customer sees a placeholder, not a broken image', async () => {

@@ -265,8 +265,16 @@ export function ProcessingInfo({ order }: { order: OrderView }) {
       <p>
         {t('tracking.processing.delivery', { hours: order.deliveryHours })} {t('common.businessHoursRule')}
       </p>
-      {order.dueAt ? <p>{t('tracking.processing.due', { date: formatShortDateTime(order.dueAt, language) })}</p> : <p>{t('tracking.processing.unpaid')}</p>}
-      {order.status === 'in_progress' && <p>{t('tracking.processing.working')}</p>}
+      {order.dueAt && order.overdue ? (
+        <p className="alert alert--info" data-testid="order-overdue">
+          {t('tracking.processing.overdue', { date: formatShortDateTime(order.dueAt, language), support: order.contact.email })}
+        </p>
+      ) : order.dueAt ? (
+        <p>{t('tracking.processing.due', { date: formatShortDateTime(order.dueAt, language) })}</p>
+      ) : (
+        <p>{t('tracking.processing.unpaid')}</p>
+      )}
+      {order.status === 'in_progress' && !order.overdue && <p>{t('tracking.processing.working')}</p>}
     </section>
   );
 }
