@@ -12,6 +12,8 @@ export interface Prediction {
   /** The model's output as it came (the profile reads it: a list, one address, data: URIs …). */
   output: unknown;
   error: string | null;
+  /** Seconds the model ran, where the provider reports it (`metrics.predict_time`). */
+  predictTime?: number;
 }
 
 export interface ImageGenerator {
@@ -63,10 +65,17 @@ export const PREDICTION_STATUSES: readonly PredictionStatus[] = ['starting', 'pr
 
 /** A prediction object of either API (they share these fields), or an error naming what came instead. */
 export function toPrediction(body: unknown, fallbackId?: string): Prediction {
-  const raw = (body ?? {}) as { id?: unknown; status?: unknown; output?: unknown; error?: unknown };
+  const raw = (body ?? {}) as { id?: unknown; status?: unknown; output?: unknown; error?: unknown; metrics?: { predict_time?: unknown } | null };
   const id = typeof raw.id === 'string' ? raw.id : fallbackId;
   if (!id || !PREDICTION_STATUSES.includes(raw.status as PredictionStatus)) throw new GeneratorError('the generator answered something that is not a prediction');
-  return { id, status: raw.status as PredictionStatus, output: raw.output ?? null, error: typeof raw.error === 'string' ? raw.error : raw.error ? JSON.stringify(raw.error) : null };
+  const predictTime = raw.metrics?.predict_time;
+  return {
+    id,
+    status: raw.status as PredictionStatus,
+    output: raw.output ?? null,
+    error: typeof raw.error === 'string' ? raw.error : raw.error ? JSON.stringify(raw.error) : null,
+    ...(typeof predictTime === 'number' ? { predictTime } : {}),
+  };
 }
 
 const DATA_URI = /^data:([^;,]*)(?:;[^,]*)?;base64,(.*)$/s;

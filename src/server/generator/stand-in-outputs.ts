@@ -7,9 +7,11 @@ import { PROJECT_ROOT } from '../paths.js';
 
 /**
  * `same-person`: other photos of the man in test/fixtures/faces/franck_*.jpg; `other-person`: Grace Hopper and
- * Eileen Collins; `no-face`: a crop of the blue backdrop beside him; `not-an-image`: SVG markup sent as PNG.
+ * Eileen Collins; `no-face`: a crop of the blue backdrop beside him; `not-an-image`: SVG markup sent as PNG;
+ * `self-check-face`: the generator self-check's face (Eileen Collins) mirrored and framed anew, at 1024 × 1280, as
+ * an identity-preserving model answers the self-check.
  */
-export type StandInOutput = 'same-person' | 'other-person' | 'no-face' | 'not-an-image';
+export type StandInOutput = 'same-person' | 'other-person' | 'no-face' | 'not-an-image' | 'self-check-face';
 
 export interface StandInFile {
   body: Buffer;
@@ -34,6 +36,12 @@ async function load(kind: StandInOutput, index: number): Promise<StandInFile> {
     case 'no-face':
       // The top right of the 720×576 frame is his blue backdrop, nothing else.
       return { body: await sharp(path.join(FIXTURES, 'faces', FRANCK[index % FRANCK.length]!)).extract({ left: 580, top: 0, width: 140, height: 200 }).resize(560, 800).png().toBuffer(), contentType: 'image/png', extension: 'png' };
+    case 'self-check-face':
+      return {
+        body: await sharp(path.join(FIXTURES, 'portrait-astronaut.png')).flop().extract({ left: 40, top: 0, width: 420, height: 512 }).resize(1024, 1280).png().toBuffer(),
+        contentType: 'image/png',
+        extension: 'png',
+      };
     case 'not-an-image':
       return { body: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), contentType: 'image/png', extension: 'png' };
   }

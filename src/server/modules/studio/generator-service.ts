@@ -5,7 +5,7 @@
 // when its webhook is lost), and copies the outputs into our own storage at once as drafts for review
 // (Replicate deletes them after an hour).
 import { randomBytes } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { BaseStyle, ExtraKey, Gender, Location, Outfit, PackageKey } from '../../../domain/catalog.js';
@@ -27,6 +27,7 @@ import { StorageNotFoundError, type Storage } from '../../storage/storage.js';
 import { createOrderRepository, extrasOf, type OrderRow } from '../orders/order-repository.js';
 import { pictureStored, referenceDescriptors, storeGeneratedPicture, type PictureOutcome } from './generated-drafts.js';
 import { photoQualityView } from './photo-quality.js';
+import { createSelfCheck, SELF_CHECK_QUEUE } from './generator-self-check.js';
 import { markProductionStarted } from './studio-service.js';
 
 export const GENERATOR_QUEUE = 'generator.predict';
@@ -92,7 +93,7 @@ interface GeneratorProgress {
   /** Pictures given up after MAX_ATTEMPTS_PER_PICTURE. */
   missing?: number[];
   /** Cog: the end its webhook reported (the container has no other way to tell), and what the gate said. */
-  webhook?: { id: string; status: PredictionStatus; error: string | null; final?: boolean; collecting?: number; rejection?: { reason: string; distance?: number } };
+  webhook?: { id: string; status: PredictionStatus; error: string | null; final?: boolean; predictTime?: number; collecting?: number; rejection?: { reason: string; distance?: number } };
 }
 
 /** The plan of one run: the order's booking as the catalogue's pictures (prompts.ts). */
@@ -508,12 +509,12 @@ export function createGeneratorService(deps: GeneratorDeps) {
         return reply.status(400).send({ error: { code: 'badRequest', requestId: request.id } });
       }
       if (generator.kind === 'cog' && reported.id !== request.query.prediction) return refuse();
-      const [job] = await db.select().from(jobs).where(and(eq(jobs.queue, GENERATOR_QUEUE), sql`${jobs.progress}->>'predictionId' = ${reported.id}`));
+      const [job] = await db.select().from(jobs).where(and(inArray(jobs.queue, [GENERATOR_QUEUE, SELF_CHECK_QUEUE]), sql`${jobs.progress}->>'predictionId' = ${reported.id}`));
       if (!job) return reply.status(204).send();
       const progress = (job.progress as GeneratorProgress | null) ?? {};
       const prediction = generator.kind === 'replicate' ? await generator.check(reported.id, {}, null) : reported;
       const order = job.orderId ? await createOrderRepository(db).find(job.orderId) : null;
-      let end: GeneratorProgress['webhook'] = pending(prediction) ? undefined : { id: prediction.id, status: prediction.status, error: prediction.error };
+      let end: GeneratorProgress['webhook'] = pending(prediction) ? undefined : { id: prediction.id, status: prediction.status, error: prediction.error, ...(prediction.predictTime !== undefined ? { predictTime: prediction.predictTime } : {}) };
       const note = async (webhook: NonNullable<GeneratorProgress['webhook']>) => {
         await db.update(jobs).set({ progress: sql`coalesce(${jobs.progress}, '{}'::jsonb) || ${JSON.stringify({ webhook })}::jsonb` }).where(eq(jobs.id, job.id));
       };
@@ -559,7 +560,7 @@ export function createGeneratorService(deps: GeneratorDeps) {
         const [job] = await db
           .select({ id: jobs.id })
           .from(jobs)
-          .where(and(eq(jobs.queue, GENERATOR_QUEUE), sql`${jobs.status} in ('pending', 'running')`, sql`${jobs.progress}->>'predictionId' = ${predictionId}`));
+          .where(and(inArray(jobs.queue, [GENERATOR_QUEUE, SELF_CHECK_QUEUE]), sql`${jobs.status} in ('pending', 'running')`, sql`${jobs.progress}->>'predictionId' = ${predictionId}`));
         if (!job) return reply.status(404).send({ error: { code: 'notFound', requestId: request.id } });
         // Named so that listing gives them in the order they came (the output's order).
         const name = `${String(Date.now()).padStart(15, '0')}-${randomBytes(5).toString('hex').slice(0, 8)}`;
@@ -579,7 +580,36 @@ export function createGeneratorService(deps: GeneratorDeps) {
     await createJobQueue(tx, now).enqueue({ queue: GENERATOR_QUEUE, payload: { orderId, generation: 0 }, orderId, dedupeKey: `${orderId}:0:generator`, maxAttempts: 3 });
   }
 
-  return { handlers: { [GENERATOR_QUEUE]: predict } as Record<string, JobHandler>, start, choose, enqueueFirst, webhookRoutes, configured: generator !== null };
+  const selfCheck = createSelfCheck({
+    db,
+    storage,
+    generator,
+    inference: deps.inference,
+    queue: deps.queue,
+    publicUrl: deps.publicUrl,
+    now,
+    log: deps.log,
+    pollMs,
+    recheckMs,
+    newPredictionId,
+    webhookUrl,
+    uploadsOf,
+    dropUploads,
+    async reported(jobId, predictionId) {
+      const webhook = (await storedProgress(jobId)).webhook;
+      return webhook?.id === predictionId && !webhook.collecting ? webhook : null;
+    },
+  });
+
+  return {
+    handlers: { [GENERATOR_QUEUE]: predict, [SELF_CHECK_QUEUE]: selfCheck.handler } as Record<string, JobHandler>,
+    start,
+    choose,
+    enqueueFirst,
+    webhookRoutes,
+    selfCheck: { start: selfCheck.start, latest: selfCheck.latest },
+    configured: generator !== null,
+  };
 }
 
 export type GeneratorService = ReturnType<typeof createGeneratorService>;

@@ -92,6 +92,8 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
     beforeAll(async () => {
       // PuLID's published predictor (published-models.ts): `main_face_image` required, a list of `num_samples` images.
       stand = await startReplicateStandIn({ model: PULID });
+      // The version GENERATOR_MODEL pins is the one the stand-in publishes (its schema is read by the self-check).
+      stand.versionId = PULID_VERSION;
       t = await buildTestApp(
         db,
         {
@@ -167,6 +169,17 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
       expect(distances).toEqual([...distances].sort((a: number, b: number) => a - b));
       const status = await t.app.inject({ method: 'POST', url: '/api/tracking', payload: { orderId: order.orderNumber, email: order.email }, remoteAddress: '10.81.9.1' });
       expect(status.json().order.results).toEqual([]);
+    });
+
+    test("staff's self-check on Replicate: one prediction of the pinned version, polled, its picture checked against the test face", async () => {
+      stand.behaviour = { ...stand.behaviour, output: 'self-check-face', delayMs: 30 };
+      expect((await admin('/api/admin/generator/self-check')).statusCode).toBe(200);
+      await t.app.jobRunner!.drain();
+      stand.behaviour = { ...stand.behaviour, output: 'same-person' };
+      const { latest } = (await staff.request('GET', '/api/admin/generator/self-check')).json();
+      expect(latest.result).toMatchObject({ ok: true, kind: 'replicate', profile: 'pulid', model: `zsxkib/pulid:${PULID_VERSION}`, verdict: 'ok', cost: "not reported by Replicate's API" });
+      expect(latest.result.distance).toBeLessThan(0.5);
+      expect(Object.keys(latest.result.inputs)).toContain('main_face_image');
     });
 
     test('a picture of someone else is discarded and asked for again with a new seed; it never becomes a draft', async () => {
@@ -363,8 +376,8 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
       // InstantID's published predictor (published-models.ts): `image` required, a list of `num_outputs` images.
       // Started as the README says: with the shop's upload address (Cog 0.13.6 answers an asynchronous
       // prediction's files as paths inside the container without one).
-      stand = await startCogStandIn({ model: INSTANT_ID, uploadUrl: cogUploadUrl('http://shop.test', COG_SECRET) });
-      t = await buildTestApp(db, { CAMPAIGN_PERCENT: '0', GENERATOR: 'cog', COG_URL: stand.baseUrl, GENERATOR_MODEL: 'zsxkib/instant-id', GENERATOR_WEBHOOK_SECRET: COG_SECRET }, { generatorPollMs: 20, generatorRecheckMs: 150 });
+      stand = await startCogStandIn({ model: INSTANT_ID, uploadUrl: cogUploadUrl('https://shop.test', COG_SECRET) });
+      t = await buildTestApp(db, { CAMPAIGN_PERCENT: '0', GENERATOR: 'cog', COG_URL: stand.baseUrl, GENERATOR_MODEL: 'zsxkib/instant-id', GENERATOR_WEBHOOK_SECRET: COG_SECRET, PUBLIC_URL: 'https://shop.test' }, { generatorPollMs: 20, generatorRecheckMs: 150 });
       stand.deliver = into(t.app);
       stand.upload = uploadInto(t.app);
       staff = await signInStaff(t.app, '10.81.0.2');
@@ -378,6 +391,47 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
       expect(await t.app.generatorCheck).toEqual([]);
     });
 
+    test("staff's self-check: one real prediction with the public-domain test face, through webhook and upload, its picture through the identity gate", async () => {
+      stand.behaviour = { ...stand.behaviour, output: 'self-check-face', delayMs: 30 };
+      const started = await admin('/api/admin/generator/self-check');
+      expect(started.statusCode).toBe(200);
+      await t.app.jobRunner!.drain();
+      stand.behaviour = { ...stand.behaviour, output: 'same-person' };
+      const seen = (await staff.request('GET', '/api/admin/generator/self-check')).json() as { latest: { status: string; pictureUrl: string; result: Record<string, unknown> & { inputs: Record<string, unknown>; predictionId: string } } };
+      expect(seen.latest.status).toBe('done');
+      expect(seen.latest.result).toMatchObject({ ok: true, problems: [], kind: 'cog', profile: 'instant-id', verdict: 'ok', limit: 0.5, cost: 'not reported by a Cog container' });
+      expect(seen.latest.result.distance).toBeLessThan(0.5);
+      expect(seen.latest.result.predictTime).toBeGreaterThan(0);
+      // The inputs as the model got them, the face's link without its signature.
+      expect(Object.keys(seen.latest.result.inputs).sort()).toEqual(['image', 'negative_prompt', 'num_outputs', 'output_format', 'prompt', 'seed']);
+      expect(String(seen.latest.result.inputs.image)).toMatch(/^https:\/\/shop\.test\/.*\?…$/);
+      expect(stand.predictions.get(seen.latest.result.predictionId)).toMatchObject({ runs: 1, status: 'succeeded' });
+      // The picture, for staff to look at; the upload and the face sent are gone.
+      expect(seen.latest.pictureUrl).toBeTruthy();
+      expect(await t.app.storage.listKeys('generator-self-check/')).toEqual([String(seen.latest.result.pictureKey)]);
+      await until(async () => (await t.app.storage.listKeys('generator-uploads/')).length === 0, 'the upload removed');
+    });
+
+    test('the self-check fails loudly: a model that answers someone else, and a container started without --upload-url', async () => {
+      // The order tests' man, not the test face (the stand-in's "other person" is at times the astronaut herself).
+      stand.behaviour = { ...stand.behaviour, output: 'same-person', delayMs: 20 };
+      await admin('/api/admin/generator/self-check');
+      await t.app.jobRunner!.drain();
+      const other = (await staff.request('GET', '/api/admin/generator/self-check')).json().latest.result;
+      expect(other).toMatchObject({ ok: false, verdict: 'otherPerson' });
+      expect(other.problems[0]).toContain('the identity gate refused the picture (otherPerson, distance');
+
+      stand.behaviour = { ...stand.behaviour, output: 'self-check-face' };
+      stand.uploadUrl = null;
+      await admin('/api/admin/generator/self-check');
+      await t.app.jobRunner!.drain();
+      stand.uploadUrl = cogUploadUrl('https://shop.test', COG_SECRET);
+      stand.behaviour = { ...stand.behaviour, output: 'same-person' };
+      const noUpload = (await staff.request('GET', '/api/admin/generator/self-check')).json().latest.result;
+      expect(noUpload).toMatchObject({ ok: false, pictureKey: null });
+      expect(noUpload.problems[0]).toContain('uploaded no file to the shop: start it with --upload-url');
+    });
+
     test('one picture per call in the model\'s own inputs: three idempotent PUTs with our ids, files uploaded to the shop, results by the webhook, stored as drafts', async () => {
       stand.behaviour = { ...stand.behaviour, output: 'same-person', delayMs: 30 };
       const { order, jobId } = await chooseGenerator(BASIC);
@@ -386,7 +440,7 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
       expect(made).toHaveLength(3);
       for (const p of made) {
         expect(p.id).toMatch(/^[a-z2-7]{26}$/);
-        expect(p.webhook).toBe(`http://shop.test${GENERATOR_WEBHOOK_PATH}?prediction=${p.id}&token=${webhookToken(COG_SECRET, p.id)}`);
+        expect(p.webhook).toBe(`https://shop.test${GENERATOR_WEBHOOK_PATH}?prediction=${p.id}&token=${webhookToken(COG_SECRET, p.id)}`);
         expect(p.events).toEqual(['completed']);
         // Only inputs the model has (it would drop others without a word), each picture with a seed of its own.
         expect(Object.keys(p.input).sort()).toEqual(['image', 'negative_prompt', 'num_outputs', 'output_format', 'prompt', 'seed']);
@@ -394,7 +448,7 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
         expect(p.input).toMatchObject({ num_outputs: 1, output_format: 'png' });
         expect(Array.isArray(p.output) && p.output.length).toBe(1);
         // The Location the shop answered the upload with, as Cog reports it.
-        expect((p.output as string[])[0]).toMatch(new RegExp(`^http://shop\\.test${GENERATOR_UPLOAD_PATH}/files/${p.id}/\\d{15}-[a-z0-9]{8}$`));
+        expect((p.output as string[])[0]).toMatch(new RegExp(`^https://shop\\.test${GENERATOR_UPLOAD_PATH}/files/${p.id}/\\d{15}-[a-z0-9]{8}$`));
         expect(p).toMatchObject({ status: 'succeeded', runs: 1 });
       }
       // Read, the uploaded files are gone, and so are their notes for the deletion job.
@@ -483,7 +537,7 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
       stand.uploadUrl = null;
       const { order, jobId } = await chooseGenerator(BASIC);
       await t.app.jobRunner!.drain();
-      stand.uploadUrl = cogUploadUrl('http://shop.test', COG_SECRET);
+      stand.uploadUrl = cogUploadUrl('https://shop.test', COG_SECRET);
       const made = predictionsFor(order.orderId);
       expect(made).toHaveLength(1);
       expect(made[0]!.output).toEqual(['/tmp/out_0.jpg']);
@@ -495,7 +549,7 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
 
     test('the upload address takes files only with its token, and only for a prediction a job waits for', async () => {
       const put = (token: string, id: string) => t.app.inject({ method: 'PUT', url: `${GENERATOR_UPLOAD_PATH}/${token}/out_0.png`, headers: { 'content-type': 'image/png', 'x-prediction-id': id }, payload: Buffer.from('png') });
-      const token = new URL(cogUploadUrl('http://shop.test', COG_SECRET)).pathname.split('/')[4]!;
+      const token = new URL(cogUploadUrl('https://shop.test', COG_SECRET)).pathname.split('/')[4]!;
       expect((await put('x'.repeat(43), 'a'.repeat(26))).statusCode).toBe(400);
       expect((await put(token, 'a'.repeat(26))).statusCode).toBe(404);
       expect((await put(token, '../etc')).statusCode).toBe(400);

@@ -4,7 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { IDENTITY } from '../../../studio/thresholds.js';
 import { auditLog } from '../../db/schema.js';
-import { notFound } from '../../http/errors.js';
+import { conflict, notFound } from '../../http/errors.js';
 import type { JobRow } from '../../jobs/queue.js';
 import type { ZodTypeProvider } from '../../http/zod-provider.js';
 import { staffOf } from '../auth/guard.js';
@@ -71,6 +71,20 @@ export const studioRoutes: FastifyPluginAsync<{ studio: StudioService; generator
   api.post('/api/admin/orders/:id/generator/run', { schema: { params: orderParams } }, async (request) => {
     const jobId = await generator.start(request.params.id);
     await audit(staffOf(request).id, 'generator.run', request.params.id, { jobId });
+    return { jobId };
+  });
+
+  // The generator's self-check (generator-self-check.ts): one real prediction with a public-domain face.
+  api.get('/api/admin/generator/self-check', async () => {
+    const latest = await generator.selfCheck.latest();
+    const pictureUrl = latest?.result?.pictureKey ? await app.storage.signedUrl(latest.result.pictureKey, { expiresInSeconds: 3600 }) : null;
+    return { configured: generator.configured, latest: latest ? { ...latest, pictureUrl } : null };
+  });
+
+  api.post('/api/admin/generator/self-check', async (request) => {
+    if (!generator.configured) throw conflict('generatorNotConfigured');
+    const jobId = await generator.selfCheck.start();
+    await audit(staffOf(request).id, 'generator.selfCheck', null, { jobId });
     return { jobId };
   });
 
