@@ -47,8 +47,8 @@ export interface SelfCheckResult {
   seconds: number | null;
   /** The model's own run time, where the provider reports it. */
   predictTime: number | null;
-  /** Neither Replicate's prediction nor Cog reports a price. */
-  cost: string;
+  /** What the prediction cost, where the provider reports it: neither Replicate's prediction nor Cog does (null). */
+  cost: number | null;
   /** Storage key of the picture (the staff view signs a link to it). */
   pictureKey: string | null;
   distance: number | null;
@@ -87,7 +87,7 @@ export function createSelfCheck(h: Helpers) {
   const handler: JobHandler = async (job, context) => {
     const generator = h.generator;
     if (!generator) throw new GeneratorError('no generator configured (GENERATOR)', null, true);
-    const base = { model: generator.model, kind: generator.kind, profile: generator.profile.key, limit: IDENTITY.maxSamePersonDistance, cost: `not reported by ${generator.kind === 'replicate' ? "Replicate's API" : 'a Cog container'}` };
+    const base = { model: generator.model, kind: generator.kind, profile: generator.profile.key, limit: IDENTITY.maxSamePersonDistance, cost: null };
     const finish = async (result: Omit<SelfCheckResult, keyof typeof base | 'finishedAt' | 'ok'> & { ok?: boolean }) => {
       const full: SelfCheckResult = { ...base, ...result, ok: result.ok ?? result.problems.length === 0, finishedAt: h.now().toISOString() };
       await context.progress({ ...((job.progress as object | null) ?? {}), result: full });
@@ -219,8 +219,8 @@ export function describeSelfCheck(result: SelfCheckResult): string[] {
     `model: ${result.model} (${result.kind}), profile: ${result.profile}`,
     `prediction: ${result.predictionId ?? 'none sent'}`,
     `inputs sent: ${result.inputs ? JSON.stringify(result.inputs) : '–'}`,
-    `time: ${result.seconds !== null ? `${result.seconds} s until the picture was in the shop` : '–'}${result.predictTime !== null ? `; the model ran ${result.predictTime.toFixed(1)} s` : ''}`,
-    `cost: ${result.cost}`,
+    `time: ${result.seconds !== null ? `${result.seconds} s from sending the prediction to its end in the shop` : '–'}${result.predictTime !== null ? `; the model ran ${result.predictTime.toFixed(1)} s` : ''}`,
+    `cost: ${result.cost ?? `not reported by ${result.kind === 'replicate' ? "Replicate's API" : 'a Cog container'}`}`,
     `picture: ${result.pictureKey ?? '–'}`,
     `identity: ${result.distance !== null ? `distance ${result.distance.toFixed(3)} to the test face (limit ${result.limit})` : '–'}; gate: ${result.verdict ?? '–'}`,
   ];

@@ -4,6 +4,7 @@ import type { DashboardResponse } from './admin-types.js';
 import { Badge } from './admin-ui.js';
 import { ORDER_STATUS_LABELS, displayOrderNumber, formatDateTime, orderStatusLabel, orderStatusTone, packageName } from './admin-format.js';
 import { DeadJobsCard } from './dead-jobs-card.js';
+import { GeneratorCheckCard } from './generator-check-card.js';
 import { MetricsCard } from './metrics-card.js';
 import { WithdrawalsCard } from './withdrawals-card.js';
 import { useAdminQuery } from './use-admin-query.js';
@@ -158,6 +159,7 @@ export function DashboardPage() {
 
               <WithdrawalsCard />
               <DeadJobsCard />
+              <GeneratorCheckCard />
               <MetricsCard />
             </div>
           </div>

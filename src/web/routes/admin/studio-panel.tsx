@@ -22,7 +22,7 @@ export const JOB_STATUS: Record<AdminJob['status'], { label: string; tone: strin
   dead: { label: 'Abgebrochen', tone: 'red' },
 };
 
-export const JOB_NAMES: Record<string, string> = { 'studio.drafts': 'Studio-Entwürfe', 'generator.predict': 'Externer Generator' };
+export const JOB_NAMES: Record<string, string> = { 'studio.drafts': 'Studio-Entwürfe', 'generator.predict': 'Externer Generator', 'generator.selfcheck': 'Generator-Selbsttest' };
 
 /** Polls while something is under way; tells the page when a job finished so it reloads the images. */
 export function StudioPanel({ detail, onFinished }: { detail: AdminOrderDetail; onFinished: () => void }) {
