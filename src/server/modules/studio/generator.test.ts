@@ -600,6 +600,38 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
     });
   });
 
+  // Every profile against its model as published (the two above run instant-id on Cog and pulid on Replicate).
+  test.each([
+    { key: 'pulid', model: PULID, face: 'main_face_image', count: 'num_samples', ip: '10.81.0.3' },
+    { key: 'flux-pulid', model: FLUX_PULID, face: 'main_face_image', count: 'num_outputs', ip: '10.81.0.4' },
+  ])('profile $key on a Cog container serving its published predictor: a basic order ends with checked drafts, nothing dropped', async ({ key, model, face, count, ip }) => {
+    const stand = await startCogStandIn({ model, uploadUrl: cogUploadUrl('https://shop.test', COG_SECRET), behaviour: { output: 'same-person', delayMs: 20 } });
+    const t = await buildTestApp(db, { CAMPAIGN_PERCENT: '0', GENERATOR: 'cog', COG_URL: stand.baseUrl, GENERATOR_MODEL: `zsxkib/${key}`, GENERATOR_WEBHOOK_SECRET: COG_SECRET, PUBLIC_URL: 'https://shop.test' }, { generatorPollMs: 20, generatorRecheckMs: 150 });
+    stand.deliver = into(t.app);
+    stand.upload = uploadInto(t.app);
+    try {
+      expect(await t.app.generatorCheck).toEqual([]);
+      const staff = await signInStaff(t.app, ip);
+      const order = await placeOrder(t.app, { selection: BASIC, photo: franckJpeg });
+      await payOrder(t.app, order);
+      expect((await staff.request('POST', `/api/admin/orders/${order.orderId}/studio/mode`, { mode: 'generator' })).statusCode).toBe(200);
+      await t.app.jobRunner!.drain();
+      const made = [...stand.predictions.values()].filter((p) => String(p.input[face]).includes(order.orderId));
+      expect(made).toHaveLength(3);
+      for (const p of made) {
+        // What the model received is what was sent: no input it lacks (pydantic would drop it without a word).
+        expect(p.received).toEqual(p.input);
+        expect(p.input[count]).toBe(1);
+        expect(p.output).toHaveLength(1);
+      }
+      expect(new Set(made.map((p) => p.input.seed)).size).toBe(3);
+      expect(await pictures(order.orderId)).toBe(3);
+    } finally {
+      await t.close();
+      await stand.stop();
+    }
+  });
+
   test('a container that runs another model than GENERATOR_MODEL says: the check at start names each mismatch', async () => {
     const other = await startCogStandIn({ model: FLUX_PULID });
     const wrong = await buildTestApp(db, { GENERATOR: 'cog', COG_URL: other.baseUrl, GENERATOR_MODEL: 'zsxkib/instant-id', GENERATOR_WEBHOOK_SECRET: COG_SECRET }, {});
