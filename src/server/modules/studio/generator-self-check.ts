@@ -9,21 +9,18 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
 import { assessPhoto } from '../../../studio/quality-gate.js';
 import { checkGeneratedPicture } from '../../../studio/output-gate.js';
 import { IDENTITY, OUTPUT_GATE } from '../../../studio/thresholds.js';
-import type { Inference } from '../../../studio/inference/client.js';
-import type { Database } from '../../db/client.js';
 import { jobs } from '../../db/schema.js';
 import { checkGenerator } from '../../generator/model-schema.js';
-import { GeneratorError, type ImageGenerator, type Prediction } from '../../generator/provider.js';
+import { GeneratorError, type Prediction } from '../../generator/provider.js';
 import { uploadUrlProblem } from '../../generator/upload-address.js';
-import { createJobQueue, type JobQueue } from '../../jobs/queue.js';
+import { createJobQueue } from '../../jobs/queue.js';
 import type { JobHandler } from '../../jobs/runner.js';
 import { PROJECT_ROOT } from '../../paths.js';
-import type { Storage } from '../../storage/storage.js';
 import { processForeignImage } from '../uploads/image-processing.js';
+import type { GeneratorDeps } from './generator-service.js';
 
 export const SELF_CHECK_QUEUE = 'generator.selfcheck';
 /** The face sent: a NASA portrait, public domain, in the repository's test fixtures. */
@@ -58,15 +55,8 @@ export interface SelfCheckResult {
   finishedAt: string;
 }
 
-interface Helpers {
-  db: Database;
-  storage: Storage;
-  generator: ImageGenerator | null;
-  inference: Inference;
-  queue: JobQueue;
-  publicUrl: string;
-  now: () => Date;
-  log: FastifyBaseLogger;
+/** The generator service's own dependencies and helpers (generator-service.ts makes it). */
+interface Helpers extends Pick<GeneratorDeps, 'db' | 'storage' | 'generator' | 'inference' | 'queue' | 'publicUrl' | 'now' | 'log'> {
   pollMs: number;
   recheckMs: number;
   newPredictionId: () => string;
