@@ -280,6 +280,8 @@ function templates(seed: Seed, app: FastifyInstance): Record<string, RouteTempla
     // The same form sent without script (answered with the page).
     'POST /widerruf': [{ body: { name: 'Max Muster', reference: withdrawable.orderNumber, email: withdrawable.email, language: 'de' } }],
     'POST /api/generator/webhook': [{ body: { id: 'prediction-1' } }],
+    // A Cog container's file upload (upload-address.ts); this shop runs no Cog container, so every value is refused.
+    'PUT /api/generator/uploads/:token/:filename': [{ params: { token: 'upload-token', filename: 'out_0.png' }, headers: { 'x-prediction-id': 'a'.repeat(26) } }],
     'GET /files/*': [{ params: { '*': completed.file.key }, query: Object.fromEntries(completed.file.query) }],
     'GET /dev/outbox': [{}],
     'GET /dev/outbox/:id.txt': [{ params: { id: seed.mailId } }],

@@ -1,12 +1,13 @@
 // A generated picture in the three formats, on real photographs standing in for a generator's outputs: the
-// face where the format wants it, the size the picture allows, 300 DPI, marked as AI-generated.
+// face where the format wants it, within the studio's limits, the size the picture allows, 300 DPI, marked as
+// AI-generated.
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, test } from 'vitest';
 import { PROJECT_ROOT } from '../testing/project-root.js';
 import { OUTPUT_FORMATS, OUTPUT_FORMAT_KEYS } from './formats.js';
 import { createTestInference } from './inference/test-inference.js';
-import { crownOf, deliverySize, frameGeneratedPicture, frameInside } from './output-formats.js';
+import { crownOf, deliverySize, frameGeneratedPicture, frameInside, tooTightFor } from './output-formats.js';
 import { assessPhoto } from './quality-gate.js';
 
 const inference = createTestInference();
@@ -21,7 +22,24 @@ const PICTURES = [
   { name: 'franck, 896 × 1120 from a video frame', file: fixture('faces/franck_02221.jpg'), width: 896, height: 1120 },
 ];
 
-describe.each(PICTURES)('$name', (picture) => {
+/** Pictures that fit every format within the studio's limits (franck's video frame, cut to 4:5, is too tight: below). */
+const FITTING = PICTURES.slice(0, 2);
+
+test("a picture whose face is too large for a format within the studio's limits is named, so it is asked again, not framed tighter", { timeout: 60_000 }, async () => {
+  const tight = PICTURES[2]!;
+  const buffer = await sharp(tight.file).resize(tight.width, tight.height, { fit: 'cover' }).jpeg({ quality: 92 }).toBuffer();
+  const face = (await assessPhoto(buffer, inference)).face!;
+  const crown = await crownOf(buffer, face, inference);
+  // Its 4:5 frame, as wide as the picture, would hold the face at about three quarters of its height (studio: at most 62 %).
+  expect(tooTightFor(face, tight, crown)).toContain('portrait');
+  for (const picture of FITTING) {
+    const fits = await sharp(picture.file).resize(picture.width, picture.height, { fit: 'cover' }).jpeg({ quality: 92 }).toBuffer();
+    const its = (await assessPhoto(fits, inference)).face!;
+    expect(tooTightFor(its, picture, await crownOf(fits, its, inference)), picture.name).toEqual([]);
+  }
+});
+
+describe.each(FITTING)('$name', (picture) => {
   test('three formats at 300 DPI, marked as generated, the face framed as the format asks where the picture allows', { timeout: 60_000 }, async () => {
     const buffer = await sharp(picture.file).resize(picture.width, picture.height, { fit: 'cover' }).jpeg({ quality: 92 }).toBuffer();
     const face = (await assessPhoto(buffer, inference)).face!;
@@ -46,6 +64,11 @@ describe.each(PICTURES)('$name', (picture) => {
       expect(centreY).toBeLessThan(0.6);
       // Never smaller than asked; larger only where the picture's edges forced a narrower frame.
       expect(output.faceHeightShare).toBeGreaterThanOrEqual(format.faceHeight - 0.01);
+      // The studio's own limits for its drafts (formats.ts, as framing.test.ts holds the studio to them): the face
+      // no larger than the format allows, and no more backdrop above it (the face found again in the framed
+      // picture, its box's top within the format's limit, give or take the detector's 2 %).
+      expect(output.faceHeightShare, output.format).toBeLessThan(format.maxFaceHeight);
+      if (format.maxFaceTop !== null) expect(again.face!.y / output.height, output.format).toBeLessThanOrEqual(format.maxFaceTop + 0.02);
     }
     // The 35 × 45 mm picture is exactly its print size at 300 DPI.
     expect(outputs.find((o) => o.format === 'application')).toMatchObject({ width: 413, height: 531 });

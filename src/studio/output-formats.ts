@@ -57,6 +57,15 @@ export function frameInside(face: Box, picture: { width: number; height: number 
 }
 
 /**
+ * The formats this picture cannot give within the studio's own limits (formats.ts maxFaceHeight): the face is so
+ * large in it that even the widest frame inside the picture makes it larger than the studio would ever deliver.
+ * Such a picture is not framed tighter still, nor filled in: it is asked for again (generated-drafts.ts).
+ */
+export function tooTightFor(face: Box, picture: { width: number; height: number }, crownY: number | null = null, formats: readonly OutputFormatKey[] = OUTPUT_FORMAT_KEYS): OutputFormatKey[] {
+  return formats.filter((key) => face.height / frameInside(face, picture, OUTPUT_FORMATS[key], crownY).height > OUTPUT_FORMATS[key].maxFaceHeight);
+}
+
+/**
  * The size a format is delivered in: 4:5 and 1:1 as large as the generator's picture gives (never below the
  * format's own size); 35 × 45 mm exactly its print size at 300 DPI.
  */

@@ -28,7 +28,7 @@ const cache = new Map<string, Promise<StandInFile>>();
 async function load(kind: StandInOutput, index: number): Promise<StandInFile> {
   switch (kind) {
     case 'same-person':
-      return { body: await readFile(path.join(FIXTURES, 'faces', ANSWERS[index % ANSWERS.length]!)), contentType: 'image/jpeg', extension: 'jpg' };
+      return { body: await asGenerated(path.join(FIXTURES, 'faces', ANSWERS[index % ANSWERS.length]!), 'jpeg', { width: 720 }), contentType: 'image/jpeg', extension: 'jpg' };
     case 'other-person':
       return index % 2 === 0
         ? { body: await readFile(path.join(FIXTURES, 'portrait-hopper.jpg')), contentType: 'image/jpeg', extension: 'jpg' }
@@ -37,14 +37,29 @@ async function load(kind: StandInOutput, index: number): Promise<StandInFile> {
       // The top right of the 720×576 frame is his blue backdrop, nothing else.
       return { body: await sharp(path.join(FIXTURES, 'faces', FRANCK[index % FRANCK.length]!)).extract({ left: 580, top: 0, width: 140, height: 200 }).resize(560, 800).png().toBuffer(), contentType: 'image/png', extension: 'png' };
     case 'self-check-face':
-      return {
-        body: await sharp(path.join(FIXTURES, 'portrait-astronaut.png')).flop().extract({ left: 40, top: 0, width: 420, height: 512 }).resize(1024, 1280).png().toBuffer(),
-        contentType: 'image/png',
-        extension: 'png',
-      };
+      return { body: await asGenerated(path.join(FIXTURES, 'portrait-astronaut.png'), 'png', { width: 1024, mirrored: true }), contentType: 'image/png', extension: 'png' };
     case 'not-an-image':
       return { body: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), contentType: 'image/png', extension: 'png' };
   }
+}
+
+/**
+ * A photo as a portrait model delivers one: 1024 × 1280, the head with room around it (as the prompts ask), the
+ * photo's edges carried on around it (sharp's extend `copy`). The fixtures are a video's close-up 5:4 frames (his
+ * face fills them) and a square portrait; cut to 4:5 they are tighter than the studio would frame
+ * (output-formats.ts tooTightFor), which a model answering "a professional headshot" is not.
+ */
+async function asGenerated(file: string, as: 'jpeg' | 'png', options: { width: number; mirrored?: boolean }): Promise<Buffer> {
+  const photo = sharp(file).resize({ width: options.width });
+  const { info, data } = await (options.mirrored ? photo.flop() : photo).toBuffer({ resolveWithObject: true });
+  const [wide, high] = [Math.max(0, 1024 - info.width), Math.max(0, 1280 - info.height)];
+  // Its own pipeline: sharp resizes before it extends, whatever the order of the calls.
+  const room = await sharp(data)
+    .extend({ top: Math.floor(high / 2), bottom: Math.ceil(high / 2), left: Math.floor(wide / 2), right: Math.ceil(wide / 2), extendWith: 'copy' })
+    .png()
+    .toBuffer();
+  const extended = sharp(room).resize(1024, 1280, { fit: 'cover' });
+  return as === 'png' ? extended.png().toBuffer() : extended.jpeg({ quality: 92 }).toBuffer();
 }
 
 export function standInFile(kind: StandInOutput, index: number): Promise<StandInFile> {

@@ -78,7 +78,7 @@ describe('Cog stand-in', () => {
     const body = (await response.json()) as { status: string; output: string };
     expect(body.status).toBe('succeeded');
     expect(body.output).toMatch(/^data:image\/jpeg;base64,/);
-    expect((await sharp(await cog.fetchOutput(body.output)).metadata()).width).toBe(720);
+    expect((await sharp(await cog.fetchOutput(body.output)).metadata()).width).toBe(1024);
   });
 });
 

@@ -8,7 +8,7 @@ import type { Inference } from '../../../studio/inference/client.js';
 import type { FaceDescriptor } from '../../../studio/inference/types.js';
 import { storedDescriptor } from '../../../studio/identity.js';
 import { checkGeneratedPicture, type OutputRejection } from '../../../studio/output-gate.js';
-import { crownOf, frameGeneratedPicture, GENERATED_CREATOR_TOOL } from '../../../studio/output-formats.js';
+import { crownOf, frameGeneratedPicture, GENERATED_CREATOR_TOOL, tooTightFor } from '../../../studio/output-formats.js';
 import type { PlannedPicture } from '../../../studio/prompts.js';
 import type { Database } from '../../db/client.js';
 import { generatedImages } from '../../db/schema.js';
@@ -24,7 +24,7 @@ const MAX_PICTURE_LONG_SIDE = 4000;
 
 export type PictureOutcome =
   | { stored: true; distance: number; drafts: number }
-  | { stored: false; reason: OutputRejection | 'notAnImage'; distance?: number };
+  | { stored: false; reason: OutputRejection | 'notAnImage' | 'tooTight'; distance?: number };
 
 /** The order's reference faces: the descriptors of its accepted photos (the upload gate made them). */
 export function referenceDescriptors(uploads: readonly UploadRow[]): FaceDescriptor[] {
@@ -70,6 +70,8 @@ export async function storeGeneratedPicture(deps: {
   if (!verdict.ok) return { stored: false, reason: verdict.reason, ...(verdict.identity ? { distance: verdict.identity.distance } : {}) };
 
   const crownY = await crownOf(processed.image.buffer, verdict.face, deps.inference);
+  // A face too large for a format within the studio's limits: asked again (a new seed frames it anew), never a draft framed tighter still.
+  if (tooTightFor(verdict.face, { width: processed.image.width, height: processed.image.height }, crownY).length) return { stored: false, reason: 'tooTight', distance: verdict.identity.distance };
   const framed = await frameGeneratedPicture({ picture: processed.image.buffer, face: verdict.face, crownY, creatorTool: GENERATED_CREATOR_TOOL });
   const slot = pictureSlot(deps.generation, picture.index);
   const drafts = framed.map((output) => {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { assessPhoto } from '../../../studio/quality-gate.js';
 import { checkGeneratedPicture } from '../../../studio/output-gate.js';
+import { crownOf, tooTightFor } from '../../../studio/output-formats.js';
 import { IDENTITY, OUTPUT_GATE } from '../../../studio/thresholds.js';
 import { jobs } from '../../db/schema.js';
 import { checkGenerator } from '../../generator/model-schema.js';
@@ -180,7 +181,10 @@ export function createSelfCheck(h: Helpers) {
     const verdict = await checkGeneratedPicture(processed.image.buffer, [reference], h.inference);
     const distance = verdict.identity?.distance ?? null;
     if (!verdict.ok) found.push(`the identity gate refused the picture (${verdict.reason}${distance !== null ? `, distance ${distance.toFixed(2)} > ${IDENTITY.maxSamePersonDistance}` : ''}): orders made this way would be asked again and again`);
-    return finish({ ...result, seconds, predictTime, pictureKey, distance, verdict: verdict.ok ? 'ok' : verdict.reason, problems: found });
+    // As for an order's picture: a face too large for a format within the studio's limits is asked again.
+    const tight = verdict.ok ? tooTightFor(verdict.face, processed.image, await crownOf(processed.image.buffer, verdict.face, h.inference)) : [];
+    if (tight.length) found.push(`the face fills the picture too much for ${tight.join(', ')} (the studio's limits): orders would ask again often; prompt for more room around the head`);
+    return finish({ ...result, seconds, predictTime, pictureKey, distance, verdict: !verdict.ok ? verdict.reason : tight.length ? 'tooTight' : 'ok', problems: found });
   };
 
   /** Staff or the CLI: a self-check now (one at a time). */

@@ -160,6 +160,7 @@ const REJECTIONS: Record<string, string> = {
   badLight: 'zu dunkel oder zu hell',
   tilted: 'Kopf zu schräg',
   noDescriptor: 'Gesicht nicht vergleichbar',
+  tooTight: 'zu eng: das Gesicht wäre größer, als das Studio es liefert',
 };
 
 export function JobLine({ job, busy, onRetry, children }: { job: AdminJob; busy: boolean; onRetry: () => void; children?: React.ReactNode }) {
