@@ -191,7 +191,7 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
       // Counted in the studio's business hours (domain/business-hours.ts), as every delivery claim says.
       // A redo has its own due time (requestRevision).
       dueAt: openRevision?.dueAt != null ? new Date(openRevision.dueAt).toISOString() : order.paidAt && hours ? addBusinessHours(order.paidAt, hours).toISOString() : null,
-      overdue: !openRevision && isInProduction(order) && !order.photosDeletedAt && (promisedBy(order)?.getTime() ?? Infinity) < now.getTime(),
+      overdue: !openRevision && order.seats === null && isInProduction(order) && !order.photosDeletedAt && (promisedBy(order)?.getTime() ?? Infinity) < now.getTime(),
       resultCount: pkg ? requiredResultCount(pkg, extras) : null,
       uploads: await Promise.all(
         uploads.map(async (u) => ({ id: u.id, fileName: u.fileName, thumbnailUrl: await storage.signedUrl(thumbnailKey(u.storageKey), { expiresInSeconds: ttl }) })),

@@ -29,7 +29,8 @@ export function createDelayNotices(deps: { db: Database; now: () => Date; log: F
       .select({ id: orders.id, orderNumber: orders.orderNumber, paidAt: orders.paidAt, package: orders.package, featureExtraVariants: orders.featureExtraVariants, featureExpressDelivery: orders.featureExpressDelivery })
       .from(orders)
       // Not when the customer deleted their photos: production stopped, and staff write to them (tracking says so).
-      .where(and(eq(orders.paymentStatus, 'paid'), notInArray(orders.status, ['completed', 'cancelled']), isNotNull(orders.paidAt), isNull(orders.photosDeletedAt)));
+      // Not a team order itself: its members' orders are made (and promised) one by one.
+      .where(and(eq(orders.paymentStatus, 'paid'), notInArray(orders.status, ['completed', 'cancelled']), isNotNull(orders.paidAt), isNull(orders.photosDeletedAt), isNull(orders.seats)));
     let owed = 0;
     for (const order of open) {
       const due = promisedBy(order);

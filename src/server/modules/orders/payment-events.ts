@@ -98,7 +98,7 @@ export function createPaymentEventService(deps: PaymentEventDeps) {
       const order = await orders.find(mail.data.orderId!);
       const dueAt = order ? promisedBy(order) : null;
       // Released (or cancelled) meanwhile, or the photos deleted: nothing to apologise for any more.
-      if (!order || !dueAt || order.status === 'completed' || order.status === 'cancelled' || order.photosDeletedAt) return null;
+      if (!order || !dueAt || order.status === 'completed' || order.status === 'cancelled' || order.photosDeletedAt || order.seats !== null) return null;
       const photoCount = await orders.uploadCount(order.id);
       return sendOrderMail(order, renderProductionDelayedMail({ ...orderMailData(deps, order, storedPrice(order), photoCount), dueAt }), mail.key);
     },

@@ -399,6 +399,9 @@ export function createGeneratorService(deps: GeneratorDeps) {
             }
             filesSeen = files.length > 0;
             const health = filesSeen ? 'BUSY' : await generator.health!();
+            // Its webhook may have come just now, after this round's first look: then that is the end.
+            const late = health === 'READY' && idleSeen ? (await storedProgress(job.id)).webhook : undefined;
+            if (late?.id === prediction.id || (await pictureStored(db, order.id, generation, picture.index))) continue;
             if (health === 'READY' && idleSeen) {
               throw new GeneratorError(
                 `prediction ${prediction.id} no longer runs on the Cog container, and neither its webhook nor its files reached the shop: the container cannot reach ${deps.publicUrl} (its webhook and --upload-url), or it restarted during the prediction. It is not asked for again on its own, so that nothing is paid for twice: check the container's log and network, then run the generator again`,
