@@ -105,7 +105,8 @@ export async function startReplicateStandIn(options: { behaviour?: Partial<Model
     started_at: p.status === 'starting' ? null : p.createdAt.toISOString(),
     completed_at: ['succeeded', 'failed', 'canceled'].includes(p.status) ? new Date().toISOString() : null,
     urls: { get: `${base}/v1/predictions/${p.id}`, cancel: `${base}/v1/predictions/${p.id}/cancel`, web: `https://replicate.com/p/${p.id}` },
-    metrics: {},
+    // As Replicate reports a finished prediction's run time (its API reports no price).
+    metrics: p.status === 'succeeded' ? { predict_time: state.behaviour.delayMs / 1000 } : {},
   });
 
   async function sendWebhook(p: StandInPrediction, event: WebhookEvent): Promise<void> {

@@ -179,6 +179,8 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
       const { latest } = (await staff.request('GET', '/api/admin/generator/self-check')).json();
       expect(latest.result).toMatchObject({ ok: true, kind: 'replicate', profile: 'pulid', model: `zsxkib/pulid:${PULID_VERSION}`, verdict: 'ok', cost: null });
       expect(latest.result.distance).toBeLessThan(0.5);
+      // The model's own run time, as Replicate reports it (metrics.predict_time).
+      expect(latest.result.predictTime).toBeGreaterThan(0);
       expect(Object.keys(latest.result.inputs)).toContain('main_face_image');
     });
 
