@@ -153,6 +153,8 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
     const extras = extrasOf(order);
     const pkg = order.package as PackageKey | null;
     const hours = pkg ? deliveryHours(pkg, extras) : null;
+    // The package's time from payment, counted in business hours (the delay notice's rule, delay-notices.ts).
+    const promised = promisedBy(order);
     const showUploads = order.status !== 'completed' && !order.photosDeletedAt;
     const [rows] = settle
       ? await viewStatements.settled.execute({ orderId: order.id, withUploads: showUploads, ...settle })
@@ -190,8 +192,8 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
       deliveryHours: hours,
       // Counted in the studio's business hours (domain/business-hours.ts), as every delivery claim says.
       // A redo has its own due time (requestRevision).
-      dueAt: openRevision?.dueAt != null ? new Date(openRevision.dueAt).toISOString() : order.paidAt && hours ? addBusinessHours(order.paidAt, hours).toISOString() : null,
-      overdue: !openRevision && order.seats === null && isInProduction(order) && !order.photosDeletedAt && (promisedBy(order)?.getTime() ?? Infinity) < now.getTime(),
+      dueAt: openRevision?.dueAt != null ? new Date(openRevision.dueAt).toISOString() : (promised?.toISOString() ?? null),
+      overdue: !openRevision && order.seats === null && isInProduction(order) && !order.photosDeletedAt && promised !== null && promised < now,
       resultCount: pkg ? requiredResultCount(pkg, extras) : null,
       uploads: await Promise.all(
         uploads.map(async (u) => ({ id: u.id, fileName: u.fileName, thumbnailUrl: await storage.signedUrl(thumbnailKey(u.storageKey), { expiresInSeconds: ttl }) })),
