@@ -22,6 +22,7 @@ for (const language of LANGUAGES) {
   mails.push({ name: `${language}-photos-ready`, ...renderPhotosReadyMail(ready) });
   mails.push({ name: `${language}-photos-ready-one`, ...renderPhotosReadyMail({ ...ready, resultCount: 1 }) });
   mails.push({ name: `${language}-production-delayed`, ...renderProductionDelayedMail({ ...data, dueAt: new Date('2026-03-10T14:00:00Z') }) });
+  mails.push({ name: `${language}-redo-delayed`, ...renderProductionDelayedMail({ ...data, dueAt: new Date('2026-03-10T14:00:00Z'), redo: { pictures: 2 } }) });
   const site = data.site.name;
   mails.push({
     name: `${language}-status-link`,

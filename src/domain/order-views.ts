@@ -78,7 +78,7 @@ export interface CustomerOrderView {
     open: boolean;
     budget: number;
     remaining: number;
-    current: { createdAt: string; dueAt: string | null; pictures: number; message: string } | null;
+    current: { createdAt: string; dueAt: string | null; overdue: boolean; pictures: number; message: string } | null;
     answers: { at: string; message: string; pictures: number }[];
   };
   contact: { email: string; phone: string | null };

@@ -15,9 +15,9 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { outputsOf, validateInput, type PublishedModel } from './published-models.js';
+import { fileFormatOf, outputsOf, validateInput, type PublishedModel } from './published-models.js';
 import type { ModelBehaviour } from './replicate-stand-in.js';
-import { httpDelivery, httpUpload, standInFile, type StandInFile, type UploadDelivery, type WebhookDelivery } from './stand-in-outputs.js';
+import { httpDelivery, httpUpload, inFormat, standInFile, type StandInFile, type UploadDelivery, type WebhookDelivery } from './stand-in-outputs.js';
 
 type WebhookEvent = 'start' | 'output' | 'logs' | 'completed';
 
@@ -140,7 +140,8 @@ export async function startCogStandIn(options: { behaviour?: Partial<ModelBehavi
       try {
         files = [];
         // One after another, as cog/json.py's upload_files walks the output.
-        for (let i = 0; i < count; i++) files.push(await fileOutput(p, i, await standInFile(b.output, produced++)));
+        const format = state.model ? fileFormatOf(state.model, p.received) : null;
+        for (let i = 0; i < count; i++) files.push(await fileOutput(p, i, await inFormat(await standInFile(b.output, produced++), format)));
       } catch {
         // The runner's upload raised (FileUploadError; its cause goes only to the container's log): the prediction fails.
         p.status = 'failed';

@@ -242,3 +242,9 @@ export function outputsOf(model: PublishedModel, received: Record<string, unknow
   const fallback = model.countInput ? ((model.openapi.components as { schemas: { Input: { properties: Record<string, { default?: number }> } } }).schemas.Input.properties[model.countInput]?.default ?? 1) : 1;
   return { shape, count: shape === 'single' ? 1 : typeof declared === 'number' ? declared : fallback };
 }
+
+/** The image format the predictor saves its files in (`output_format`, or its default); null: the model has no such input. */
+export function fileFormatOf(model: PublishedModel, received: Record<string, unknown>): 'png' | 'jpg' | 'webp' | null {
+  const chosen = received.output_format ?? (model.openapi.components as { schemas: { Input: { properties: Record<string, { default?: unknown }> } } }).schemas.Input.properties.output_format?.default;
+  return chosen === 'png' || chosen === 'jpg' || chosen === 'webp' ? chosen : null;
+}

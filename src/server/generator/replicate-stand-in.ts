@@ -11,9 +11,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { outputsOf, validateInput, type PublishedModel } from './published-models.js';
+import { fileFormatOf, outputsOf, validateInput, type PublishedModel } from './published-models.js';
 import { signWebhook } from './webhook-signature.js';
-import { httpDelivery, standInFile, type StandInOutput, type WebhookDelivery } from './stand-in-outputs.js';
+import { httpDelivery, inFormat, standInFile, type StandInOutput, type WebhookDelivery } from './stand-in-outputs.js';
 
 type Status = 'starting' | 'processing' | 'succeeded' | 'failed' | 'canceled';
 type WebhookEvent = 'start' | 'output' | 'logs' | 'completed';
@@ -126,10 +126,12 @@ export async function startReplicateStandIn(options: { behaviour?: Partial<Model
       p.status = 'failed';
       p.error = b.fail;
     } else {
-      const published = state.model ? outputsOf(state.model, validateInput(state.model, p.input).received) : null;
+      const received = state.model ? validateInput(state.model, p.input).received : null;
+      const published = state.model ? outputsOf(state.model, received!) : null;
+      const format = state.model ? fileFormatOf(state.model, received!) : null;
       const shape = b.shape ?? published?.shape ?? 'list';
       const count = published ? published.count : Number(p.input.num_outputs ?? p.input.num_samples ?? 1);
-      const files = await Promise.all(Array.from({ length: shape === 'single' ? 1 : count }, async (_, i) => `${base}/files/${p.id}/out-${i}.${(await standInFile(b.output, i)).extension}`));
+      const files = await Promise.all(Array.from({ length: shape === 'single' ? 1 : count }, async (_, i) => `${base}/files/${p.id}/out-${i}.${(await inFormat(await standInFile(b.output, i), format)).extension}`));
       p.status = 'succeeded';
       p.output = b.text !== null ? b.text : b.empty ? (shape === 'list' ? [] : null) : shape === 'list' ? files : files[0];
     }
@@ -182,7 +184,9 @@ export async function startReplicateStandIn(options: { behaviour?: Partial<Model
         if (file && req.method === 'GET') {
           if (!state.predictions.has(file[1]!)) return send(404, { detail: 'Not found.' });
           state.fetched.push(url.pathname);
-          const served = await standInFile(state.behaviour.output, Number(file[2]));
+          // In the format the prediction asked for, as its file name says.
+          const asked = /\.(png|jpg|webp)$/.exec(url.pathname)?.[1] as 'png' | 'jpg' | 'webp' | undefined;
+          const served = await inFormat(await standInFile(state.behaviour.output, Number(file[2])), asked ?? null);
           res.writeHead(200, { 'content-type': served.contentType, 'content-length': served.body.length });
           res.end(served.body);
           return;

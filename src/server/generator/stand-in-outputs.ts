@@ -17,6 +17,8 @@ export interface StandInFile {
   body: Buffer;
   contentType: string;
   extension: string;
+  /** A real picture (false: the bytes are not an image, whatever the type says). */
+  image: boolean;
 }
 
 const FIXTURES = path.join(PROJECT_ROOT, 'test/fixtures');
@@ -28,18 +30,18 @@ const cache = new Map<string, Promise<StandInFile>>();
 async function load(kind: StandInOutput, index: number): Promise<StandInFile> {
   switch (kind) {
     case 'same-person':
-      return { body: await asGenerated(path.join(FIXTURES, 'faces', ANSWERS[index % ANSWERS.length]!), 'jpeg', { width: 720 }), contentType: 'image/jpeg', extension: 'jpg' };
+      return { body: await asGenerated(path.join(FIXTURES, 'faces', ANSWERS[index % ANSWERS.length]!), 'jpeg', { width: 720 }), contentType: 'image/jpeg', extension: 'jpg', image: true };
     case 'other-person':
       return index % 2 === 0
-        ? { body: await readFile(path.join(FIXTURES, 'portrait-hopper.jpg')), contentType: 'image/jpeg', extension: 'jpg' }
-        : { body: await readFile(path.join(FIXTURES, 'portrait-astronaut.png')), contentType: 'image/png', extension: 'png' };
+        ? { body: await readFile(path.join(FIXTURES, 'portrait-hopper.jpg')), contentType: 'image/jpeg', extension: 'jpg', image: true }
+        : { body: await readFile(path.join(FIXTURES, 'portrait-astronaut.png')), contentType: 'image/png', extension: 'png', image: true };
     case 'no-face':
       // The top right of the 720×576 frame is his blue backdrop, nothing else.
-      return { body: await sharp(path.join(FIXTURES, 'faces', FRANCK[index % FRANCK.length]!)).extract({ left: 580, top: 0, width: 140, height: 200 }).resize(560, 800).png().toBuffer(), contentType: 'image/png', extension: 'png' };
+      return { body: await sharp(path.join(FIXTURES, 'faces', FRANCK[index % FRANCK.length]!)).extract({ left: 580, top: 0, width: 140, height: 200 }).resize(560, 800).png().toBuffer(), contentType: 'image/png', extension: 'png', image: true };
     case 'self-check-face':
-      return { body: await asGenerated(path.join(FIXTURES, 'portrait-astronaut.png'), 'png', { width: 1024, mirrored: true }), contentType: 'image/png', extension: 'png' };
+      return { body: await asGenerated(path.join(FIXTURES, 'portrait-astronaut.png'), 'png', { width: 1024, mirrored: true }), contentType: 'image/png', extension: 'png', image: true };
     case 'not-an-image':
-      return { body: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), contentType: 'image/png', extension: 'png' };
+      return { body: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), contentType: 'image/png', extension: 'png', image: false };
   }
 }
 
@@ -60,6 +62,13 @@ async function asGenerated(file: string, as: 'jpeg' | 'png', options: { width: n
     .toBuffer();
   const extended = sharp(room).resize(1024, 1280, { fit: 'cover' });
   return as === 'png' ? extended.png().toBuffer() : extended.jpeg({ quality: 92 }).toBuffer();
+}
+
+/** The file as the predictor saves it in the format it was asked for (`output_format`): a real image is converted. */
+export async function inFormat(file: StandInFile, format: 'png' | 'jpg' | 'webp' | null): Promise<StandInFile> {
+  if (!format || format === file.extension || !file.image) return file;
+  const body = await sharp(file.body).toFormat(format === 'jpg' ? 'jpeg' : format).toBuffer();
+  return { body, contentType: format === 'jpg' ? 'image/jpeg' : `image/${format}`, extension: format, image: true };
 }
 
 export function standInFile(kind: StandInOutput, index: number): Promise<StandInFile> {

@@ -104,7 +104,7 @@ describe('stand-ins of a published model (zsxkib/instant-id as its predictor dec
     const made = await put('a1', { image: 'https://x/a.jpg', width: 1024, height: 1280, num_outputs: '2' });
     expect(made.status).toBe(200);
     expect(cog.predictions.get('a1')!.received).toEqual({ image: 'https://x/a.jpg', num_outputs: 2 });
-    expect(made.body.output).toEqual([expect.stringMatching(/^data:image\/jpeg;base64,/), expect.stringMatching(/^data:image\/jpeg;base64,/)]);
+    expect(made.body.output).toEqual([expect.stringMatching(/^data:image\/webp;base64,/), expect.stringMatching(/^data:image\/webp;base64,/)]);
     // Out of range, not a choice, no face: 422 with pydantic's messages, nothing started.
     const refused = await put('a2', { num_outputs: 9, output_format: 'gif' });
     expect(refused.status).toBe(422);
@@ -128,7 +128,9 @@ describe('stand-ins of a published model (zsxkib/instant-id as its predictor dec
     // The answer has every field of the prediction; the webhook only those that were set (no error, no version).
     expect(Object.keys((await b1.json()) as object).sort()).toEqual(['completed_at', 'created_at', 'error', 'id', 'input', 'logs', 'metrics', 'output', 'output_file_prefix', 'started_at', 'status', 'version', 'webhook', 'webhook_events_filter']);
     await cog.predictions.get('b1')!.done;
-    expect(cog.predictions.get('b1')!.output).toEqual(['/tmp/out_0.jpg', '/tmp/out_1.jpg']);
+    // Saved in the format asked for (`output_format`, webp unless asked), as the predictor saves them.
+    expect(cog.predictions.get('b1')!.output).toEqual(['/tmp/out_0.webp', '/tmp/out_1.webp']);
+    expect((await ended('b0', { image: 'https://x/a.jpg', output_format: 'png' })).output).toEqual(['/tmp/out_0.png']);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(Object.keys(hooks[0]!).sort()).toEqual(['completed_at', 'created_at', 'id', 'input', 'logs', 'metrics', 'output', 'output_file_prefix', 'started_at', 'status', 'webhook', 'webhook_events_filter']);
     // An upload endpoint as the docs show one: the file under <upload url>/<name>, the asset's address in Location.
@@ -147,12 +149,12 @@ describe('stand-ins of a published model (zsxkib/instant-id as its predictor dec
       const p = await ended('b2', { image: 'https://x/a.jpg', num_outputs: 2 });
       expect(p.output).toEqual(['https://files.example/assets/1.jpg', 'https://files.example/assets/2.jpg']);
       expect(received.map(({ bytes, ...rest }) => ({ ...rest, bytes: bytes > 10_000 }))).toEqual([
-        { url: 'PUT /upload/out_0.jpg', type: 'image/jpeg', prediction: 'b2', bytes: true },
-        { url: 'PUT /upload/out_1.jpg', type: 'image/jpeg', prediction: 'b2', bytes: true },
+        { url: 'PUT /upload/out_0.webp', type: 'image/webp', prediction: 'b2', bytes: true },
+        { url: 'PUT /upload/out_1.webp', type: 'image/webp', prediction: 'b2', bytes: true },
       ]);
       // A synchronous prediction still answers data: URIs (0.13.6 uploads only for asynchronous ones).
       const sync = await fetch(`${cog.baseUrl}/predictions/b3`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ input: { image: 'https://x/a.jpg' } }) });
-      expect(((await sync.json()) as { output: string[] }).output[0]).toMatch(/^data:image\/jpeg;base64,/);
+      expect(((await sync.json()) as { output: string[] }).output[0]).toMatch(/^data:image\/webp;base64,/);
       // An upload the endpoint refuses fails the prediction, as the runner's raise_for_status does.
       target.removeAllListeners('request');
       target.on('request', (_req, res) => res.writeHead(403).end());

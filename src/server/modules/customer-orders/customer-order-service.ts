@@ -226,7 +226,14 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
         budget,
         remaining: Math.max(0, budget - redoneCount(revisions)),
         current: openRevision
-          ? { createdAt: new Date(openRevision.createdAt).toISOString(), dueAt: isoOrNull(openRevision.dueAt), pictures: openRevision.imageIds.length, message: openRevision.message }
+          ? {
+              createdAt: new Date(openRevision.createdAt).toISOString(),
+              dueAt: isoOrNull(openRevision.dueAt),
+              // Past its own due time, photos kept: the redo's delay mail (delay-notices.ts) says the same.
+              overdue: openRevision.dueAt !== null && openRevision.dueAt < now.getTime() && !order.photosDeletedAt,
+              pictures: openRevision.imageIds.length,
+              message: openRevision.message,
+            }
           : null,
         answers: revisions
           .filter((r) => r.answer && r.resolvedAt !== null)

@@ -59,7 +59,7 @@ export interface OrderMailData {
   site: { name: string; legalName: string; supportEmail: string; address: string | null; phone: string | null };
 }
 
-type TemplateName = 'order-received' | 'payment-confirmed' | 'payment-failed' | 'photos-ready' | 'production-delayed';
+type TemplateName = 'order-received' | 'payment-confirmed' | 'payment-failed' | 'photos-ready' | 'production-delayed' | 'redo-delayed';
 
 const SUBJECT_KEYS: Record<TemplateName, string> = {
   'order-received': 'subject.orderReceived',
@@ -67,6 +67,7 @@ const SUBJECT_KEYS: Record<TemplateName, string> = {
   'payment-failed': 'subject.paymentFailed',
   'photos-ready': 'subject.photosReady',
   'production-delayed': 'subject.productionDelayed',
+  'redo-delayed': 'subject.redoDelayed',
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -336,12 +337,17 @@ export function renderPhotosReadyMail(data: OrderMailData & { resultCount: numbe
 /**
  * Sent once when the promised delivery time has passed and the photos are not released (delay-notices.ts):
  * staff look after the order (their dashboard lists it as overdue); the customer may say they no longer wait.
+ * With `redo`, the same for pictures the customer asked to have made again, past the redo's own due time.
  */
-export function renderProductionDelayedMail(data: OrderMailData & { dueAt: Date }): RenderedMail {
+export function renderProductionDelayedMail(data: OrderMailData & { dueAt: Date; redo?: { pictures: number } }): RenderedMail {
   const ctx = context(data);
   const d = (key: string, vars?: Record<string, string | number>) => ctx.t(`delayed.${key}`, vars);
-  return layout(ctx, 'production-delayed', d('preheader', { number: data.orderNumber }), [
-    { kind: 'paragraph', text: d('intro', { orderNumber: data.orderNumber, date: formatDateTime(data.dueAt, data.language) }) },
+  const date = formatDateTime(data.dueAt, data.language);
+  const [template, preheader, intro] = data.redo
+    ? (['redo-delayed', d('redoPreheader', { number: data.orderNumber }), d(data.redo.pictures === 1 ? 'redoIntroOne' : 'redoIntro', { orderNumber: data.orderNumber, date, n: data.redo.pictures })] as const)
+    : (['production-delayed', d('preheader', { number: data.orderNumber }), d('intro', { orderNumber: data.orderNumber, date })] as const);
+  return layout(ctx, template, preheader, [
+    { kind: 'paragraph', text: intro },
     { kind: 'paragraph', text: d('team') },
     { kind: 'paragraph', text: d('wait', { support: data.site.supportEmail, orderNumber: data.orderNumber }) },
     { kind: 'paragraph', text: d('status') },

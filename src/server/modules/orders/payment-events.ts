@@ -10,14 +10,14 @@ import { formatMoney } from '../../../domain/money.js';
 import { canChangePayment, canTransition, type OrderStatus, type PaymentStatus } from '../../../domain/order-state.js';
 import type { SiteInfo } from '../../../domain/site.js';
 import type { Database, Executor } from '../../db/client.js';
-import { orders as ordersTable, paymentEvents } from '../../db/schema.js';
+import { orders as ordersTable, paymentEvents, revisionRequests } from '../../db/schema.js';
 import { createRateLimiter } from '../../http/rate-limit.js';
 import { deferMail, sendDeferred, type DeferredMail, type DeferredMailSender } from '../../mail/deferred-mail.js';
 import type { Mailer, SendResult } from '../../mail/mailer.js';
 import { renderPaidAfterCancelNote } from '../../mail/staff-mails.js';
 import type { PaymentEvent, PaymentProvider } from '../../payments/provider.js';
 import { createMetricsRepository } from '../metrics/metrics-repository.js';
-import { PRODUCTION_DELAYED_MAIL, promisedBy } from './delay-notices.js';
+import { PRODUCTION_DELAYED_MAIL, promisedBy, REDO_DELAYED_MAIL } from './delay-notices.js';
 import { renderOrderReceivedMail, renderPaymentConfirmedMail, renderPaymentFailedMail, renderProductionDelayedMail } from './order-mails.js';
 import { orderMailData, storedPrice, type OrderMailContext } from './order-mail-data.js';
 import { createOrderRepository, type OrderRow } from './order-repository.js';
@@ -99,8 +99,19 @@ export function createPaymentEventService(deps: PaymentEventDeps) {
       const dueAt = order ? promisedBy(order) : null;
       // Released (or cancelled) meanwhile, or the photos deleted: nothing to apologise for any more.
       if (!order || !dueAt || order.status === 'completed' || order.status === 'cancelled' || order.photosDeletedAt || order.seats !== null) return null;
+      // A redo opened meanwhile: in production again under the redo's own time (its own mail when that passes).
+      const [openRedo] = await deps.db.select({ id: revisionRequests.id }).from(revisionRequests).where(and(eq(revisionRequests.orderId, order.id), eq(revisionRequests.status, 'open')));
+      if (openRedo) return null;
       const photoCount = await orders.uploadCount(order.id);
       return sendOrderMail(order, renderProductionDelayedMail({ ...orderMailData(deps, order, storedPrice(order), photoCount), dueAt }), mail.key);
+    },
+    async [REDO_DELAYED_MAIL](mail) {
+      const order = await orders.find(mail.data.orderId!);
+      const [redo] = await deps.db.select().from(revisionRequests).where(eq(revisionRequests.id, mail.data.revisionId!));
+      // Answered meanwhile (the new pictures are out), or the photos deleted: nothing to apologise for any more.
+      if (!order || !redo?.dueAt || redo.status !== 'open' || order.status === 'cancelled' || order.photosDeletedAt) return null;
+      const photoCount = await orders.uploadCount(order.id);
+      return sendOrderMail(order, renderProductionDelayedMail({ ...orderMailData(deps, order, storedPrice(order), photoCount), dueAt: redo.dueAt, redo: { pictures: redo.imageIds.length } }), mail.key);
     },
     async paidAfterCancel(mail) {
       const order = await orders.find(mail.data.orderId!);

@@ -542,7 +542,7 @@ describe.each(testDatabases())('external generator on $name', (testDb) => {
       stand.uploadUrl = cogUploadUrl('https://shop.test', COG_SECRET);
       const made = predictionsFor(order.orderId);
       expect(made).toHaveLength(1);
-      expect(made[0]!.output).toEqual(['/tmp/out_0.jpg']);
+      expect(made[0]!.output).toEqual(['/tmp/out_0.png']);
       const job = (await t.app.jobs.find(jobId))!;
       expect(job).toMatchObject({ status: 'dead', attempts: 1 });
       expect(job.lastError).toContain('started without --upload-url');

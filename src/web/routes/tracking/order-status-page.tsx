@@ -53,7 +53,7 @@ function History({ order }: { order: OrderView }) {
  * Redo before accepting: the customer picks pictures in the gallery (up to what the package still allows),
  * adds an optional reason and sends it; an open request shows its due time; staff's answers stay readable.
  */
-function Revision({ order, token, selected, onChange }: { order: OrderView; token: string; selected: string[]; onChange: (order: OrderView) => void }) {
+export function Revision({ order, token, selected, onChange }: { order: OrderView; token: string; selected: string[]; onChange: (order: OrderView) => void }) {
   const { t, language } = useI18n();
   const [message, setMessage] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -78,7 +78,13 @@ function Revision({ order, token, selected, onChange }: { order: OrderView; toke
         <h2 id="revision-title">{t('orderStatus.revision.title')}</h2>
         {sent && <p role="status">{t('orderStatus.revision.sent')}</p>}
         <p>{t(revision.current.pictures === 1 ? 'orderStatus.revision.openOne' : 'orderStatus.revision.open', { n: revision.current.pictures })}</p>
-        {revision.current.dueAt && <p>{t('orderStatus.revision.due', { date: formatShortDateTime(revision.current.dueAt, language) })}</p>}
+        {revision.current.dueAt && revision.current.overdue ? (
+          <p className="alert alert--info" data-testid="revision-overdue">
+            {t('orderStatus.revision.overdue', { date: formatShortDateTime(revision.current.dueAt, language), support: order.contact.email })}
+          </p>
+        ) : (
+          revision.current.dueAt && <p>{t('orderStatus.revision.due', { date: formatShortDateTime(revision.current.dueAt, language) })}</p>
+        )}
         {revision.current.message && <p className="revision__answer">{revision.current.message}</p>}
         {answers}
       </section>

@@ -8,6 +8,7 @@ import { LANGUAGES } from '../../../domain/catalog.js';
 import { ALL_MESSAGES } from '../../../i18n/all-messages.js';
 import { messagesFor, translate } from '../../../i18n/messages.js';
 import { I18nProvider } from '../../i18n/i18n.js';
+import { Revision } from './order-status-page.js';
 import { ProcessingInfo, ResultsGallery, type OrderView } from './order-view.js';
 
 const IN_PROGRESS: OrderView = {
@@ -78,6 +79,33 @@ test.each(LANGUAGES)('past the promised time the page owns up to it, with the da
   expect(notice).toContain(text('tracking.processing.overdue').split('{')[0]!.trim());
   expect(late.textContent).not.toContain(text('tracking.processing.working'));
   expect((await rendered(IN_PROGRESS, language)).querySelector('[data-testid="order-overdue"]')).toBeNull();
+});
+
+test.each(LANGUAGES)('a redo past its own due time is owned up to on the status page; within it, the due time is given (%s)', async (language) => {
+  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+  const text = (key: string) => translate(language, ALL_MESSAGES[language], key);
+  const redoing = (overdue: boolean): OrderView => ({
+    ...IN_PROGRESS,
+    revision: { ...IN_PROGRESS.revision, open: true, current: { createdAt: '2026-11-30T10:00:00Z', dueAt: '2026-12-02T10:00:00Z', overdue, pictures: 2, message: '' } },
+  });
+  const page = async (order: OrderView) => {
+    const container = document.createElement('div');
+    await act(async () =>
+      createRoot(container).render(
+        <I18nProvider language={language} messages={messagesFor(ALL_MESSAGES[language], [])}>
+          <Revision order={order} token="t" selected={[]} onChange={() => undefined} />
+        </I18nProvider>,
+      ),
+    );
+    return container;
+  };
+  const late = await page(redoing(true));
+  const notice = late.querySelector('[data-testid="revision-overdue"]')?.textContent ?? '';
+  expect(notice).toContain(text('orderStatus.revision.overdue').split('{')[0]!.trim());
+  expect(notice).toContain('support@shop.test');
+  const inTime = await page(redoing(false));
+  expect(inTime.querySelector('[data-testid="revision-overdue"]')).toBeNull();
+  expect(inTime.textContent).toContain(text('orderStatus.revision.due').split('{')[0]!.trim());
 });
 
 test('a picture whose link ran out asks once for fresh links; if it fails again the customer sees a placeholder, not a broken image', async () => {
