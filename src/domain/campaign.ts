@@ -1,6 +1,6 @@
 import { PACKAGE_KEYS, type PackageKey } from './catalog.js';
 
-/** A configured promotion on package prices (decisions.md section 1). */
+/** A configured promotion on package prices (docs/rules.md §1). */
 export interface Campaign {
   id: string;
   percent: number;

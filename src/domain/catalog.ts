@@ -1,4 +1,4 @@
-// The one source of truth for what the shop sells (decisions.md section 1).
+// The one source of truth for what the shop sells (docs/rules.md §1).
 // Texts for these keys live in the i18n catalogues (namespace "catalog").
 
 export const LANGUAGES = ['de', 'en', 'es'] as const;

@@ -1,4 +1,4 @@
-// Invoice numbers and the split of a gross amount into net and VAT (prices include VAT, decisions.md 1).
+// Invoice numbers and the split of a gross amount into net and VAT (prices include VAT, docs/rules.md §1).
 import { berlinDay } from './dates.js';
 import { vatFromGross } from './pricing.js';
 

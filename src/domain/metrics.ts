@@ -1,4 +1,4 @@
-// First-party counting (decisions.md section 4): which page views and events the shop counts. Only names
+// First-party counting (docs/rules.md §4): which page views and events the shop counts. Only names
 // and coarse details (a package, a photo count, an error code): never an address, id or e-mail.
 import { PACKAGE_KEYS, UPLOAD_LIMITS } from './catalog.js';
 

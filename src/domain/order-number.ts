@@ -1,4 +1,4 @@
-// Short human order numbers such as BF-7K3M9Q2X (decisions.md section 2).
+// Short human order numbers such as BF-7K3M9Q2X (docs/rules.md §2).
 // Alphabet without 0/O, 1/I/L and U so numbers survive being read out on the phone.
 
 export const ORDER_NUMBER_ALPHABET = '23456789ABCDEFGHJKMNPQRSTVWXYZ';

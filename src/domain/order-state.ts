@@ -1,4 +1,4 @@
-// One order state machine for customers, staff and the system (decisions.md section 2).
+// One order state machine for customers, staff and the system (docs/rules.md §2).
 
 export const ORDER_STATUSES = ['created', 'paid', 'in_progress', 'completed', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];

@@ -67,7 +67,7 @@ test('texts only the server uses (mails) are never embedded in a page', () => {
   }
 });
 
-test('no text makes the claims decisions.md section 1 removed', () => {
+test('no text makes the claims docs/rules.md §1 removed', () => {
   const forbidden = [/19[,.]99/, /29[,.]99/, /19[,.]90/, /free trial/i, /prueba gratuita/i, /kostenlos(e|en)? (test|probe)/i, /gratis (test|probe)/i, /2\s*[-–]\s*5 (Tage|days|días)/i, /12\s*[-–]\s*24/, /1\s*[-–]\s*2 (Werktage|business days|días hábiles)/i, /24\s*[-–]\s*48/, /malware/i];
   for (const lang of LANGUAGES) {
     for (const key of keys(ALL_MESSAGES[lang])) {

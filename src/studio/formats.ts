@@ -1,4 +1,4 @@
-// The formats every studio draft comes in, at the shop's 300 DPI (decisions.md section 6).
+// The formats every studio draft comes in, at the shop's 300 DPI (docs/rules.md §6).
 import { OUTPUT_DPI } from '../domain/catalog.js';
 
 const mmToPx = (mm: number) => Math.round((mm / 25.4) * OUTPUT_DPI);

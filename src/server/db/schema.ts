@@ -1,4 +1,4 @@
-// The whole data model of decisions.md section 2. Money is integer cents everywhere.
+// The whole data model of docs/rules.md §2. Money is integer cents everywhere.
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -56,7 +56,7 @@ export const orders = pgTable(
     vatCents: integer('vat_cents'),
     taxRatePercent: integer('tax_rate_percent').notNull().default(19),
     totalCents: integer('total_cents'),
-    // Consents (decisions.md section 4): when and to which text version.
+    // Consents (docs/rules.md §4): when and to which text version.
     photoConsentAt: timestamp('photo_consent_at', { withTimezone: true }),
     photoConsentVersion: text('photo_consent_version'),
     waiverAcceptedAt: timestamp('waiver_accepted_at', { withTimezone: true }),
@@ -472,7 +472,7 @@ export const sandboxCheckoutSessions = pgTable(
 );
 
 /**
- * First-party counting (decisions.md section 4: no analytics before consent): page views and the spec's
+ * First-party counting (docs/rules.md §4: no analytics before consent): page views and the spec's
  * events as daily counters. No cookie, no address, no browser data, no order id: only what happened how often.
  */
 export const siteMetrics = pgTable(

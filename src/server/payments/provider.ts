@@ -1,4 +1,4 @@
-// One interface for the payment provider (decisions.md section 3). Implementations:
+// One interface for the payment provider (docs/rules.md §3). Implementations:
 // stripe-provider.ts (Stripe Checkout) and sandbox-provider.ts (a built-in imitation of it for
 // development and tests). Both speak Stripe's event format, so one webhook handler serves both.
 

@@ -1,4 +1,4 @@
-// A built-in imitation of Stripe Checkout for development and tests (decisions.md section 3). It keeps
+// A built-in imitation of Stripe Checkout for development and tests (docs/rules.md §3). It keeps
 // its sessions in sandbox_checkout_sessions, and its events look and are signed exactly like Stripe's,
 // so they go through the very same verification and webhook handling as real ones.
 import { createHash, createHmac, randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Consent for third-party services (decisions.md section 4): analytics and chat are optional, configured by
+// Consent for third-party services (docs/rules.md §4): analytics and chat are optional, configured by
 // the operator, and load only after the visitor agrees. Rejecting takes one click, as accepting does; the
 // footer's cookie link opens the settings again. Without such services there is nothing to ask.
 import { Suspense, createContext, lazy, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';

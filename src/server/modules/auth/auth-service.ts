@@ -1,4 +1,4 @@
-// Staff accounts and sessions, decided on the server (decisions.md section 5).
+// Staff accounts and sessions, decided on the server (docs/rules.md §5).
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';

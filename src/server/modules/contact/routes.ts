@@ -1,4 +1,4 @@
-// The contact form really delivers (decisions.md section 5): validated again here, rate-limited,
+// The contact form really delivers (docs/rules.md §5): validated again here, rate-limited,
 // stored, and mailed to support with the sender as reply address.
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';

@@ -42,7 +42,7 @@ export interface CustomerOrderDeps {
   log: FastifyBaseLogger;
 }
 
-/** When the photos of an order are due for deletion (decisions.md section 6). */
+/** When the photos of an order are due for deletion (docs/rules.md §6). */
 export function photosDeleteAfter(order: Pick<OrderRow, 'status' | 'paymentStatus' | 'completedAt' | 'createdAt' | 'cancelledAt'>): Date | null {
   const day = 24 * 3600 * 1000;
   if (order.status === 'completed' && order.completedAt) return new Date(order.completedAt.getTime() + RETENTION.daysAfterCompletion * day);

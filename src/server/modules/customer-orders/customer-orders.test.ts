@@ -477,7 +477,7 @@ describe.each(testDatabases())('after the sale on $name', (testDb) => {
         results.map((r, index) => [r.id, index + 1, r.fileName, (r.variant as { format?: string } | null)?.format ?? null, r.favouriteAt !== null, open?.imageIds.includes(r.id) ?? false]),
       );
       expect(view.history).toEqual(history.map((h) => ({ event: h.event, at: h.createdAt.toISOString(), fromStatus: h.fromStatus, toStatus: h.toStatus })));
-      expect(view.revision.current).toEqual(open ? { createdAt: open.createdAt.toISOString(), dueAt: open.dueAt?.toISOString() ?? null, pictures: open.imageIds.length, message: open.message } : null);
+      expect(view.revision.current).toEqual(open ? { createdAt: open.createdAt.toISOString(), dueAt: open.dueAt?.toISOString() ?? null, overdue: open.dueAt !== null && open.dueAt < t.app.now(), pictures: open.imageIds.length, message: open.message } : null);
       expect(view.revision.answers).toEqual(revisions.filter((r) => r.answer && r.resolvedAt).map((r) => ({ at: r.resolvedAt!.toISOString(), message: r.answer, pictures: r.imageIds.length })));
       expect(view.invoices.map((i: Record<string, unknown>) => [i.id, i.number, i.kind, i.issuedAt, i.grossCents])).toEqual(
         invoiceRows.map((i) => [i.id, i.number, i.kind, i.issuedAt.toISOString(), i.grossCents]),

@@ -1,4 +1,4 @@
-// Signed, expiring download links for results: one image or the ZIP of all (decisions.md section 5).
+// Signed, expiring download links for results: one image or the ZIP of all (docs/rules.md §5).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** The output formats a ZIP can hold alone (the customer's "all 1:1 pictures"). */

@@ -145,7 +145,7 @@ export function createCheckout(ctx: OrderContext) {
             checkoutClaimedAt: null,
           });
           await repo.addHistory(orderId, { event: 'order_placed', actorType: 'customer', note: `${selection.package} ${price.grossCents}` });
-          // The contract's confirmation (decisions.md section 4) is owed from this commit on.
+          // The contract's confirmation (docs/rules.md §4) is owed from this commit on.
           await deferMail(tx, receivedMail, now);
         });
         await paymentEvents.sendOwedMail(receivedMail);

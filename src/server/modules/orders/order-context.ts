@@ -114,7 +114,7 @@ export function createOrderContext(deps: OrderServiceDeps): OrderContext {
 
   /**
    * A placed order changes only after its payment page is closed: the open session is expired at the
-   * provider first, so the contract that can be paid is always the one stored (decisions.md section 4).
+   * provider first, so the contract that can be paid is always the one stored (docs/rules.md §4).
    */
   async function releaseCheckout(order: OrderRow): Promise<void> {
     if (!order.providerSessionId) return;

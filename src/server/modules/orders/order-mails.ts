@@ -1,4 +1,4 @@
-// Customer e-mails of the order flow (decisions.md sections 4 and 7): the order confirmation sent
+// Customer e-mails of the order flow (docs/rules.md §4 and §7): the order confirmation sent
 // when the contract is formed, the payment confirmation, the failed-payment notice and the notice
 // that the finished photos are ready to download. Each is a list of blocks, rendered as HTML and as
 // plain text in the customer's language; every text comes from the catalogues in src/i18n ("mail").
@@ -268,7 +268,7 @@ export function renderOrderReceivedMail(data: OrderMailData): RenderedMail {
   ]);
 }
 
-/** Sent once the payment provider confirmed the payment; repeats the contract data (decisions.md 4). */
+/** Sent once the payment provider confirmed the payment; repeats the contract data (docs/rules.md §4). */
 export function renderPaymentConfirmedMail(data: OrderMailData): RenderedMail {
   const ctx = context(data);
   const c = (key: string, vars?: Record<string, string | number>) => ctx.t(`confirmed.${key}`, vars);

@@ -1,4 +1,4 @@
-// Proofs that let a browser reach an order without an account (decisions.md section 5): the draft token while
+// Proofs that let a browser reach an order without an account (docs/rules.md §5): the draft token while
 // ordering, the signed status link from the mails, the success page and tracking, and the invoice link.
 // Status and invoice links carry the moment they were made and expire after STATUS_LINK_LIFETIME_MS; every mail
 // and every successful tracking lookup makes a fresh one. A status link made before the order's photos were

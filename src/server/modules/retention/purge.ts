@@ -1,4 +1,4 @@
-// Deleting an order's photos: files and rows, and a record of what went (decisions.md section 6).
+// Deleting an order's photos: files and rows, and a record of what went (docs/rules.md §6).
 import { eq, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { auditLog, generatedImages, invoices, orderUploads, orders, photoChecks } from '../../db/schema.js';

@@ -1,5 +1,5 @@
 // The 30-day deletion promise, kept by a job: photos of completed or cancelled orders 30 days later,
-// unpaid drafts after 24 hours (decisions.md section 6), a team member's unsent photos 30 days after joining.
+// unpaid drafts after 24 hours (docs/rules.md §6), a team member's unsent photos 30 days after joining.
 // Every run is idempotent and driven by the database.
 import { and, eq, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';

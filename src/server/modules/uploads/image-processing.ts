@@ -1,4 +1,4 @@
-// Decides whether uploaded bytes are an image we accept and re-encodes them (decisions.md section 5).
+// Decides whether uploaded bytes are an image we accept and re-encodes them (docs/rules.md §5).
 // Pure: bytes in, bytes out; storage and the database are the caller's business.
 import type decodeHeifType from 'heic-decode';
 import sharp from 'sharp';

@@ -1,4 +1,4 @@
-// The legal pages (decisions.md section 4): Impressum, Datenschutzerklärung, AGB with Widerrufsbelehrung
+// The legal pages (docs/rules.md §4): Impressum, Datenschutzerklärung, AGB with Widerrufsbelehrung
 // and Muster-Widerrufsformular, and the Erklärung zur Barrierefreiheit. Every fact about the operator comes
 // from the site configuration and is shown only when it is set; every price, count and period comes from
 // the catalogue, so the texts cannot drift from what the software sells and enforces.
