@@ -11,7 +11,9 @@ const e2eOnly = args.includes('--e2e-only');
 const skipE2e = args.includes('--no-e2e');
 
 function run(command, commandArgs, env = {}) {
+  const started = Date.now();
   const result = spawnSync(command, commandArgs, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
+  console.log(`(${command} ${commandArgs[0] ?? ''}: ${Math.round((Date.now() - started) / 1000)} s)`);
   return result.status ?? 1;
 }
 

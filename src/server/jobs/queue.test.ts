@@ -48,6 +48,46 @@ describe.each(testDatabases())('job queue on $name', (testDb) => {
     await queue.complete(id, 'w1');
   });
 
+  test('a worker whose lease ran out and whose job another took cannot fail it; backoff grows to an hour', async () => {
+    const queue = createJobQueue(db.db, now);
+    const id = (await queue.enqueue({ queue: 'q.l', payload: {}, maxAttempts: 9 }))!;
+    await queue.claim('slow', ['q.l'], 1_000);
+    clock = new Date(clock.getTime() + 2_000);
+    expect((await queue.claim('quick', ['q.l'], 30_000))!.id).toBe(id);
+    // The slow worker's failure finds the job no longer its own: nothing changes.
+    expect(await queue.fail(id, 'slow', 'Error: too late')).toBe('retry');
+    expect(await queue.find(id)).toMatchObject({ status: 'running', lockedBy: 'quick', lastError: null });
+    expect(await queue.fail(id, 'quick', 'Error: boom')).toBe('retry');
+    expect((await queue.find(id))!.runAt).toEqual(new Date(clock.getTime() + backoffMs(2)));
+    for (let attempt = 3; attempt <= 6; attempt++) {
+      clock = new Date((await queue.find(id))!.runAt.getTime());
+      await queue.claim('quick', ['q.l'], 30_000);
+      await queue.fail(id, 'quick', 'Error: boom');
+      expect((await queue.find(id))!.runAt).toEqual(new Date(clock.getTime() + backoffMs(attempt)));
+    }
+    expect(backoffMs(6)).toBe(3_600_000);
+  });
+
+  test('sent mails\' jobs go after their keeping time; other queues\' jobs, and mails not yet sent, stay', async () => {
+    const queue = createJobQueue(db.db, now);
+    const done = async (name: string, key: string) => {
+      const id = (await queue.enqueue({ queue: name, payload: {}, dedupeKey: key }))!;
+      await queue.claim('w', [name], 30_000);
+      await queue.complete(id, 'w');
+      return id;
+    };
+    const old = await done('mail', 'purge-old');
+    const studio = await done('q.keep', 'purge-studio');
+    clock = new Date(clock.getTime() + 10 * 24 * 3600 * 1000);
+    const recent = await done('mail', 'purge-recent');
+    const waiting = (await queue.enqueue({ queue: 'mail', payload: {}, dedupeKey: 'purge-waiting', runAt: new Date(0) }))!;
+    expect(await queue.purgeFinished('mail', new Date(clock.getTime() - 5 * 24 * 3600 * 1000))).toBe(1);
+    expect(await queue.find(old)).toBeNull();
+    for (const id of [studio, recent, waiting]) expect(await queue.find(id)).not.toBeNull();
+    // Its dedupe key is free again: a mail owed again gets a job, whose sender finds the mail sent (outgoing_mail).
+    expect(await queue.enqueue({ queue: 'mail', payload: {}, dedupeKey: 'purge-old' })).toBeTypeOf('number');
+  });
+
   test('a failure that says trying again cannot help (final) is dead at its first attempt; staff can still retry it', async () => {
     const queue = createJobQueue(db.db, now);
     const id = (await queue.enqueue({ queue: 'q.f', payload: {}, maxAttempts: 3 }))!;

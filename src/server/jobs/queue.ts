@@ -165,24 +165,41 @@ export function createJobQueue(db: Executor, now: () => Date) {
         .where(and(eq(jobs.id, id), eq(jobs.lockedBy, workerId)));
     },
 
-    /** A failed attempt: tried again later, or dead when it was the last or `final` (trying again cannot help). */
+    /**
+     * A failed attempt: tried again later, or dead when it was the last or `final` (trying again cannot help).
+     * One statement, so the decision and the write see the same row: a worker whose lease ran out and whose job
+     * another took meanwhile changes nothing (the row is no longer locked by it).
+     */
     async fail(id: number, workerId: string, error: string, options: { final?: boolean } = {}): Promise<'retry' | 'dead'> {
-      const [job] = await db.select().from(jobs).where(and(eq(jobs.id, id), eq(jobs.lockedBy, workerId)));
-      if (!job) return 'retry';
-      const dead = options.final === true || job.attempts >= job.maxAttempts;
-      await db
-        .update(jobs)
-        .set({
-          status: dead ? 'dead' : 'pending',
-          lockedBy: null,
-          lockedUntil: null,
-          lastError: error.slice(0, 2000),
-          runAt: dead ? job.runAt : new Date(now().getTime() + backoffMs(job.attempts)),
-          finishedAt: dead ? now() : null,
-          updatedAt: now(),
-        })
-        .where(eq(jobs.id, id));
-      return dead ? 'dead' : 'retry';
+      const at = now();
+      const dead = sql`(${options.final === true} or ${jobs.attempts} >= ${jobs.maxAttempts})`;
+      // backoffMs in SQL: 15 s × 4^(attempts − 1), at most an hour.
+      const retryAt = sql`${at.toISOString()}::timestamptz + least(3600000, 15000 * power(4, greatest(0, ${jobs.attempts} - 1))) * interval '1 millisecond'`;
+      const [row] = await queryRows<{ status: string }>(
+        db,
+        sql`update ${jobs} set
+              status = case when ${dead} then 'dead' else 'pending' end,
+              locked_by = null, locked_until = null,
+              last_error = ${error.slice(0, 2000)},
+              run_at = case when ${dead} then ${jobs.runAt} else ${retryAt} end,
+              finished_at = case when ${dead} then ${at.toISOString()}::timestamptz else null end,
+              updated_at = ${at.toISOString()}
+            where ${jobs.id} = ${id} and ${jobs.lockedBy} = ${workerId}
+            returning status`,
+      );
+      return row?.status === 'dead' ? 'dead' : 'retry';
+    },
+
+    /**
+     * Finished jobs of a queue whose outcome is kept elsewhere (the mail queue: outgoing_mail keeps each mail and
+     * its dedupe key, so a mail owed again finds itself sent), done before `before`: deleted. Returns how many.
+     */
+    async purgeFinished(queue: string, before: Date): Promise<number> {
+      const rows = await db
+        .delete(jobs)
+        .where(and(eq(jobs.queue, queue), eq(jobs.status, 'done'), sql`${jobs.finishedAt} < ${before.toISOString()}`))
+        .returning({ id: jobs.id });
+      return rows.length;
     },
 
     /**

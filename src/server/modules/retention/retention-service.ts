@@ -8,6 +8,8 @@ import type { DatabaseHandle } from '../../db/client.js';
 import { isDatabaseUnavailable } from '../../db/errors.js';
 import { orders } from '../../db/schema.js';
 import { createRateLimiter } from '../../http/rate-limit.js';
+import { createJobQueue } from '../../jobs/queue.js';
+import { DEFERRED_MAIL_QUEUE } from '../../mail/deferred-mail.js';
 import { sweepAbandonedWrites } from '../../storage/intents.js';
 import type { Storage } from '../../storage/storage.js';
 import { purgeExpiredInvoices, purgeOrderPhotos } from './purge.js';
@@ -15,6 +17,8 @@ import { purgeExpiredInvoices, purgeOrderPhotos } from './purge.js';
 const DAY = 24 * 3600 * 1000;
 /** A placed order with a payment still under way (an open page, a SEPA debit) is left alone this long. */
 const PAYMENT_GRACE_DAYS = 14;
+/** A sent mail's job is kept this long (staff may look at it); the mail itself stays in outgoing_mail. */
+export const MAIL_JOB_KEEP_DAYS = 14;
 
 export interface RetentionRun {
   purged: { orderId: string; orderNumber: string; reason: string; uploads: number; results: number; files: number }[];
@@ -23,6 +27,8 @@ export interface RetentionRun {
   abandonedFiles: number;
   /** Temporary files of interrupted writes (local disk). */
   temporaryFiles: number;
+  /** Jobs of mails sent more than MAIL_JOB_KEEP_DAYS ago. */
+  mailJobs: number;
 }
 
 /** A temporary file this old belongs to a write that was cut off (a write takes seconds). */
@@ -62,7 +68,7 @@ export function createRetentionService(deps: { db: DatabaseHandle; storage: Stor
         ),
       )
       .limit(500);
-    const result: RetentionRun = { purged: [], draftsDeleted: 0, abandonedFiles: 0, temporaryFiles: 0 };
+    const result: RetentionRun = { purged: [], draftsDeleted: 0, abandonedFiles: 0, temporaryFiles: 0, mailJobs: 0 };
     for (const order of due) {
       const unpaid = order.paymentStatus !== 'paid' && order.status === 'created';
       // A draft never ordered has no contract to keep: it goes entirely. A placed but unpaid order keeps its row.
@@ -85,8 +91,9 @@ export function createRetentionService(deps: { db: DatabaseHandle; storage: Stor
     // temporary files of writes cut off by a crash.
     result.abandonedFiles = await sweepAbandonedWrites(db, deps.storage, now);
     result.temporaryFiles = await deps.storage.sweepTemporary(TEMPORARY_STALE_MS);
-    if (result.purged.length || result.abandonedFiles || result.temporaryFiles) {
-      deps.log?.info({ purged: result.purged.length, draftsDeleted: result.draftsDeleted, abandonedFiles: result.abandonedFiles, temporaryFiles: result.temporaryFiles }, 'retention run');
+    result.mailJobs = await createJobQueue(db, deps.now).purgeFinished(DEFERRED_MAIL_QUEUE, new Date(now.getTime() - MAIL_JOB_KEEP_DAYS * DAY));
+    if (result.purged.length || result.abandonedFiles || result.temporaryFiles || result.mailJobs) {
+      deps.log?.info({ purged: result.purged.length, draftsDeleted: result.draftsDeleted, abandonedFiles: result.abandonedFiles, temporaryFiles: result.temporaryFiles, mailJobs: result.mailJobs }, 'retention run');
     }
     return result;
   }
