@@ -22,7 +22,5 @@ export default defineConfig({
     // much of a file's time is spent waiting on its database or its shop, so on 2 cores the PGlite run took
     // 7.2 min instead of 10.5 and the PostgreSQL run 9.3 min, with every test passing (2026-11-28).
     maxWorkers: os.availableParallelism(),
-    // See s3-storage.ts: the lockfile pins an SDK release that supports Node 20.
-    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
   },
 });

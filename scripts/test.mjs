@@ -40,6 +40,9 @@ function counts(file, kind) {
   }
 }
 
+// The project brings its runtime (the `node` package, docs/decisions/016-runtime.md): npm puts it first on the path.
+console.log(`Node ${process.version} (${process.execPath})`);
+
 const tmp = path.join(ROOT, '.tmp');
 mkdirSync(tmp, { recursive: true });
 const vitestReport = path.join(tmp, 'vitest.json');

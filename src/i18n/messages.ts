@@ -2,7 +2,7 @@ import type { Language } from '../domain/catalog.js';
 import { formatMessage, type MessageVars } from './format.js';
 import type de from './de/index.js';
 
-/** German is the source: every language must have exactly its keys (see i18n.test.ts). */
+/** German is the source: every language must have exactly its keys (see i18n/catalogues.test.ts). */
 export type Messages = typeof de;
 export type Namespace = keyof Messages;
 

@@ -2,7 +2,7 @@
 // does (the customer's own photo, framed, cut out, on a new backdrop, tone balanced: clothes and light stay
 // as photographed), and `<key>Generator` promises what an identity-preserving generator makes (a chosen
 // outfit, a new setting). The I18nProvider picks the variant from the shop's capabilities, so no call site
-// can forget it; i18n.test.ts checks that both variants exist in every language.
+// can forget it; claims.test.tsx checks that both variants exist in every language.
 import type { Capabilities } from '../domain/capabilities.js';
 
 export const CLAIM_KEYS: ReadonlySet<string> = new Set([

@@ -1,5 +1,5 @@
 // The numbers marketing copy may quote, always from the catalogue: the texts cannot drift from what the
-// shop sells (docs/rules.md §1). Guide texts use exactly these placeholders (see i18n.test.ts).
+// shop sells (docs/rules.md §1). Guide texts use exactly these placeholders (see copy-vars.test.ts).
 import type { CatalogView } from '../domain/catalog-view.js';
 import { deliveryHours, MAX_UPLOAD_MB, RETENTION, UPLOAD_LIMITS } from '../domain/catalog.js';
 import { formatMoney } from '../domain/money.js';

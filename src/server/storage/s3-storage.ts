@@ -88,9 +88,6 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
   if (Boolean(options.accessKeyId) !== Boolean(options.secretAccessKey)) {
     throw new Error('createS3Storage: set both accessKeyId and secretAccessKey, or neither');
   }
-  // The SDK warns on Node 20 that releases after January 2027 will need Node 22. The lockfile pins
-  // a release that supports Node 20, so the warning tells operators nothing they can act on.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   // The client is made with the first request (loadS3Sdk).
   let connection: Promise<S3Sdk & { client: S3Client }> | null = null;
   function s3() {
