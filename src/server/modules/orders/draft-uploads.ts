@@ -29,7 +29,8 @@ const HEADER_BYTES = 256 * 1024;
 
 /**
  * A photo as the route receives it. The service reads the body: into memory for a check at once, or straight
- * into storage for a worker's check, so a busy web process holds no photo in memory. `received` vets what
+ * into storage for a worker's check, so a busy web process decodes no photo (on local disk it holds none in memory;
+ * the S3 driver reads a photo into memory to send it with its length, s3-storage.ts). `received` vets what
  * arrived (the address's volume, the size limit) before anything else happens; it throws to refuse.
  */
 export interface IncomingPhoto {
