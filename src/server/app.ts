@@ -8,7 +8,7 @@ import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppConfig } from './config.js';
-import { openDatabase, type DatabaseHandle, type Executor } from './db/client.js';
+import { openDatabase, type DatabaseHandle } from './db/client.js';
 import { loggableError } from './db/errors.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './http/error-handler.js';
 import { registerBodyTimeouts } from './http/timeouts.js';
@@ -26,7 +26,6 @@ import { contactRoutes } from './modules/contact/routes.js';
 import { createCustomerOrderService } from './modules/customer-orders/customer-order-service.js';
 import { customerOrderRoutes } from './modules/customer-orders/routes.js';
 import { createOrderService } from './modules/orders/order-service.js';
-import type { OrderRow } from './modules/orders/order-repository.js';
 import { createTeamService } from './modules/teams/team-service.js';
 import { teamRoutes } from './modules/teams/routes.js';
 import { shopCapabilities } from './capabilities.js';
@@ -44,7 +43,8 @@ import { checkGenerator } from './generator/model-schema.js';
 import type { ImageGenerator } from './generator/provider.js';
 import { createJobQueue, type JobQueue } from './jobs/queue.js';
 import { deferredMailHandler } from './mail/deferred-mail.js';
-import { createInvoiceService, invoiceUrl, type InvoiceService } from './modules/invoices/invoice-service.js';
+import { createInvoiceService, type InvoiceService } from './modules/invoices/invoice-service.js';
+import { createOrderLifecycle, productionStarter } from './modules/order-lifecycle/order-lifecycle.js';
 import { createRefundService } from './modules/refunds/refund-service.js';
 import { refundRoutes } from './modules/refunds/routes.js';
 import { createWithdrawalDesk, withdrawalRoutes } from './modules/withdrawals/routes.js';
@@ -309,11 +309,7 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
 
   await app.register(healthRoutes);
   await app.register(catalogRoutes);
-  /** A paid order's pictures start the way its production mode makes them (a member's order: when they submit). */
-  const startProduction = async (tx: Executor, order: OrderRow) => {
-    if (order.productionMode === 'studio') await studio.enqueueFirstDrafts(tx, order.id);
-    if (order.productionMode === 'generator' && generatorService.configured) await generatorService.enqueueFirst(tx, order.id);
-  };
+  const startProduction = productionStarter({ studio, generator: generatorService });
   const teams = createTeamService({
     db: db.db,
     storage,
@@ -345,22 +341,7 @@ export async function buildApp(config: AppConfig, overrides: AppOverrides = {}):
     inlineUploads: overrides.inlineUploads ?? config.inlineUploadChecks,
     defaultProductionMode: config.defaultProductionMode,
     capabilities: shopCapabilities(config),
-    invoiceLink: async (order) => {
-      await invoices.storeMissing(order.id);
-      const [invoice] = (await invoices.forOrder(order.id)).filter((row) => row.kind === 'invoice');
-      return invoice ? invoiceUrl(config.publicUrl, config.appSecret, order.id, invoice.id, now()) : null;
-    },
-    onRefundEvent: (tx, event) => refunds.applyEvent(tx, event),
-    refundMailSenders: refunds.mailSenders,
-    onPaid: async (tx, order) => {
-      await invoices.issueForPaidOrder(tx, order);
-      // Paid after it was cancelled (withdrawn before paying): the money goes back, the work is not done.
-      if (order.status === 'cancelled') return;
-      // A team order has no photos of its own: its join link opens; each member's pictures start when they submit.
-      if (teams.isTeamOrder(order)) return teams.onPaid(tx, order);
-      await startProduction(tx, order);
-    },
-    teamPaidMail: (orderId, key) => teams.sendPaidMail(orderId, key),
+    lifecycle: createOrderLifecycle({ invoices, teams, refunds, startProduction, publicUrl: config.publicUrl, appSecret: config.appSecret, now }),
     now,
     log: app.log,
   });

@@ -8,16 +8,15 @@ import type { ProductionMode } from '../../../domain/order-state.js';
 import type { Selection } from '../../../domain/order-selection.js';
 import type { UploadView } from '../../../domain/order-views.js';
 import type { SiteInfo } from '../../../domain/site.js';
-import type { Database, Executor } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
 import { conflict, notFound } from '../../http/errors.js';
-import type { Mailer, SendResult } from '../../mail/mailer.js';
-import type { PaymentEvent, PaymentProvider } from '../../payments/provider.js';
+import type { Mailer } from '../../mail/mailer.js';
+import type { PaymentProvider } from '../../payments/provider.js';
 import type { Storage } from '../../storage/storage.js';
 import type { QualityReport } from '../../../studio/quality-gate.js';
 import { photoQualityView } from '../studio/photo-quality.js';
 import { createOrderRepository, type OrderRepository, type OrderRow, type UploadRow } from './order-repository.js';
-import { createPaymentEventService, type EventEffect, type PaymentEventService } from './payment-events.js';
-import type { DeferredMailSender } from '../../mail/deferred-mail.js';
+import { createPaymentEventService, type OrderLifecycle, type PaymentEventService } from './payment-events.js';
 
 export interface OrderServiceDeps {
   db: Database;
@@ -37,16 +36,8 @@ export interface OrderServiceDeps {
    * at once waited half a minute for their answers when every process checked every photo itself.
    */
   inlineUploads: number;
-  /** Runs inside the payment's transaction: work that must start exactly when an order is paid (studio drafts). */
-  onPaid?: (tx: Executor, order: OrderRow) => Promise<void>;
-  /** After the payment's commit: the invoice's signed download link for the payment mail (null: none). */
-  invoiceLink?: (order: OrderRow) => Promise<string | null>;
-  /** A team order's payment confirmation (teams module): its own mail with the join link. */
-  teamPaidMail?: (orderId: string, dedupeKey: string) => Promise<SendResult | null>;
-  /** Refund events (refund.created / refund.updated / refund.failed), applied by the refund service inside the event's transaction. */
-  onRefundEvent?: (tx: Executor, event: PaymentEvent) => Promise<EventEffect>;
-  /** Senders of the mails the refund events owe. */
-  refundMailSenders?: Record<string, DeferredMailSender>;
+  /** What the rest of the shop does when an order's money moves (modules/order-lifecycle). */
+  lifecycle?: OrderLifecycle;
   /** Who makes the pictures of a new order (staff may change it per order). */
   defaultProductionMode?: ProductionMode;
   /** What the shop's pictures can be (src/server/capabilities.ts): without new outfits none is taken. */

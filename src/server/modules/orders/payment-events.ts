@@ -41,17 +41,26 @@ export interface PaymentEventDeps extends OrderMailContext {
   mailer: Mailer;
   payments: PaymentProvider;
   site: SiteInfo;
-  /** Runs inside the payment's transaction: work that must start exactly when an order is paid (invoice, studio drafts). */
-  onPaid?: (tx: Executor, order: OrderRow) => Promise<void>;
-  /** The invoice's signed download link for the payment mail (null: none). */
-  invoiceLink?: (order: OrderRow) => Promise<string | null>;
-  /** A team order's payment confirmation (teams module): its own mail with the join link. */
-  teamPaidMail?: (orderId: string, dedupeKey: string) => Promise<SendResult | null>;
-  /** Refund events (refund.created / refund.updated / refund.failed), applied inside the event's transaction. */
-  onRefundEvent?: (tx: Executor, event: PaymentEvent) => Promise<EventEffect>;
-  /** Senders of the mails that onRefundEvent's effects owe (the refund service's). */
-  refundMailSenders?: Record<string, DeferredMailSender>;
+  /** What the rest of the shop does when an order's money moves (modules/order-lifecycle); none: nothing more. */
+  lifecycle?: OrderLifecycle;
   log: FastifyBaseLogger;
+}
+
+/**
+ * What the rest of the shop does when an order's money moves, declared once: modules/order-lifecycle implements
+ * it, the payment events call it.
+ */
+export interface OrderLifecycle {
+  /** Inside the payment's transaction: what must start exactly when an order is paid (invoice, seats, pictures). */
+  paid(tx: Executor, order: OrderRow): Promise<void>;
+  /** After the payment's commit: the invoice's signed download link for the payment mail (null: none). */
+  invoiceLink(order: OrderRow): Promise<string | null>;
+  /** A team order's payment confirmation: its own mail with the join link. */
+  teamPaidMail(orderId: string, dedupeKey: string): Promise<SendResult | null>;
+  /** Refund events (refund.created / refund.updated / refund.failed), applied inside the event's transaction. */
+  refundEvent(tx: Executor, event: PaymentEvent): Promise<EventEffect>;
+  /** Senders of the mails the refund events owe. */
+  refundMailSenders: Record<string, DeferredMailSender>;
 }
 
 /** Open checkouts the reconciliation asks the provider about: placed a while ago, not older than a session lives. */
@@ -68,7 +77,7 @@ export function createPaymentEventService(deps: PaymentEventDeps) {
 
   /** Renders each owed mail from the database as it is when it is sent (now, or from its job later). */
   const senders: Record<string, DeferredMailSender> = {
-    ...deps.refundMailSenders,
+    ...deps.lifecycle?.refundMailSenders,
     async orderReceived(mail) {
       const order = await orders.find(mail.data.orderId!);
       if (!order || order.totalCents === null) return null;
@@ -78,10 +87,10 @@ export function createPaymentEventService(deps: PaymentEventDeps) {
     async paymentConfirmed(mail) {
       const order = await orders.find(mail.data.orderId!);
       if (!order) return null;
-      if (order.seats !== null && deps.teamPaidMail) return deps.teamPaidMail(order.id, mail.key);
+      if (order.seats !== null && deps.lifecycle) return deps.lifecycle.teamPaidMail(order.id, mail.key);
       const photoCount = await orders.uploadCount(order.id);
       // A PDF that cannot be made now is made on its first download; the mail must not wait for it.
-      const invoiceUrl = await (deps.invoiceLink?.(order) ?? Promise.resolve(null)).catch((error: unknown) => {
+      const invoiceUrl = await (deps.lifecycle?.invoiceLink(order) ?? Promise.resolve(null)).catch((error: unknown) => {
         log.error({ orderId: order.id, err: error }, 'invoice PDF not stored yet');
         return null;
       });
@@ -177,7 +186,7 @@ export function createPaymentEventService(deps: PaymentEventDeps) {
     });
     // Counted with the payment itself, so a purchase is counted exactly once (no browser involved).
     await createMetricsRepository(tx).count({ kind: 'event', name: 'purchase', detail: order.package ?? '' }, now);
-    await deps.onPaid?.(tx, updated);
+    await deps.lifecycle?.paid(tx, updated);
     const cancelled = updated.status === 'cancelled';
     const mail = cancelled
       ? await owe(tx, { kind: 'paidAfterCancel', key: `paid-after-cancel:${orderId}`, orderId, data: { orderId } })
@@ -246,7 +255,7 @@ export function createPaymentEventService(deps: PaymentEventDeps) {
       case 'checkout.session.expired':
         return noteExpired(tx, event);
       default:
-        return event.refund && deps.onRefundEvent ? deps.onRefundEvent(tx, event) : { outcome: 'ignored' };
+        return event.refund && deps.lifecycle ? deps.lifecycle.refundEvent(tx, event) : { outcome: 'ignored' };
     }
   }
 
