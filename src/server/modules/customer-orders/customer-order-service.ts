@@ -251,7 +251,7 @@ export function createCustomerOrderService(deps: CustomerOrderDeps) {
     };
   }
 
-  /** The acknowledgement of a redo request; staff's answer is sent by the back office (admin-service.ts). */
+  /** The acknowledgement of a redo request; staff's answer is sent by the back office (admin/revisions.ts). */
   async function sendRevisionMail(order: OrderRow, kind: 'received', input: { pictures: number; dueAt: Date; message: string; changes: RedoChange[]; key: string }) {
     if (!order.email) return;
     const language = order.language as Language;
