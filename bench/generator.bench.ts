@@ -7,9 +7,9 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { startCogStandIn } from '../src/server/generator/cog-stand-in.js';
+import { startCogStandIn } from '../src/server/test/generator/cog-stand-in.js';
 import { cogUploadUrl } from '../src/server/generator/upload-address.js';
-import { INSTANT_ID } from '../src/server/generator/published-models.js';
+import { INSTANT_ID } from '../src/server/test/generator/published-models.js';
 import { PROJECT_ROOT, STUDIO_INFERENCE_WORKER, STUDIO_MODELS_DIR } from '../src/server/paths.js';
 import { franckJpeg } from '../src/testing/images.js';
 import { payOrder, placeOrder } from '../src/server/test/seed.js';

@@ -1,12 +1,12 @@
-// The Cog stand-in (src/server/generator/cog-stand-in.ts) as a process, for the browser journey and the
+// The Cog stand-in (src/server/test/generator/cog-stand-in.ts) as a process, for the browser journey and the
 // generator bench: a model container's HTTP API on 127.0.0.1:<port>, answering with real photos of the man in
-// test/fixtures/faces, serving zsxkib/instant-id as its predictor is published (src/server/generator/published-models.ts).
+// test/fixtures/faces, serving zsxkib/instant-id as its predictor is published (src/server/test/generator/published-models.ts).
 // Test and bench only: `tsx scripts/cog-stand-in.ts <port> [delayMs] [--upload-url <address>] [--model instant-id|pulid|flux-pulid]
 // [--output same-person|self-check-face]`, the upload address as a model image is started
 // (`python -m cog.server.http --upload-url …`, README) with the address `npm run generator:check` prints.
-import { startCogStandIn } from '../src/server/generator/cog-stand-in.js';
-import { FLUX_PULID, INSTANT_ID, PULID } from '../src/server/generator/published-models.js';
-import type { StandInOutput } from '../src/server/generator/stand-in-outputs.js';
+import { startCogStandIn } from '../src/server/test/generator/cog-stand-in.js';
+import { FLUX_PULID, INSTANT_ID, PULID } from '../src/server/test/generator/published-models.js';
+import type { StandInOutput } from '../src/server/test/generator/stand-in-outputs.js';
 
 const option = (name: string) => (process.argv.indexOf(name) > 0 ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const uploadUrl = option('--upload-url');

@@ -2,7 +2,7 @@
 // PostgreSQL, as its first run did every test on PGlite and a file that never reaches a database would only
 // repeat itself. A file reaches one when it, or anything it imports under src/ (statically or with import()),
 //   - lives under src/server/db/ or src/server/test/ (the database client and the test helpers that open
-//     databases, build apps and start shops), or
+//     databases, build apps and start shops; not src/server/test/generator/, stand-ins of outside servers), or
 //   - names DATABASE_URL (a child process it starts takes the database from its environment).
 // The rule errs towards running a file, and src/server/test/databases.ts refuses to open a database for a file
 // this rule leaves out, so a test that reaches one some other way fails in the first run instead of being
@@ -11,7 +11,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { importSpecifiers, resolveImport } from './source-imports.js';
 
-const REACHES = [/^src\/server\/db\//, /^src\/server\/test\//];
+const REACHES = [/^src\/server\/db\//, /^src\/server\/test\/(?!generator\/)/];
 
 function testFiles(root: string, dir = 'src'): string[] {
   const found: string[] = [];

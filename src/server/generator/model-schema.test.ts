@@ -7,12 +7,12 @@ import { checkGenerator, checkInput, checkProfile, readModelSchema } from './mod
 import { fluxPulidProfile } from './profiles/flux-pulid.js';
 import { instantIdProfile } from './profiles/instant-id.js';
 import { fitSize, readOutputs, splitCount, type ModelProfile } from './profiles/profile.js';
-import { FLUX_PULID, INSTANT_ID, PULID } from './published-models.js';
+import { FLUX_PULID, INSTANT_ID, PULID } from '../test/generator/published-models.js';
 import { pulidProfile } from './profiles/pulid.js';
 import { createReplicateGenerator } from './replicate-generator.js';
 import { cogUploadUrl } from './upload-address.js';
-import { startCogStandIn, type CogStandIn } from './cog-stand-in.js';
-import { startReplicateStandIn, type ReplicateStandIn } from './replicate-stand-in.js';
+import { startCogStandIn, type CogStandIn } from '../test/generator/cog-stand-in.js';
+import { startReplicateStandIn, type ReplicateStandIn } from '../test/generator/replicate-stand-in.js';
 import { GeneratorError } from './provider.js';
 import { PROJECT_ROOT } from '../paths.js';
 

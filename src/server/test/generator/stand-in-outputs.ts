@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { PROJECT_ROOT } from '../paths.js';
+import { PROJECT_ROOT } from '../../paths.js';
 
 /**
  * `same-person`: other photos of the man in test/fixtures/faces/franck_*.jpg; `other-person`: Grace Hopper and

@@ -5,12 +5,12 @@ import type { AddressInfo } from 'node:net';
 import Replicate from 'replicate';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createCogGenerator } from './cog-generator.js';
+import { createCogGenerator } from '../../generator/cog-generator.js';
 import { startCogStandIn, type CogStandIn } from './cog-stand-in.js';
-import { instantIdProfile } from './profiles/instant-id.js';
+import { instantIdProfile } from '../../generator/profiles/instant-id.js';
 import { INSTANT_ID } from './published-models.js';
 import { startReplicateStandIn, type ReplicateStandIn } from './replicate-stand-in.js';
-import { verifyWebhook } from './webhook-signature.js';
+import { verifyWebhook } from '../../generator/webhook-signature.js';
 
 describe('Replicate stand-in', () => {
   let stand: ReplicateStandIn;

@@ -12,7 +12,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileFormatOf, outputsOf, validateInput, type PublishedModel } from './published-models.js';
-import { signWebhook } from './webhook-signature.js';
+import { signWebhook } from '../../generator/webhook-signature.js';
 import { httpDelivery, inFormat, standInFile, type StandInOutput, type WebhookDelivery } from './stand-in-outputs.js';
 
 type Status = 'starting' | 'processing' | 'succeeded' | 'failed' | 'canceled';
