@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { databaseTestFiles } from './src/testing/database-tests.js';
+import { SlowestFirst } from './src/testing/test-sequencer.js';
 
 // CI's second run (.ci/run) repeats on PostgreSQL only the test files that can reach a database: its first run
 // did every test on PGlite, and a file that never opens a database would only run again unchanged.
@@ -22,5 +23,7 @@ export default defineConfig({
     // much of a file's time is spent waiting on its database or its shop, so on 2 cores the PGlite run took
     // 7.2 min instead of 10.5 and the PostgreSQL run 9.3 min, with every test passing (2026-11-28).
     maxWorkers: os.availableParallelism(),
+    // The slowest files first, so none runs alone at the end (test-sequencer.ts).
+    sequence: { sequencer: SlowestFirst },
   },
 });
