@@ -12,7 +12,7 @@ import { buildApp } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
 import { generatedImages, outgoingMail } from '../src/server/db/schema.js';
 import { statusToken } from '../src/server/modules/orders/order-tokens.js';
-import { addResults, payOrder, placeOrder, setOrder, type SeededOrder } from '../src/server/test/seed.js';
+import { addResults, payOrder, placeOrder, setOrder, variantWith, type SeededOrder } from '../src/server/test/seed.js';
 
 let app: FastifyInstance;
 let base: string;
@@ -43,7 +43,7 @@ test.beforeAll(async ({ browserName: _browser }, testInfo) => {
   delivered = await addResults(app, order.orderId, ['active', 'active', 'active']);
   // Delivered in two formats, so the page also offers one ZIP per format.
   for (const [index, id] of delivered.entries()) {
-    await app.db.db.update(generatedImages).set({ variant: { format: index === 1 ? 'square' : 'portrait' } }).where(eq(generatedImages.id, id));
+    await app.db.db.update(generatedImages).set({ variant: variantWith({ format: index === 1 ? 'square' : 'portrait' }) }).where(eq(generatedImages.id, id));
   }
   await setOrder(app, order.orderId, { status: 'completed', completedAt: new Date() });
   await app.auth.createStaff({ email: STAFF.email, password: STAFF.password, name: 'Team' });

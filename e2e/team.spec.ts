@@ -18,7 +18,7 @@ import { TEAM_PHOTO_CONSENT_VERSION } from '../src/domain/team.js';
 import { buildApp } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
 import { generatedImages, orders, outgoingMail } from '../src/server/db/schema.js';
-import { addResults, setOrder } from '../src/server/test/seed.js';
+import { addResults, setOrder, variantWith } from '../src/server/test/seed.js';
 import { photoFiles } from './helpers.js';
 
 let app: FastifyInstance;
@@ -332,8 +332,8 @@ test('a company orders five seats, two members send their photos, the buyer down
   // Staff publish each member's pictures (made by hand for these orders): a portrait and a square each.
   for (const { memberId } of [first, second]) {
     const [portrait, square] = await addResults(app, memberId, ['active', 'active']);
-    await app.db.db.update(generatedImages).set({ variant: { format: 'portrait' } }).where(eq(generatedImages.id, portrait!));
-    await app.db.db.update(generatedImages).set({ variant: { format: 'square' } }).where(eq(generatedImages.id, square!));
+    await app.db.db.update(generatedImages).set({ variant: variantWith({ format: 'portrait' }) }).where(eq(generatedImages.id, portrait!));
+    await app.db.db.update(generatedImages).set({ variant: variantWith({ format: 'square' }) }).where(eq(generatedImages.id, square!));
     await setOrder(app, memberId, { status: 'completed', completedAt: new Date() });
   }
   await page.getByTestId('team-refresh').click();

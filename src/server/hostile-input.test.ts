@@ -17,7 +17,7 @@ import { buildTestApp, type TestApp } from './test/app.js';
 import { testDatabases } from './test/databases.js';
 import { TEXT_FILES_PREFIX, textFilesFor } from '../web/entry-server.js';
 import { multipart, portraitJpeg } from '../testing/images.js';
-import { BASIC_SELECTION, addResults, createDraft, payOrder, placeOrder, setOrder, type SeededDraft, type SeededOrder } from './test/seed.js';
+import { BASIC_SELECTION, addResults, createDraft, payOrder, placeOrder, setOrder, variantWith, type SeededDraft, type SeededOrder } from './test/seed.js';
 import { signInStaff } from './test/staff.js';
 
 /** In every hostile text that could be personal data, so the log check can find it (case-insensitive). */
@@ -460,7 +460,7 @@ async function seedShop(app: FastifyInstance, secret: string): Promise<Seed> {
     (await app.inject({ method: 'POST', url: `/api/team-join/${joinToken}`, payload: { email, language: 'de', photoConsent: true, photoConsentVersion: TEAM_PHOTO_CONSENT_VERSION } })).json();
   const [member, removable, delivered] = [await joinAs('mitglied@example.de'), await joinAs('entfernen@example.de'), await joinAs('fertig@example.de')];
   const [picture] = await addResults(app, delivered.orderId, ['active']);
-  await app.db.db.update(generatedImages).set({ variant: { format: 'portrait' } }).where(eq(generatedImages.id, picture!));
+  await app.db.db.update(generatedImages).set({ variant: variantWith({ format: 'portrait' }) }).where(eq(generatedImages.id, picture!));
   const withPicture = (await app.inject({ method: 'GET', url: `/api/teams/${placedTeam.orderId}`, headers: { 'x-status-token': teamToken } })).json();
   const mails = (await app.inject({ method: 'GET', url: '/api/dev/outbox' })).json().mails as { id: string }[];
   return {

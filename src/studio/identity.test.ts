@@ -3,6 +3,7 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { StoredQualityReport } from '../domain/stored-json.js';
 import { PROJECT_ROOT } from '../testing/project-root.js';
 import { compareIdentity, descriptorDistance, DESCRIPTOR_LENGTH, isDescriptor, roundDescriptor, showsAnotherPerson } from './identity.js';
 import { createTestInference } from './inference/test-inference.js';
@@ -99,7 +100,7 @@ test('different people are never the same: the man, two portraits and every woma
 });
 
 test('an order: the first photo has nothing to compare with, the same man again passes, another person is refused', () => {
-  const report = (descriptor: FaceDescriptor) => ({ verdict: 'ok', descriptor: roundDescriptor(descriptor) });
+  const report = (descriptor: FaceDescriptor): StoredQualityReport => ({ verdict: 'ok', issues: [], face: null, measures: { faces: 1 }, descriptor: roundDescriptor(descriptor) });
   const hopper = others.find((o) => o.name === 'hopper')!.descriptor;
   expect(compareIdentity(franck[0]!, [])).toBeNull();
   expect(showsAnotherPerson(report(franck[0]!), [])).toBe(false);
@@ -109,7 +110,7 @@ test('an order: the first photo has nothing to compare with, the same man again 
   expect(compareIdentity(franck[2]!, [hopper, franck[3]!])).toMatchObject({ samePerson: true });
   // Nothing to compare: a photo the gate could not check, or references made before descriptors existed.
   expect(showsAnotherPerson({ verdict: 'unchecked' }, [report(franck[0]!)])).toBe(false);
-  expect(showsAnotherPerson(report(hopper), [{ verdict: 'ok' }, null])).toBe(false);
+  expect(showsAnotherPerson(report(hopper), [{ verdict: 'ok', issues: [], face: null, measures: { faces: 1 } }, null])).toBe(false);
 });
 
 test('a face and its mirror image describe alike: the net sees every chip and its mirror and averages them', { timeout: 30_000 }, async () => {

@@ -2,6 +2,7 @@
 // the limit measured on real photos (thresholds.ts). Pure functions: no models, no I/O.
 // Descriptors are biometric data: they live only as long as their photo (in the upload's quality report,
 // deleted with it) and are never logged or sent to the browser.
+import { qualityReport, type StoredPhotoQuality } from '../domain/stored-json.js';
 import type { FaceDescriptor } from './inference/types.js';
 import { IDENTITY } from './thresholds.js';
 
@@ -41,8 +42,8 @@ export function roundDescriptor(descriptor: FaceDescriptor): FaceDescriptor {
 }
 
 /** The descriptor kept in an upload's quality report (order_uploads.quality), if the gate made one. */
-export function storedDescriptor(quality: unknown): FaceDescriptor | null {
-  const descriptor = (quality as { descriptor?: unknown } | null)?.descriptor;
+export function storedDescriptor(quality: StoredPhotoQuality | null): FaceDescriptor | null {
+  const descriptor = qualityReport(quality)?.descriptor;
   return isDescriptor(descriptor) ? descriptor : null;
 }
 
@@ -50,7 +51,7 @@ export function storedDescriptor(quality: unknown): FaceDescriptor | null {
  * Whether a new photo shows another person than the order's photos: false when there is nothing to compare
  * (the first photo, a photo the gate could not check, reports made before the identity check).
  */
-export function showsAnotherPerson(newQuality: unknown, acceptedQualities: readonly unknown[]): boolean {
+export function showsAnotherPerson(newQuality: StoredPhotoQuality | null, acceptedQualities: readonly (StoredPhotoQuality | null)[]): boolean {
   const descriptor = storedDescriptor(newQuality);
   if (!descriptor) return false;
   const references = acceptedQualities.map(storedDescriptor).filter((reference): reference is FaceDescriptor => reference !== null);

@@ -22,8 +22,9 @@ export const REFUSING_ISSUES = ['noFace', 'multipleFaces', 'tooBlurred', 'farToo
 export const WARNING_ISSUES = ['faceTooSmall', 'lowResolution', 'headTurned', 'headTilted', 'blurred', 'tooDark', 'tooBright', 'otherPeople'] as const;
 export type QualityIssueCode = (typeof REFUSING_ISSUES)[number] | (typeof WARNING_ISSUES)[number];
 
-export function isRefusing(code: QualityIssueCode): boolean {
-  return (REFUSING_ISSUES as readonly QualityIssueCode[]).includes(code);
+/** Whether an issue's code refuses the photo (a stored report's code may be one the gate no longer gives). */
+export function isRefusing(code: string): boolean {
+  return (REFUSING_ISSUES as readonly string[]).includes(code);
 }
 
 export interface QualityIssue {

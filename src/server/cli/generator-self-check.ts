@@ -30,7 +30,7 @@ try {
   for (;;) {
     const job = (await app.jobs.find(jobId))!;
     if (job.status === 'done') {
-      result = (job.progress as { result?: SelfCheckResult } | null)?.result ?? null;
+      result = job.progress?.result ?? null;
       break;
     }
     if (job.status === 'dead' || job.status === 'failed') {

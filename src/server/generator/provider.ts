@@ -2,9 +2,11 @@
 // outfits, styles), one file per protocol: Replicate's HTTP API through its official client
 // (replicate-generator.ts) and the HTTP API every Cog model container serves (cog-generator.ts). What the
 // model's inputs are called is a model profile's business (profiles/).
+import type { PredictionStatus } from '../../domain/stored-json.js';
 import type { ModelProfile } from './profiles/profile.js';
 
-export type PredictionStatus = 'starting' | 'processing' | 'succeeded' | 'failed' | 'canceled';
+/** A prediction's state (stored with a job's progress when its webhook reports it: domain/stored-json.ts). */
+export type { PredictionStatus };
 
 export interface Prediction {
   id: string;

@@ -3,14 +3,45 @@
 // FOR UPDATE SKIP LOCKED under a lease that its worker renews; a worker that dies loses the lease and the
 // job is claimed again.
 import { and, desc, eq, inArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import type { JobPayload, JobProgress } from '../../domain/stored-json.js';
 import { queryRows, type Executor } from '../db/client.js';
 import { jobs } from '../db/schema.js';
 
+export type { JobPayload, JobProgress } from '../../domain/stored-json.js';
+
 export type JobRow = typeof jobs.$inferSelect;
 
-export interface EnqueueOptions {
-  queue: string;
-  payload: Record<string, unknown>;
+declare const queueTypes: unique symbol;
+
+/**
+ * A queue's name with the types of its jobs' payload and progress, declared once by the module that owns the
+ * queue (`export const MAIL: Queue<MailPayload> = 'mail'`). At run time it is the name; to the compiler it ties the
+ * name to what `enqueue` must be given for it and what its handler reads (`Job`, runner.ts `handlerOf`). A plain
+ * string is a queue of any payload.
+ */
+export type Queue<Payload extends JobPayload = JobPayload, Progress extends JobProgress = JobProgress> = string & {
+  readonly [queueTypes]?: { payload: Payload; progress: Progress };
+};
+
+/** A job of a queue as its handler reads it: the row, with the payload and progress that queue declares. */
+export type Job<Payload extends JobPayload = JobPayload, Progress extends JobProgress = JobProgress> = Omit<JobRow, 'payload' | 'progress'> & {
+  payload: Payload;
+  progress: Progress | null;
+};
+
+/**
+ * The row as a job of `queue` (its payload and progress as that queue declares them), or null when the row is
+ * another queue's. Only `enqueue` writes a payload, checked against its queue's type, and only the queue's
+ * handler and the code that owns the queue write its progress: the name vouches for the shape.
+ */
+export function jobOf<Payload extends JobPayload, Progress extends JobProgress>(queue: Queue<Payload, Progress>, row: JobRow): Job<Payload, Progress> | null {
+  return row.queue === queue ? (row as Job<Payload, Progress>) : null;
+}
+
+export interface EnqueueOptions<Payload extends JobPayload = JobPayload> {
+  /** A queue declared with its payload's type (`Queue`) checks `payload` against it. */
+  queue: Queue<Payload, JobProgress>;
+  payload: NoInfer<Payload>;
   orderId?: string | null;
   /** One job per (queue, key): enqueueing it again does nothing. */
   dedupeKey?: string | null;
@@ -36,7 +67,7 @@ export interface JobRowValues {
  * The row `enqueue` writes, as a statement that inserts it once for each row of `source` (a common table
  * expression of the caller's statement): something recorded and its job queued in one round trip, or neither.
  */
-export function enqueueStatement(source: SQL, options: EnqueueOptions, now: Date): SQL {
+export function enqueueStatement<Payload extends JobPayload>(source: SQL, options: EnqueueOptions<Payload>, now: Date): SQL {
   return enqueueRow(source, {
     queue: options.queue,
     payloadJson: JSON.stringify(options.payload),
@@ -65,14 +96,14 @@ export function backoffMs(attempts: number): number {
 interface RawJob {
   id: string | number;
   queue: string;
-  payload: Record<string, unknown>;
+  payload: JobPayload | string;
   status: string;
   attempts: number;
   max_attempts: number;
   run_at: Date | string;
   locked_by: string | null;
   locked_until: Date | string | null;
-  progress: unknown;
+  progress: JobProgress | string | null;
   last_error: string | null;
   dedupe_key: string | null;
   order_id: string | null;
@@ -107,7 +138,7 @@ function fromRaw(row: RawJob): JobRow {
 export function createJobQueue(db: Executor, now: () => Date) {
   return {
     /** Returns the job's id, or null when a job with the same dedupe key exists. */
-    async enqueue(options: EnqueueOptions): Promise<number | null> {
+    async enqueue<Payload extends JobPayload>(options: EnqueueOptions<Payload>): Promise<number | null> {
       const [row] = await queryRows<{ id: string | number }>(db, sql`${enqueueStatement(sql`(select 1) as one`, options, now())} returning id`);
       return row ? Number(row.id) : null;
     },
@@ -154,7 +185,7 @@ export function createJobQueue(db: Executor, now: () => Date) {
       return rows.length === 1;
     },
 
-    async progress(id: number, workerId: string, progress: Record<string, unknown>): Promise<void> {
+    async progress(id: number, workerId: string, progress: JobProgress): Promise<void> {
       await db.update(jobs).set({ progress, updatedAt: now() }).where(and(eq(jobs.id, id), eq(jobs.lockedBy, workerId)));
     },
 
@@ -232,7 +263,7 @@ export function createJobQueue(db: Executor, now: () => Date) {
     },
 
     /** Staff send a dead job round again, with fresh attempts (and, where its queue wants it, a new progress). */
-    async retry(id: number, options: { progress?: (old: unknown) => unknown } = {}): Promise<boolean> {
+    async retry(id: number, options: { progress?: (old: JobProgress | null) => JobProgress } = {}): Promise<boolean> {
       const [job] = options.progress ? await db.select({ progress: jobs.progress }).from(jobs).where(eq(jobs.id, id)) : [];
       const rows = await db
         .update(jobs)

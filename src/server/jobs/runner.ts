@@ -4,19 +4,28 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import { isDatabaseUnavailable, unavailability } from '../db/errors.js';
-import type { JobQueue, JobRow } from './queue.js';
+import type { Job, JobPayload, JobProgress, JobQueue, Queue } from './queue.js';
 
 /** A job interrupted by a database outage runs again this much later. */
 const RELEASE_DELAY_MS = 2_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export interface JobContext {
+export interface JobContext<Progress extends JobProgress = JobProgress> {
   /** Reports progress (shown to staff) and renews the lease. */
-  progress(progress: Record<string, unknown>): Promise<void>;
+  progress(progress: Progress): Promise<void>;
 }
 
-export type JobHandler = (job: JobRow, context: JobContext) => Promise<void>;
+/** Runs one job of a queue: its payload and progress as the queue declares them (`Queue`). */
+export type JobHandler<Payload extends JobPayload = JobPayload, Progress extends JobProgress = JobProgress> = (job: Job<Payload, Progress>, context: JobContext<Progress>) => Promise<void>;
+
+/**
+ * The runner's handler for `queue`: `handler` reads the payload and progress the queue declares. The runner
+ * hands it only jobs of that queue, whose payloads `enqueue` checked against the same declaration.
+ */
+export function handlerOf<Payload extends JobPayload, Progress extends JobProgress>(queue: Queue<Payload, Progress>, handler: JobHandler<Payload, Progress>): Record<string, JobHandler> {
+  return { [queue]: handler as JobHandler };
+}
 
 export interface RunnerOptions {
   queue: JobQueue;

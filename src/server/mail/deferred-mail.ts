@@ -4,14 +4,14 @@
 // the job, due a little later, finds it sent (the mail's dedupe key) or sends it, retrying with backoff. A row
 // still 'sending' is not taken as sent: the job waits for it, and claims it once its sender is clearly gone.
 import type { Executor } from '../db/client.js';
-import type { JobHandler } from '../jobs/runner.js';
-import { createJobQueue } from '../jobs/queue.js';
+import { handlerOf, type JobHandler } from '../jobs/runner.js';
+import { createJobQueue, type Queue } from '../jobs/queue.js';
 import type { SendResult } from './mailer.js';
 
-export const DEFERRED_MAIL_QUEUE = 'mail';
 /** Long enough for the immediate attempt after the commit (an SMTP round trip) to finish first. */
 export const DEFERRED_MAIL_DELAY_MS = 2 * 60 * 1000;
 
+/** A mail owed (the mail queue's payload). */
 export interface DeferredMail {
   /** Which sender renders it (see deferredMailHandler). */
   kind: string;
@@ -21,6 +21,9 @@ export interface DeferredMail {
   /** What the sender needs to render it again from the database (ids, never personal data). */
   data: Record<string, string>;
 }
+
+/** The deferred mails' queue: a job's payload is the mail it owes. */
+export const DEFERRED_MAIL_QUEUE: Queue<DeferredMail> = 'mail';
 
 /** A sender renders the mail from the database and sends it; null when there is nothing to send (no address). */
 export type DeferredMailSender = (mail: DeferredMail) => Promise<SendResult | null>;
@@ -58,10 +61,8 @@ export async function sendDeferred(senders: Record<string, DeferredMailSender>, 
 }
 
 export function deferredMailHandler(senders: Record<string, DeferredMailSender>): Record<string, JobHandler> {
-  return {
-    [DEFERRED_MAIL_QUEUE]: async (job) => {
-      const payload = job.payload as unknown as DeferredMail;
-      await sendDeferred(senders, { kind: payload.kind, key: payload.key, orderId: payload.orderId ?? null, data: payload.data ?? {} });
-    },
-  };
+  return handlerOf(DEFERRED_MAIL_QUEUE, async (job) => {
+    const payload = job.payload;
+    await sendDeferred(senders, { kind: payload.kind, key: payload.key, orderId: payload.orderId ?? null, data: payload.data ?? {} });
+  });
 }

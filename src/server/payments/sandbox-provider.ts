@@ -142,7 +142,7 @@ function transition(state: SandboxSessionState | 'expiredByTime', outcome: Sandb
 }
 
 function metadataOf(row: Row): Metadata {
-  return (row.metadata ?? {}) as Metadata;
+  return row.metadata ?? {};
 }
 
 function publicMetadata(row: Row): Metadata {
@@ -272,7 +272,7 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
       state: shown,
       amountTotal: row.amountTotal,
       currency: row.currency,
-      lineItems: row.lineItems as CheckoutLineItem[],
+      lineItems: row.lineItems,
       customerEmail: row.customerEmail,
       locale: row.locale as Language,
       expiresAt: row.expiresAt,

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { PHOTO_NAME_HEADER } from '../../domain/catalog.js';
 import { PHOTO_CONSENT_VERSION, WAIVER_TEXT_VERSION } from '../../domain/order-selection.js';
+import type { PictureVariant, StoredPhotoQuality, StoredQualityReport } from '../../domain/stored-json.js';
 import { generatedImages, orders } from '../db/schema.js';
 import { WEBHOOK_PATH } from '../modules/payments/routes.js';
 import type { SandboxPaymentProvider } from '../payments/sandbox-provider.js';
@@ -123,6 +124,19 @@ export async function addResults(app: FastifyInstance, orderId: string, statuses
     ids.push(id);
   }
   return ids;
+}
+
+/**
+ * A picture's variant with only what a test is about (its format, its slot in the run). The studio and the
+ * generator write whole variants (domain/stored-json.ts); tests give their staff uploads just these fields.
+ */
+export function variantWith(fields: { format?: string; index?: number }): PictureVariant {
+  return fields as PictureVariant;
+}
+
+/** A photo's quality report with only what a test is about (its verdict, warnings, descriptor); the gate writes them all. */
+export function qualityWith(fields: { verdict: StoredQualityReport['verdict']; issues: { code: string }[]; descriptor?: number[] }): StoredPhotoQuality {
+  return fields as StoredPhotoQuality;
 }
 
 export async function setOrder(app: FastifyInstance, orderId: string, values: Partial<typeof orders.$inferInsert>) {

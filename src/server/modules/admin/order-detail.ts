@@ -2,6 +2,7 @@
 // generator's drafts best match first), history, redo requests and audit log. Every change answers with it.
 import { asc, desc, eq } from 'drizzle-orm';
 import { nextStatuses, type OrderStatus } from '../../../domain/order-state.js';
+import type { PictureVariant } from '../../../domain/stored-json.js';
 import { auditLog, generatedImages, orders, revisionRequests, staffUsers } from '../../db/schema.js';
 import { createOrderRepository, extrasOf } from '../orders/order-repository.js';
 import { thumbnailKey } from '../orders/order-service.js';
@@ -105,7 +106,7 @@ export function createOrderDetail(ctx: AdminContext) {
           publishedAt: r.publishedAt?.toISOString() ?? null,
           favourite: r.favouriteAt !== null,
           generationType: r.generationType,
-          variant: (r.variant as Record<string, unknown> | null) ?? null,
+          variant: r.variant ?? null,
         })),
       ),
       requiredResults: required(order),
@@ -137,9 +138,9 @@ export type ShowOrderDetail = (orderId: string) => Promise<OrderDetailView>;
  * Newest work first: the pictures of the latest run (a generation, a staff upload) at the top, each run in the
  * order it was made (a run starts with its 4:5 portrait).
  */
-export function newestFirst<T extends { createdAt: Date; generationType: string; variant: unknown; id: string }>(results: T[]): T[] {
+export function newestFirst<T extends { createdAt: Date; generationType: string; variant: Pick<PictureVariant, 'generation'> | null; id: string }>(results: T[]): T[] {
   const runOf = (r: T) => {
-    const generation = (r.variant as { generation?: unknown } | null)?.generation;
+    const generation = r.variant?.generation;
     return r.generationType !== 'admin_upload' && typeof generation === 'number' ? `${r.generationType}:${generation}` : `upload:${r.id}`;
   };
   const started = new Map<string, number>();
@@ -148,8 +149,8 @@ export function newestFirst<T extends { createdAt: Date; generationType: string;
 }
 
 /** A generated draft's identity check: its distance to the customer's own photos (lower is more alike). */
-function identityDistance(variant: unknown): number | null {
-  const distance = (variant as { identity?: { distance?: unknown } } | null)?.identity?.distance;
+function identityDistance(variant: PictureVariant | null): number | null {
+  const distance = variant?.identity?.distance;
   return typeof distance === 'number' ? distance : null;
 }
 
@@ -157,7 +158,7 @@ function identityDistance(variant: unknown): number | null {
  * Results in the order they were made, except that the generator's drafts are listed best first (smallest
  * identity distance), so the reviewer starts with the pictures most like the customer.
  */
-function byIdentity<T extends { status: string; generationType: string; variant: unknown }>(results: T[]): T[] {
+function byIdentity<T extends { status: string; generationType: string; variant: PictureVariant | null }>(results: T[]): T[] {
   const scored = (r: T) => r.status === 'draft' && r.generationType === 'external' && identityDistance(r.variant) !== null;
   const drafts = results.filter(scored).sort((a, b) => identityDistance(a.variant)! - identityDistance(b.variant)!);
   let next = 0;

@@ -7,6 +7,7 @@ import yazl from 'yazl';
 import { PACKAGES, RETENTION, deliveryHours, requiredResultCount, type Language, type PackageKey } from '../../../domain/catalog.js';
 import type { CustomerOrderView } from '../../../domain/order-views.js';
 import type { SiteInfo } from '../../../domain/site.js';
+import type { PictureVariant } from '../../../domain/stored-json.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
 import type { Mailer } from '../../mail/mailer.js';
@@ -59,7 +60,7 @@ export function photosDeleteAfter(order: Pick<OrderRow, 'status' | 'paymentStatu
 type ViewRows = {
   uploads: { id: string; fileName: string; storageKey: string }[];
   /** The published pictures, oldest first. */
-  results: { id: string; fileName: string; storageKey: string; variant: unknown; favourite: boolean }[];
+  results: { id: string; fileName: string; storageKey: string; variant: PictureVariant | null; favourite: boolean }[];
   history: { event: string; createdAt: number; fromStatus: string | null; toStatus: string | null }[];
   /** Newest first. */
   revisions: { status: string; imageIds: string[]; message: string; answer: string | null; createdAt: number; dueAt: number | null; resolvedAt: number | null }[];
@@ -453,7 +454,7 @@ export function redoneCount(revisions: { imageIds: string[] }[]): number {
 }
 
 /** The output format a studio or generated picture was made in (its variant says); null for staff uploads. */
-export function resultFormat(variant: unknown): 'portrait' | 'square' | 'application' | null {
-  const format = (variant as { format?: unknown } | null)?.format;
+export function resultFormat(variant: PictureVariant | null): 'portrait' | 'square' | 'application' | null {
+  const format = variant?.format;
   return format === 'portrait' || format === 'square' || format === 'application' ? format : null;
 }

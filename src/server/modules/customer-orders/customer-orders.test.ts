@@ -6,7 +6,7 @@ import type { DatabaseHandle } from '../../db/client.js';
 import { auditLog, generatedImages, imageDownloads, invoices, jobs, orderHistory, orderUploads, orders, outgoingMail, revisionRequests } from '../../db/schema.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
-import { addResults, payOrder, placeOrder, setOrder, type SeededOrder } from '../../test/seed.js';
+import { addResults, payOrder, placeOrder, setOrder, variantWith, type SeededOrder } from '../../test/seed.js';
 import { statusToken } from '../orders/order-tokens.js';
 import { signInStaff } from '../../test/staff.js';
 
@@ -255,9 +255,9 @@ describe.each(testDatabases())('after the sale on $name', (testDb) => {
   test('pictures in several formats also come as one ZIP per format, numbered as on the page; a link for one format opens no other', async () => {
     const { order, ids } = await completedOrder();
     expect((await status(order.orderId)).json().formatZips).toEqual([]);
-    await db.db.update(generatedImages).set({ variant: { format: 'portrait' } }).where(eq(generatedImages.id, ids[0]!));
-    await db.db.update(generatedImages).set({ variant: { format: 'square' } }).where(eq(generatedImages.id, ids[2]!));
-    await db.db.update(generatedImages).set({ variant: { format: 'portrait' } }).where(eq(generatedImages.id, ids[4]!));
+    await db.db.update(generatedImages).set({ variant: variantWith({ format: 'portrait' }) }).where(eq(generatedImages.id, ids[0]!));
+    await db.db.update(generatedImages).set({ variant: variantWith({ format: 'square' }) }).where(eq(generatedImages.id, ids[2]!));
+    await db.db.update(generatedImages).set({ variant: variantWith({ format: 'portrait' }) }).where(eq(generatedImages.id, ids[4]!));
     const view = (await status(order.orderId)).json();
     expect(view.formatZips.map((z: { format: string; count: number }) => [z.format, z.count])).toEqual([
       ['portrait', 2],
@@ -324,7 +324,7 @@ describe.each(testDatabases())('after the sale on $name', (testDb) => {
 
   test('the customer keeps favourites among the published pictures, each labelled with its format; staff see them', async () => {
     const { order, ids } = await completedOrder();
-    await db.db.update(generatedImages).set({ variant: { format: 'square' } }).where(eq(generatedImages.id, ids[0]!));
+    await db.db.update(generatedImages).set({ variant: variantWith({ format: 'square' }) }).where(eq(generatedImages.id, ids[0]!));
     const favourite = (imageId: string, value: boolean, proof = token(order.orderId)) =>
       t.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/results/${imageId}/favourite`, headers: { 'x-status-token': proof }, payload: { favourite: value } });
     const marked = await favourite(ids[2]!, true);
@@ -413,8 +413,8 @@ describe.each(testDatabases())('after the sale on $name', (testDb) => {
       const { order, ids } = await completedOrder(new Date(clock.getTime() - DAY));
       await setOrder(t.app, order.orderId, { productionMode: mode });
       // Generated pictures carry their slot (the picture index of their run).
-      await db.db.update(generatedImages).set({ variant: { index: 4, format: 'square' } }).where(eq(generatedImages.id, ids[2]!));
-      await db.db.update(generatedImages).set({ variant: { index: 1, format: 'portrait' } }).where(eq(generatedImages.id, ids[4]!));
+      await db.db.update(generatedImages).set({ variant: variantWith({ index: 4, format: 'square' }) }).where(eq(generatedImages.id, ids[2]!));
+      await db.db.update(generatedImages).set({ variant: variantWith({ index: 1, format: 'portrait' }) }).where(eq(generatedImages.id, ids[4]!));
       const before = await db.db.select().from(jobs).where(eq(jobs.orderId, order.orderId));
       const response = await t.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/revision`, headers: { 'x-status-token': token(order.orderId) }, payload: { imageIds: [ids[2], ids[4]] } });
       expect(response.statusCode).toBe(200);
@@ -493,7 +493,7 @@ describe.each(testDatabases())('after the sale on $name', (testDb) => {
     const { order, ids } = await completedOrder(new Date(clock.getTime() - DAY));
     await setOrder(t.app, order.orderId, { status: 'in_progress', completedAt: null });
     // Times with microseconds, and ties that only the id breaks.
-    await db.db.update(generatedImages).set({ createdAt: sql`'2026-11-01 12:00:00.123999+00'`, variant: { format: 'square' } }).where(inArray(generatedImages.id, [ids[2]!, ids[4]!]));
+    await db.db.update(generatedImages).set({ createdAt: sql`'2026-11-01 12:00:00.123999+00'`, variant: variantWith({ format: 'square' }) }).where(inArray(generatedImages.id, [ids[2]!, ids[4]!]));
     await db.db.update(generatedImages).set({ favouriteAt: clock }).where(eq(generatedImages.id, ids[4]!));
     await db.db.insert(orderHistory).values(['note_a', 'note_b'].map((event) => ({ orderId: order.orderId, event, actorType: 'staff', createdAt: sql`'2026-11-02 08:00:00.456789+00'` })));
     const [original] = await db.db.select().from(invoices).where(eq(invoices.orderId, order.orderId));

@@ -7,7 +7,8 @@ import { Transform, pipeline, type Readable } from 'node:stream';
 import { UPLOAD_LIMITS } from '../../../domain/catalog.js';
 import type { PhotoCheckView, PhotoState, UploadAnswer } from '../../../domain/order-views.js';
 import { AppError, conflict, notFound, unprocessable } from '../../http/errors.js';
-import type { JobHandler } from '../../jobs/runner.js';
+import type { Queue } from '../../jobs/queue.js';
+import { handlerOf, type JobHandler } from '../../jobs/runner.js';
 import { noteIntent, settleIntent } from '../../storage/intents.js';
 import { showsAnotherPerson } from '../../../studio/identity.js';
 import { isRefusing } from '../../../studio/quality-gate.js';
@@ -15,7 +16,13 @@ import { inspectCustomerPhoto, processCustomerPhoto, type UploadRejection } from
 import { createOrderRepository, type PhotoCheckRow, type UploadRow } from './order-repository.js';
 import { isEditable, thumbnailKey, type OrderContext } from './order-context.js';
 
-export const PHOTO_CHECK_QUEUE = 'photo-check';
+/** A photo check's job: the check (photo_checks) it runs. */
+export interface PhotoCheckPayload {
+  checkId: string;
+}
+
+/** Photos stored as sent, waiting for a worker's check (they report no progress). */
+export const PHOTO_CHECK_QUEUE: Queue<PhotoCheckPayload> = 'photo-check';
 
 /** A check that failed this often (storage away, a crash) refuses the photo instead of spinning forever. */
 const CHECK_ATTEMPTS = 3;
@@ -216,8 +223,8 @@ export function createDraftUploads(ctx: OrderContext) {
   }
 
   /** The photo-check job: the same checks as an upload answered at once, then the file as sent goes. */
-  const runCheck: JobHandler = async (job) => {
-    const check = await orders.findPhotoCheck((job.payload as { checkId: string }).checkId);
+  const runCheck: JobHandler<PhotoCheckPayload> = async (job) => {
+    const check = await orders.findPhotoCheck(job.payload.checkId);
     if (!check || check.status !== 'checking') return;
     try {
       const buffer = await storage.getBuffer(check.storageKey);
@@ -239,7 +246,7 @@ export function createDraftUploads(ctx: OrderContext) {
   };
 
   return {
-    handlers: { [PHOTO_CHECK_QUEUE]: runCheck },
+    handlers: handlerOf(PHOTO_CHECK_QUEUE, runCheck),
 
     async addUpload(orderId: string, file: IncomingPhoto): Promise<UploadAnswer> {
       if (inline >= inlineLimit) return defer(orderId, file);
@@ -261,7 +268,7 @@ export function createDraftUploads(ctx: OrderContext) {
       // committed in between: bench/load's customers got "not found" for accepted photos.)
       const check = await orders.findPhotoCheck(id, orderId);
       if (check?.status === 'checking') return checkView(check);
-      if (check) return { state: 'refused', id: check.id, fileName: check.fileName, code: check.code ?? 'uploadFailed', ...(check.details ? { details: check.details as Record<string, unknown> } : {}) };
+      if (check) return { state: 'refused', id: check.id, fileName: check.fileName, code: check.code ?? 'uploadFailed', ...(check.details ? { details: check.details } : {}) };
       const upload = await orders.findUpload(orderId, id);
       if (!upload) throw notFound('photoNotFound');
       return { state: 'accepted', upload: await uploadView(upload) };

@@ -1,7 +1,8 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { ExtraKey } from '../../../domain/catalog.js';
+import type { PhotoRefusalDetails } from '../../../domain/stored-json.js';
 import { preparedPer, type Executor } from '../../db/client.js';
-import { enqueueRow, type EnqueueOptions } from '../../jobs/queue.js';
+import { enqueueRow, type EnqueueOptions, type JobPayload } from '../../jobs/queue.js';
 import { orderHistory, orderUploads, orders, photoChecks, storageIntents } from '../../db/schema.js';
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -147,10 +148,10 @@ export function createOrderRepository(db: Executor) {
      * payment page, and its photos and the checks under way are below `max`; then the check is inserted, its job
      * queued and its file's note settled. Otherwise nothing is written and the answer says why.
      */
-    async recordPhotoCheck(
+    async recordPhotoCheck<Payload extends JobPayload>(
       values: { id: string; orderId: string; fileName: string; storageKey: string; createdAt: Date },
       max: number,
-      job: EnqueueOptions,
+      job: EnqueueOptions<Payload>,
     ): Promise<PhotoCheckRoom> {
       const rows = await photoCheckStatement(db).execute({
         orderId: values.orderId,
@@ -178,7 +179,7 @@ export function createOrderRepository(db: Executor) {
         .returning({ id: photoChecks.id });
       return rows.length > 0;
     },
-    async refusePhotoCheck(id: string, code: string, details: Record<string, unknown> | null, at: Date): Promise<boolean> {
+    async refusePhotoCheck(id: string, code: string, details: PhotoRefusalDetails | null, at: Date): Promise<boolean> {
       const rows = await db
         .update(photoChecks)
         .set({ status: 'refused', code, details, finishedAt: at })

@@ -9,6 +9,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { formatMoney } from '../../../domain/money.js';
 import { canChangePayment, canTransition, type OrderStatus, type PaymentStatus } from '../../../domain/order-state.js';
 import type { SiteInfo } from '../../../domain/site.js';
+import type { ProviderEventPayload } from '../../../domain/stored-json.js';
 import type { Database, Executor } from '../../db/client.js';
 import { orders as ordersTable, paymentEvents, revisionRequests } from '../../db/schema.js';
 import { createRateLimiter } from '../../http/rate-limit.js';
@@ -329,9 +330,10 @@ export function createPaymentEventService(deps: PaymentEventDeps) {
     /** Applies a verified provider event once; the same event again changes nothing. */
     async applyPaymentEvent(event: PaymentEvent): Promise<string> {
       const effect = await db.transaction(async (tx): Promise<EventEffect & { duplicate?: boolean }> => {
+        // The event as the provider sent it, whose shape the provider's verification checked (stripe-events.ts).
         const inserted = await tx
           .insert(paymentEvents)
-          .values({ provider: payments.name, eventId: event.id, type: event.rawType, orderId: null, payload: event.payload as object })
+          .values({ provider: payments.name, eventId: event.id, type: event.rawType, orderId: null, payload: event.payload as ProviderEventPayload })
           .onConflictDoNothing()
           .returning({ id: paymentEvents.id });
         // Recorded means applied: the row commits only together with its effect.

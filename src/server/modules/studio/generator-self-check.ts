@@ -9,6 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { and, desc, eq, sql } from 'drizzle-orm';
+import type { SelfCheckJobProgress, SelfCheckResult } from '../../../domain/stored-json.js';
 import { assessPhoto } from '../../../studio/quality-gate.js';
 import { checkGeneratedPicture } from '../../../studio/output-gate.js';
 import { crownOf, tooTightFor } from '../../../studio/output-formats.js';
@@ -17,44 +18,25 @@ import { jobs } from '../../db/schema.js';
 import { checkGenerator } from '../../generator/model-schema.js';
 import { GeneratorError, type Prediction } from '../../generator/provider.js';
 import { uploadUrlProblem } from '../../generator/upload-address.js';
-import { createJobQueue } from '../../jobs/queue.js';
+import { createJobQueue, type Queue } from '../../jobs/queue.js';
 import type { JobHandler } from '../../jobs/runner.js';
 import { PROJECT_ROOT } from '../../paths.js';
 import { processForeignImage } from '../uploads/image-processing.js';
 import type { GeneratorDeps } from './generator-service.js';
 
-export const SELF_CHECK_QUEUE = 'generator.selfcheck';
+export type { SelfCheckResult } from '../../../domain/stored-json.js';
+
+/** A self-check needs nothing to run: it uses the shipped face and the configured generator. */
+export type SelfCheckPayload = Record<string, never>;
+
+/** The self-check's queue: its progress notes its prediction (as an order's generator job does), then its result. */
+export const SELF_CHECK_QUEUE: Queue<SelfCheckPayload, SelfCheckJobProgress> = 'generator.selfcheck';
 /** The face sent: a NASA portrait, public domain, in the repository's test fixtures. */
 export const SELF_CHECK_FACE = path.join(PROJECT_ROOT, 'test/fixtures/portrait-astronaut.png');
 const SELF_CHECK_PREFIX = 'generator-self-check';
 const PROMPT = 'professional headshot of a person in business attire, neutral light grey studio background, soft even light, sharp focus';
 const NEGATIVE_PROMPT = 'blurry, distorted face, extra people, text, watermark';
 const PATIENCE_MS = 15 * 60 * 1000;
-
-export interface SelfCheckResult {
-  ok: boolean;
-  /** Each thing that is wrong, for the operator (empty when ok). */
-  problems: string[];
-  model: string;
-  kind: 'replicate' | 'cog';
-  profile: string;
-  predictionId: string | null;
-  /** The inputs as sent (the face's signed link shortened). */
-  inputs: Record<string, unknown> | null;
-  /** From sending the prediction to holding its picture. */
-  seconds: number | null;
-  /** The model's own run time, where the provider reports it. */
-  predictTime: number | null;
-  /** What the prediction cost, where the provider reports it: neither Replicate's prediction nor Cog does (null). */
-  cost: number | null;
-  /** Storage key of the picture (the staff view signs a link to it). */
-  pictureKey: string | null;
-  distance: number | null;
-  limit: number;
-  /** The gate's verdict: 'ok' or its reason (otherPerson, noFace, …). */
-  verdict: string | null;
-  finishedAt: string;
-}
 
 /** The generator service's own dependencies and helpers (generator-service.ts makes it). */
 interface Helpers extends Pick<GeneratorDeps, 'db' | 'storage' | 'generator' | 'inference' | 'queue' | 'publicUrl' | 'now' | 'log'> {
@@ -75,13 +57,13 @@ const shortened = (input: Record<string, unknown>) => Object.fromEntries(Object.
 export function createSelfCheck(h: Helpers) {
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-  const handler: JobHandler = async (job, context) => {
+  const handler: JobHandler<SelfCheckPayload, SelfCheckJobProgress> = async (job, context) => {
     const generator = h.generator;
     if (!generator) throw new GeneratorError('no generator configured (GENERATOR)', null, true);
     const base = { model: generator.model, kind: generator.kind, profile: generator.profile.key, limit: IDENTITY.maxSamePersonDistance, cost: null };
     const finish = async (result: Omit<SelfCheckResult, keyof typeof base | 'finishedAt' | 'ok'> & { ok?: boolean }) => {
       const full: SelfCheckResult = { ...base, ...result, ok: result.ok ?? result.problems.length === 0, finishedAt: h.now().toISOString() };
-      await context.progress({ ...((job.progress as object | null) ?? {}), result: full });
+      await context.progress({ ...(job.progress ?? {}), result: full });
       h.log[full.ok ? 'info' : 'error']({ event: 'generator_self_check', ok: full.ok, problems: full.problems, distance: full.distance, seconds: full.seconds }, 'generator self-check');
     };
     const empty = { predictionId: null, inputs: null, seconds: null, predictTime: null, pictureKey: null, distance: null, verdict: null };
@@ -201,7 +183,7 @@ export function createSelfCheck(h: Helpers) {
   async function latest(): Promise<{ jobId: number; status: string; lastError: string | null; result: SelfCheckResult | null } | null> {
     const [row] = await h.db.select().from(jobs).where(eq(jobs.queue, SELF_CHECK_QUEUE)).orderBy(desc(jobs.id)).limit(1);
     if (!row) return null;
-    return { jobId: row.id, status: row.status, lastError: row.lastError?.split('\n')[0] ?? null, result: ((row.progress as { result?: SelfCheckResult } | null)?.result ?? null) };
+    return { jobId: row.id, status: row.status, lastError: row.lastError?.split('\n')[0] ?? null, result: row.progress?.result ?? null };
   }
 
   return { handler, start, latest };

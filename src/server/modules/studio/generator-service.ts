@@ -10,6 +10,7 @@ import type { FastifyBaseLogger, FastifyPluginAsync, FastifyReply, FastifyReques
 import { z } from 'zod';
 import type { BaseStyle, ExtraKey, Gender, Location, Outfit, PackageKey } from '../../../domain/catalog.js';
 import { isInProduction } from '../../../domain/order-state.js';
+import type { DiscardedPicture, GeneratorJobProgress, JobProgress, StoredPhotoQuality } from '../../../domain/stored-json.js';
 import type { Inference } from '../../../studio/inference/client.js';
 import type { FaceDescriptor } from '../../../studio/inference/types.js';
 import { planGeneration, seedFor, type PlannedPicture } from '../../../studio/prompts.js';
@@ -17,11 +18,11 @@ import type { Database, Executor } from '../../db/client.js';
 import { jobs, orders } from '../../db/schema.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { ZodTypeProvider } from '../../http/zod-provider.js';
-import { GeneratorError, toPrediction, type ImageGenerator, type Prediction, type PredictionStatus } from '../../generator/provider.js';
+import { GeneratorError, toPrediction, type ImageGenerator, type Prediction } from '../../generator/provider.js';
 import { GENERATOR_UPLOAD_PATH, verifyUploadToken } from '../../generator/upload-address.js';
 import { verifyWebhook, verifyWebhookToken, webhookToken } from '../../generator/webhook-signature.js';
-import { createJobQueue, type JobQueue } from '../../jobs/queue.js';
-import type { JobHandler } from '../../jobs/runner.js';
+import { createJobQueue, jobOf, type JobQueue, type Queue } from '../../jobs/queue.js';
+import { handlerOf, type JobHandler } from '../../jobs/runner.js';
 import { noteIntent, settleIntent } from '../../storage/intents.js';
 import { StorageNotFoundError, type Storage } from '../../storage/storage.js';
 import { createOrderRepository, extrasOf, type OrderRow } from '../orders/order-repository.js';
@@ -30,7 +31,16 @@ import { photoQualityView } from './photo-quality.js';
 import { createSelfCheck, SELF_CHECK_QUEUE } from './generator-self-check.js';
 import { markProductionStarted } from './studio-service.js';
 
-export const GENERATOR_QUEUE = 'generator.predict';
+/** A generator job: the order's pictures of one run (generation), or some of them (a redo's slots). */
+export interface GeneratorPayload {
+  orderId: string;
+  generation: number;
+  /** Only these pictures of the run's plan; all when missing. */
+  indices?: number[];
+}
+
+/** The generator's queue: a job asks for a run's pictures; its progress notes each prediction and the gate's verdicts. */
+export const GENERATOR_QUEUE: Queue<GeneratorPayload, GeneratorJobProgress> = 'generator.predict';
 export const GENERATOR_WEBHOOK_PATH = '/api/generator/webhook';
 /** Storage: the files a Cog container uploaded, per prediction, until they are checked and stored as drafts. */
 const UPLOAD_PREFIX = 'generator-uploads';
@@ -67,43 +77,14 @@ export interface GeneratorDeps {
   recheckMs?: number;
 }
 
-/** A picture the gate discarded: which, which attempt, why, and how far the face was from the customer's. */
-interface Discarded {
-  picture: number;
-  attempt: number;
-  reason: string;
-  distance?: number;
-}
-
-interface GeneratorProgress {
-  /** The prediction under way, for which picture of the plan, in which attempt. */
-  predictionId?: string;
-  picture?: number;
-  attempt?: number;
-  pictures?: number;
-  status?: string;
-  /** Pictures stored (three drafts each). */
-  done?: number;
-  total?: number;
-  /** Attempts used per picture (index → count), so a job that runs again does not ask more often. */
-  attempts?: Record<string, number>;
-  discarded?: Discarded[];
-  /** Discarded before staff sent the job round again (retriedProgress). */
-  earlier?: Discarded[];
-  /** Pictures given up after MAX_ATTEMPTS_PER_PICTURE. */
-  missing?: number[];
-  /** Cog: the end its webhook reported (the container has no other way to tell), and what the gate said. */
-  webhook?: { id: string; status: PredictionStatus; error: string | null; final?: boolean; predictTime?: number; collecting?: number; rejection?: { reason: string; distance?: number } };
-}
-
 /** The plan of one run: the order's booking as the catalogue's pictures (prompts.ts). */
 /**
  * Staff send a generator job round again: every picture not yet stored is asked for anew, with new predictions.
  * The gate's verdicts so far stay for staff to read (`earlier`), but no longer count against the pictures; the
  * attempts per picture go on counting, so each new prediction has a seed none before it had.
  */
-export function retriedProgress(progress: unknown): GeneratorProgress {
-  const old = (progress ?? {}) as GeneratorProgress;
+export function retriedProgress(progress: JobProgress | null): GeneratorJobProgress {
+  const old = progress ?? {};
   return { attempts: old.attempts ?? {}, earlier: [...(old.earlier ?? []), ...(old.discarded ?? [])], discarded: [], missing: [] };
 }
 
@@ -225,15 +206,16 @@ export function createGeneratorService(deps: GeneratorDeps) {
     return `${deps.publicUrl}${GENERATOR_WEBHOOK_PATH}?prediction=${predictionId}&token=${webhookToken(deps.webhookSecret, predictionId)}`;
   }
 
-  async function storedProgress(jobId: number): Promise<GeneratorProgress> {
+  /** The progress a generator job or a self-check (both note their prediction and its webhook) has stored now. */
+  async function storedProgress(jobId: number): Promise<JobProgress> {
     const [row] = await db.select({ progress: jobs.progress }).from(jobs).where(eq(jobs.id, jobId));
-    return (row?.progress as GeneratorProgress | null) ?? {};
+    return row?.progress ?? {};
   }
 
-  const predict: JobHandler = async (job) => {
+  const predict: JobHandler<GeneratorPayload, GeneratorJobProgress> = async (job) => {
     if (!generator) throw new GeneratorError('no generator configured (GENERATOR)');
     // A redo (customer-orders) asks for some pictures of the run only.
-    const { orderId, generation, indices } = job.payload as { orderId: string; generation: number; indices?: number[] };
+    const { orderId, generation, indices } = job.payload;
     const repo = createOrderRepository(db);
     const order = await repo.find(orderId);
     // Nothing for an order that is not in production, made another way now, or replaced by a newer run.
@@ -242,10 +224,10 @@ export function createGeneratorService(deps: GeneratorDeps) {
     if (order.photosDeletedAt) return;
     const plan = planFor(order, generation).filter((picture) => !indices || indices.includes(picture.index));
     const references = await referencesOf(order);
-    let progress: GeneratorProgress = (job.progress as GeneratorProgress | null) ?? {};
+    let progress: GeneratorJobProgress = job.progress ?? {};
     // The webhook route writes the end of a prediction into the same progress, from another request: one
     // statement keeps it (when it is about the prediction under way), so neither write can undo the other.
-    const save = async (next: GeneratorProgress) => {
+    const save = async (next: GeneratorJobProgress) => {
       const { webhook: _ignored, ...rest } = next;
       await db
         .update(jobs)
@@ -258,16 +240,16 @@ export function createGeneratorService(deps: GeneratorDeps) {
       progress = await storedProgress(job.id);
     };
     const attempts: Record<string, number> = { ...(progress.attempts ?? {}) };
-    const discarded: Discarded[] = [...(progress.discarded ?? [])];
+    const discarded: DiscardedPicture[] = [...(progress.discarded ?? [])];
     const missing = new Set<number>(progress.missing ?? []);
-    const summary = async (extra: GeneratorProgress) =>
+    const summary = async (extra: GeneratorJobProgress) =>
       save({ ...progress, ...extra, pictures: plan.length, total: plan.length, done: await storedPictures(order.id, generation, plan), attempts, discarded, missing: [...missing] });
 
     const uploads = await repo.uploads(order.id);
     if (uploads.length === 0) throw new GeneratorError('the order has no photos to send');
     // Best first (a model that takes one face photo takes the first): the upload gate's clean photos, then
     // those with fewer warnings, unchecked ones last; otherwise in the customer's order.
-    const rank = (quality: unknown) => {
+    const rank = (quality: StoredPhotoQuality | null) => {
       const view = photoQualityView(quality);
       return view.verdict === 'ok' ? 0 : view.verdict === 'warning' ? view.warnings.length : 100;
     };
@@ -514,18 +496,20 @@ export function createGeneratorService(deps: GeneratorDeps) {
       if (generator.kind === 'cog' && reported.id !== request.query.prediction) return refuse();
       const [job] = await db.select().from(jobs).where(and(inArray(jobs.queue, [GENERATOR_QUEUE, SELF_CHECK_QUEUE]), sql`${jobs.progress}->>'predictionId' = ${reported.id}`));
       if (!job) return reply.status(204).send();
-      const progress = (job.progress as GeneratorProgress | null) ?? {};
+      const progress = job.progress ?? {};
       const prediction = generator.kind === 'replicate' ? await generator.check(reported.id, {}, null) : reported;
       const order = job.orderId ? await createOrderRepository(db).find(job.orderId) : null;
-      let end: GeneratorProgress['webhook'] = pending(prediction) ? undefined : { id: prediction.id, status: prediction.status, error: prediction.error, ...(prediction.predictTime !== undefined ? { predictTime: prediction.predictTime } : {}) };
-      const note = async (webhook: NonNullable<GeneratorProgress['webhook']>) => {
+      let end: GeneratorJobProgress['webhook'] = pending(prediction) ? undefined : { id: prediction.id, status: prediction.status, error: prediction.error, ...(prediction.predictTime !== undefined ? { predictTime: prediction.predictTime } : {}) };
+      const note = async (webhook: NonNullable<GeneratorJobProgress['webhook']>) => {
         await db.update(jobs).set({ progress: sql`coalesce(${jobs.progress}, '{}'::jsonb) || ${JSON.stringify({ webhook })}::jsonb` }).where(eq(jobs.id, job.id));
       };
       // Cog: the job learns at once that the prediction ended (so it stops repeating its PUT, which would start
       // it again), and waits while the picture is checked here.
       if (end && generator.kind === 'cog' && prediction.status === 'succeeded') await note({ ...end, collecting: Date.now() });
-      if (order && prediction.status === 'succeeded' && typeof progress.picture === 'number') {
-        const generation = (job.payload as { generation: number }).generation;
+      // An order's picture (a self-check has no order and no picture of a plan).
+      const orderJob = jobOf(GENERATOR_QUEUE, job);
+      if (orderJob && order && prediction.status === 'succeeded' && typeof progress.picture === 'number') {
+        const generation = orderJob.payload.generation;
         const picture = planFor(order, generation)[progress.picture];
         try {
           if (!picture) throw new GeneratorError(`picture ${progress.picture + 1} is not in this run's plan`);
@@ -605,7 +589,7 @@ export function createGeneratorService(deps: GeneratorDeps) {
   });
 
   return {
-    handlers: { [GENERATOR_QUEUE]: predict, [SELF_CHECK_QUEUE]: selfCheck.handler } as Record<string, JobHandler>,
+    handlers: { ...handlerOf(GENERATOR_QUEUE, predict), ...handlerOf(SELF_CHECK_QUEUE, selfCheck.handler) },
     start,
     choose,
     enqueueFirst,

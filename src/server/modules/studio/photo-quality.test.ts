@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { expect, test } from 'vitest';
 import { LANGUAGES } from '../../../domain/catalog.js';
+import type { StoredQualityReport } from '../../../domain/stored-json.js';
 import { ALL_MESSAGES } from '../../../i18n/all-messages.js';
 import { lookup } from '../../../i18n/messages.js';
 import { PORTRAIT } from '../../../testing/images.js';
@@ -64,10 +65,15 @@ test('each code of the gate reaches the customer in every language: a refusal as
 });
 
 test('a stored report shows its warnings, a tilted head among them; a report without a usable verdict shows as unchecked', () => {
-  const report = { verdict: 'warning', issues: [{ code: 'headTilted', measured: 0.5, limit: 0.26 }, { code: 'blurred', measured: 80, limit: 120 }] };
+  const report: StoredQualityReport = {
+    verdict: 'warning',
+    issues: [{ code: 'headTilted', measured: 0.5, limit: 0.26 }, { code: 'blurred', measured: 80, limit: 120 }],
+    face: null,
+    measures: { faces: 1 },
+  };
   expect(photoQualityView(report)).toEqual({ verdict: 'warning', warnings: ['headTilted', 'blurred'] });
   // A refused report is never stored at upload; should the studio store one for a photo it checks late, it is not "ok".
-  expect(photoQualityView({ verdict: 'refused', issues: [{ code: 'tooBlurred', measured: 9, limit: 15 }] })).toEqual({ verdict: 'unchecked', warnings: [] });
+  expect(photoQualityView({ verdict: 'refused', issues: [{ code: 'tooBlurred', measured: 9, limit: 15 }], face: null, measures: { faces: 1 } })).toEqual({ verdict: 'unchecked', warnings: [] });
 });
 
 test("the generator's outputs are fetched only from https or the provider's own address", async () => {

@@ -1,5 +1,6 @@
 // The gate's stored report (order_uploads.quality) as the customer and staff see it.
 import type { PhotoWarning, UploadView } from '../../../domain/order-views.js';
+import { qualityReport, type StoredPhotoQuality } from '../../../domain/stored-json.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Inference } from '../../../studio/inference/client.js';
 import { assessPhoto, isRefusing, type QualityReport, type WARNING_ISSUES } from '../../../studio/quality-gate.js';
@@ -61,8 +62,8 @@ export function createPhotoCheck(inference: Inference, log: FastifyBaseLogger, o
  */
 const _sameWarnings: [PhotoWarning] extends [(typeof WARNING_ISSUES)[number]] ? ([(typeof WARNING_ISSUES)[number]] extends [PhotoWarning] ? true : never) : never = true;
 
-export function photoQualityView(stored: unknown): UploadView['quality'] {
-  const report = stored as Partial<QualityReport> | null;
+export function photoQualityView(stored: StoredPhotoQuality | null): UploadView['quality'] {
+  const report = qualityReport(stored);
   if (!report || (report.verdict !== 'ok' && report.verdict !== 'warning')) return { verdict: 'unchecked', warnings: [] };
   const warnings = (report.issues ?? []).map((issue) => issue.code).filter((code): code is PhotoWarning => !isRefusing(code));
   return { verdict: warnings.length ? 'warning' : 'ok', warnings };

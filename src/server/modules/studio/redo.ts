@@ -29,7 +29,7 @@ export async function enqueueRedo(tx: Executor, order: OrderRow, images: ImageRo
     });
   }
   // The generator makes a picture in every format: the named pictures' slots again, with the new run's looks.
-  const slots = images.map((image) => (image.variant as { index?: unknown } | null)?.index).filter((index): index is number => typeof index === 'number');
+  const slots = images.map((image) => image.variant?.index).filter((index): index is number => typeof index === 'number');
   const indices = [...new Set(slots.length ? slots : images.map((_, n) => n))].sort((a, b) => a - b);
   return queue.enqueue({ queue: GENERATOR_QUEUE, payload: { orderId: order.id, generation, indices }, orderId: order.id, dedupeKey: `${order.id}:${generation}:generator`, maxAttempts: 3 });
 }

@@ -2,6 +2,7 @@
 // their progress, regenerating drafts, and the dead jobs with their retry.
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
+import type { JobProgress } from '../../../domain/stored-json.js';
 import { IDENTITY } from '../../../studio/thresholds.js';
 import { auditLog } from '../../db/schema.js';
 import { conflict, notFound } from '../../http/errors.js';
@@ -15,9 +16,8 @@ import { PRODUCTION_MODES, type StudioService } from './studio-service.js';
 const orderParams = z.object({ id: z.uuid({ error: 'notFound' }) }).strict();
 
 /** What staff see of a job's progress: counts, and for the generator each picture the gate discarded and why. */
-function progressView(progress: unknown) {
-  if (!progress || typeof progress !== 'object') return null;
-  const p = progress as { done?: number; total?: number; refused?: number; discarded?: unknown[]; earlier?: unknown[]; missing?: number[] };
+function progressView(p: JobProgress | null) {
+  if (!p || typeof p !== 'object') return null;
   const discarded = [...(p.earlier ?? []), ...(p.discarded ?? [])].slice(-60);
   return { done: p.done, total: p.total, refused: p.refused, ...(discarded.length ? { discarded, identityLimit: IDENTITY.maxSamePersonDistance } : {}), missing: p.missing };
 }

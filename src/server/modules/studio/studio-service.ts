@@ -5,11 +5,12 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { BaseStyle, Location, Outfit, PackageKey } from '../../../domain/catalog.js';
 import { canTransition, isInProduction, type OrderStatus, type ProductionMode } from '../../../domain/order-state.js';
+import { qualityReport, type StudioJobProgress } from '../../../domain/stored-json.js';
 import type { Inference } from '../../../studio/inference/client.js';
 import { planDrafts, type PlanPhoto, type PlannedDraft } from '../../../studio/plan.js';
 import { photoFills } from '../../../studio/framing.js';
 import { OUTPUT_FORMATS, OUTPUT_FORMAT_KEYS } from '../../../studio/formats.js';
-import { assessPhoto, type QualityReport } from '../../../studio/quality-gate.js';
+import { assessPhoto } from '../../../studio/quality-gate.js';
 import { renderDraft, type DraftSpec, type RenderedDraft } from '../../../studio/render.js';
 import { checkStudioDraft, type DraftVerdict } from '../../../studio/output-gate.js';
 import { storedDescriptor } from '../../../studio/identity.js';
@@ -18,16 +19,16 @@ import { changeList, type RedoChanges } from '../../../studio/redo-reason.js';
 import type { Database, Executor } from '../../db/client.js';
 import { generatedImages, orderUploads, orders } from '../../db/schema.js';
 import { conflict, notFound } from '../../http/errors.js';
-import type { JobHandler } from '../../jobs/runner.js';
-import { createJobQueue, type JobQueue } from '../../jobs/queue.js';
+import { handlerOf, type JobHandler } from '../../jobs/runner.js';
+import { createJobQueue, jobOf, type JobQueue, type JobRow, type Queue } from '../../jobs/queue.js';
 import type { Storage } from '../../storage/storage.js';
 import { createOrderRepository, extrasOf, type OrderRow, type UploadRow } from '../orders/order-repository.js';
 import { photoQualityView } from './photo-quality.js';
 
-export const STUDIO_QUEUE = 'studio.drafts';
 export { PRODUCTION_MODES, type ProductionMode } from '../../../domain/order-state.js';
 
-interface DraftsPayload {
+/** A studio job: the order's drafts of one generation (all, some slots, or one per format asked for). */
+export interface DraftsPayload {
   orderId: string;
   generation: number;
   /** Only these slots (one regenerated draft); all when missing. */
@@ -40,6 +41,9 @@ interface DraftsPayload {
   changes?: RedoChanges;
 }
 
+/** The studio's queue: a job makes drafts (DraftsPayload) and reports how many (StudioJobProgress). */
+export const STUDIO_QUEUE: Queue<DraftsPayload, StudioJobProgress> = 'studio.drafts';
+
 /** What a new draft is made in place of: its photo and backdrop. */
 export interface RedoSource {
   photoId?: string;
@@ -47,8 +51,8 @@ export interface RedoSource {
 }
 
 /** A partial run (one draft again, a redo) never replaces a full run. */
-function isPartial(payload: Partial<DraftsPayload> | null): boolean {
-  return Boolean(payload?.indices || payload?.formats);
+function isPartial(payload: DraftsPayload): boolean {
+  return Boolean(payload.indices || payload.formats);
 }
 
 /**
@@ -82,13 +86,13 @@ type ImageRow = typeof generatedImages.$inferSelect;
 
 /** The output format of a picture as its variant names it; staff uploads have none (a portrait then). */
 export function formatOf(image: ImageRow): string {
-  const format = (image.variant as { format?: unknown } | null)?.format;
+  const format = image.variant?.format;
   return typeof format === 'string' ? format : 'portrait';
 }
 
 /** The photo and backdrop a studio picture was made from, as its variant records them. */
 export function redoSourceOf(image: ImageRow): RedoSource {
-  const variant = image.variant as { photoId?: unknown; backdrop?: { variant?: unknown } } | null;
+  const variant = image.variant;
   return {
     ...(typeof variant?.photoId === 'string' ? { photoId: variant.photoId } : {}),
     ...(typeof variant?.backdrop?.variant === 'number' ? { backdrop: variant.backdrop.variant } : {}),
@@ -135,9 +139,10 @@ export async function markProductionStarted(db: Database, orderId: string, by: s
   });
 }
 
-function isNewerFullRun(payload: unknown, generation: number): boolean {
-  const other = payload as Partial<DraftsPayload> | null;
-  return !isPartial(other) && typeof other?.generation === 'number' && other.generation > generation;
+/** Whether the job is a studio job making all drafts of a later generation than `generation`. */
+function isNewerFullRun(job: JobRow, generation: number): boolean {
+  const other = jobOf(STUDIO_QUEUE, job)?.payload;
+  return other !== undefined && !isPartial(other) && typeof other.generation === 'number' && other.generation > generation;
 }
 
 /** Where a draft's file lives: its slot's key, so a second run overwrites instead of adding. */
@@ -150,7 +155,7 @@ export function createStudioService(deps: StudioDeps) {
 
   /** The face to frame around: from the gate's report, or found now for a photo the gate could not check. */
   async function faceOf(upload: UploadRow, photo: Buffer) {
-    const stored = upload.quality as Partial<QualityReport> | null;
+    const stored = qualityReport(upload.quality);
     if (stored?.face) return stored.face;
     const report = await assessPhoto(photo, inference);
     await db.update(orderUploads).set({ quality: report }).where(eq(orderUploads.id, upload.id));
@@ -159,7 +164,7 @@ export function createStudioService(deps: StudioDeps) {
 
   /** Per format, how well the photo fills it (framing.ts): tight selfies give the formats they fill. */
   function fillsOf(upload: UploadRow): PlanPhoto['fills'] {
-    const face = (upload.quality as Partial<QualityReport> | null)?.face;
+    const face = qualityReport(upload.quality)?.face;
     if (!face) return undefined;
     return Object.fromEntries(OUTPUT_FORMAT_KEYS.map((key) => [key, photoFills(face, upload, OUTPUT_FORMATS[key])]));
   }
@@ -179,8 +184,8 @@ export function createStudioService(deps: StudioDeps) {
     });
   }
 
-  const makeDrafts: JobHandler = async (job, context) => {
-    const payload = job.payload as unknown as DraftsPayload;
+  const makeDrafts: JobHandler<DraftsPayload, StudioJobProgress> = async (job, context) => {
+    const payload = job.payload;
     const repo = createOrderRepository(db);
     /**
      * Asked before the run and before each draft: nothing more for an order that is gone, unpaid, finished,
@@ -190,7 +195,7 @@ export function createStudioService(deps: StudioDeps) {
     const current = async (): Promise<OrderRow | null> => {
       const order = await repo.find(payload.orderId);
       if (!order || !isInProduction(order) || order.productionMode !== 'studio' || order.photosDeletedAt) return null;
-      if (!isPartial(payload) && (await queue.forOrder(order.id, 100)).some((other) => other.queue === STUDIO_QUEUE && isNewerFullRun(other.payload, payload.generation))) return null;
+      if (!isPartial(payload) && (await queue.forOrder(order.id, 100)).some((other) => isNewerFullRun(other, payload.generation))) return null;
       return order;
     };
     const order = await current();
@@ -199,7 +204,7 @@ export function createStudioService(deps: StudioDeps) {
     // Only photos with a face can be framed; one the gate could not check at upload is checked now.
     const uploads: UploadRow[] = [];
     for (const upload of await repo.uploads(order.id)) {
-      if (!(upload.quality as Partial<QualityReport> | null)?.face) {
+      if (!qualityReport(upload.quality)?.face) {
         photos.set(upload.id, await storage.getBuffer(upload.storageKey));
         if (!(await faceOf(upload, photos.get(upload.id)!))) continue;
         upload.quality = (await repo.findUpload(order.id, upload.id))!.quality;
@@ -281,7 +286,7 @@ export function createStudioService(deps: StudioDeps) {
   };
 
   return {
-    handlers: { [STUDIO_QUEUE]: makeDrafts } as Record<string, JobHandler>,
+    handlers: handlerOf(STUDIO_QUEUE, makeDrafts),
 
     /** After payment (in the payment's transaction): the first drafts, once per order. */
     async enqueueFirstDrafts(tx: Executor, orderId: string): Promise<void> {

@@ -6,6 +6,7 @@ import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.js';
+import type { StoredQualityReport } from '../../../domain/stored-json.js';
 import { generatedImages, jobs, orderHistory, orderUploads, orders, outgoingMail } from '../../db/schema.js';
 import { createStorage } from '../../storage/create-storage.js';
 import type { Storage } from '../../storage/storage.js';
@@ -213,7 +214,7 @@ describe.each(testDatabases())('studio drafts on $name', (testDb) => {
     // As if the customer's photos had been described as someone else: every draft of her face is "another person".
     const stranger = Array.from({ length: 128 }, (_, i) => (i % 2 ? 0.2 : -0.2));
     for (const upload of await db.db.select().from(orderUploads).where(eq(orderUploads.orderId, order.orderId))) {
-      await db.db.update(orderUploads).set({ quality: { ...(upload.quality as object), descriptor: stranger } }).where(eq(orderUploads.id, upload.id));
+      await db.db.update(orderUploads).set({ quality: { ...(upload.quality as StoredQualityReport), descriptor: stranger } }).where(eq(orderUploads.id, upload.id));
     }
     await payOrder(t.app, order);
     await t.app.jobRunner!.drain();
@@ -237,7 +238,7 @@ describe.each(testDatabases())('studio drafts on $name', (testDb) => {
     const uploads = await db.db.select().from(orderUploads).where(eq(orderUploads.orderId, order.orderId));
     // As the gate reports a friend cropped away at the side (quality-gate.ts otherPersonAtSide).
     const party = uploads[0]!;
-    const report = party.quality as { issues: unknown[] };
+    const report = party.quality as StoredQualityReport;
     await db.db
       .update(orderUploads)
       .set({ quality: { ...report, verdict: 'warning', issues: [...report.issues, { code: 'otherPeople', measured: 0.99, limit: 0.28 }] } })

@@ -45,7 +45,7 @@ export function createTeamPage(ctx: TeamContext) {
       const inviteOf = (email: string | null) => invites.find((i) => i.email.toLowerCase() === (email ?? '').toLowerCase()) ?? null;
       const at = now();
       const ttl = deps.signedUrlTtlSeconds;
-      const formatCount = (format: ZipFormat) => delivered.filter((d) => (d.variant as { format?: string } | null)?.format === format).length;
+      const formatCount = (format: ZipFormat) => delivered.filter((d) => d.variant?.format === format).length;
       const zips = [...ZIP_FORMATS.map((format) => ({ format, count: formatCount(format) })), { format: 'profile' as const, count: formatCount('square') }]
         .filter((z) => z.count > 0)
         .map((z) => ({ ...z, url: downloadPath(deps.appSecret, teamId, { kind: 'teamZip', variant: z.format }, at, ttl) }));

@@ -38,7 +38,7 @@ export function createTeamZip(ctx: TeamContext) {
         .innerJoin(orders, eq(orders.id, generatedImages.orderId))
         .where(and(eq(orders.teamOrderId, teamId), eq(generatedImages.status, 'active')))
         .orderBy(asc(orders.createdAt), asc(generatedImages.createdAt), asc(generatedImages.id));
-      const chosen = rows.filter((r) => (r.image.variant as { format?: string } | null)?.format === format);
+      const chosen = rows.filter((r) => r.image.variant?.format === format);
       if (!chosen.length) throw notFound('notFound');
       const present = await Promise.all(chosen.map((r) => storage.exists(r.image.storageKey)));
       if (present.includes(false)) throw new AppError(503, 'resultsUnavailable');

@@ -11,7 +11,7 @@ import type { DatabaseHandle } from '../../db/client.js';
 import { auditLog, generatedImages, jobs, orders, outgoingMail, photoChecks } from '../../db/schema.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
-import { addResults, deliverEvent, payOrder, setOrder } from '../../test/seed.js';
+import { addResults, deliverEvent, payOrder, setOrder, variantWith } from '../../test/seed.js';
 import type { SandboxPaymentProvider } from '../../payments/sandbox-provider.js';
 import { signInStaff } from '../../test/staff.js';
 import { multipart, portraitJpeg } from '../../../testing/images.js';
@@ -305,9 +305,9 @@ describe.each(testDatabases())('team orders on $name', (testDb) => {
       const joined = (await join(team.token, email)).json();
       ids.push(joined.orderId);
       const results = await addResults(t.app, joined.orderId, ['active', 'active', 'draft']);
-      await db.db.update(generatedImages).set({ variant: { format: 'portrait' } }).where(eq(generatedImages.id, results[0]!));
-      await db.db.update(generatedImages).set({ variant: { format: 'square' } }).where(eq(generatedImages.id, results[1]!));
-      await db.db.update(generatedImages).set({ variant: { format: 'square' } }).where(eq(generatedImages.id, results[2]!));
+      await db.db.update(generatedImages).set({ variant: variantWith({ format: 'portrait' }) }).where(eq(generatedImages.id, results[0]!));
+      await db.db.update(generatedImages).set({ variant: variantWith({ format: 'square' }) }).where(eq(generatedImages.id, results[1]!));
+      await db.db.update(generatedImages).set({ variant: variantWith({ format: 'square' }) }).where(eq(generatedImages.id, results[2]!));
     }
     const view = (await t.app.inject({ method: 'GET', url: `/api/teams/${team.orderId}`, headers: buyer(team.orderId) })).json();
     expect(view.members.map((m: { progress: string; deliveredPictures: number }) => [m.progress, m.deliveredPictures])).toEqual([
