@@ -29,8 +29,8 @@ export default defineConfig({
   ],
   publicDir: 'public',
   resolve: {
-    // zod with its JIT off (no eval under our CSP), configured where it is loaded: src/web/zod-browser.ts.
-    alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL('./src/web/zod-browser.ts', import.meta.url)) }],
+    // zod with its JIT off (no eval under our CSP), configured where it is loaded: src/web/shell/zod-browser.ts.
+    alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL('./src/web/shell/zod-browser.ts', import.meta.url)) }],
   },
   build: {
     outDir: 'dist/client',
@@ -43,26 +43,26 @@ export default defineConfig({
           // React, the router and the page's frame. A page served without the application runs static-page.ts
           // instead (entry-client.tsx). The order wizard's frame comes along: most visitors who load the app go
           // through it, and a file of its own would cost every step a request.
-          // React and its DOM renderer: run first, apart from the app's modules (src/web/react-runtime.ts).
-          { name: 'react', root: /src[\\/]web[\\/]react-runtime\.ts$/, besides: [/src[\\/]web[\\/]static-page\.ts$/] },
+          // React and its DOM renderer: run first, apart from the app's modules (src/web/shell/react-runtime.ts).
+          { name: 'react', root: /src[\\/]web[\\/]shell[\\/]react-runtime\.ts$/, besides: [/src[\\/]web[\\/]shell[\\/]static-page\.ts$/] },
           {
             name: 'app',
-            root: /src[\\/]web[\\/]client-start\.tsx$/,
-            with: [/src[\\/]web[\\/]routes[\\/]order[\\/]order-routes\.tsx$/],
-            besides: [/src[\\/]web[\\/]static-page\.ts$/],
+            root: /src[\\/]web[\\/]shell[\\/]client-start\.tsx$/,
+            with: [/src[\\/]web[\\/]pages[\\/]order[\\/]order-routes\.tsx$/],
+            besides: [/src[\\/]web[\\/]shell[\\/]static-page\.ts$/],
             smallShared: { roots: 3, maxBytes: 3000 },
           },
           // The summary with the price calculation, which the team order and the staff area use too.
           {
             name: 'summary',
-            root: /src[\\/]web[\\/]routes[\\/]order[\\/]summary-step\.tsx$/,
-            followers: [/src[\\/]web[\\/]routes[\\/]team[\\/]team-order-page\.tsx$/, /src[\\/]web[\\/]routes[\\/]admin[\\/]admin-routes\.tsx$/],
+            root: /src[\\/]web[\\/]pages[\\/]order[\\/]summary-step\.tsx$/,
+            followers: [/src[\\/]web[\\/]pages[\\/]team[\\/]team-order-page\.tsx$/, /src[\\/]web[\\/]pages[\\/]admin[\\/]admin-routes\.tsx$/],
           },
           // The upload step with the photo uploader; a team member's pages use the uploader too.
           {
             name: 'upload',
-            root: /src[\\/]web[\\/]routes[\\/]order[\\/]upload-step\.tsx$/,
-            followers: [/src[\\/]web[\\/]routes[\\/]team[\\/]team-(join|member)-page\.tsx$/],
+            root: /src[\\/]web[\\/]pages[\\/]order[\\/]upload-step\.tsx$/,
+            followers: [/src[\\/]web[\\/]pages[\\/]team[\\/]team-(join|member)-page\.tsx$/],
           },
         ]),
       },

@@ -1,5 +1,5 @@
 // The Content-Security-Policy forbids eval and inline scripts; no page may trip it while a customer uses it
-// (the form validation once probed for eval on every interactive page, src/web/zod-browser.ts).
+// (the form validation once probed for eval on every interactive page, src/web/shell/zod-browser.ts).
 import { expect, test, type Page } from '@playwright/test';
 import { open } from './helpers.js';
 

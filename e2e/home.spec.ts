@@ -91,7 +91,7 @@ test('every public page renders without console errors (CSP, hydration)', async 
 });
 
 test('pages sent without the application leave its styles out; pages it runs on have them inlined', async ({ request }) => {
-  // The marker rule that opens src/web/styles/app.css (src/web/app-css.ts), as the build minifies it.
+  // The marker rule that opens src/web/styles/app.css (src/web/shell/app-css.ts), as the build minifies it.
   const appStyles = /\.app-css-start\{/;
   for (const path of ['/', '/impressum', '/bewerbungsfotos-erstellen']) expect(await (await request.get(path)).text(), path).not.toMatch(appStyles);
   for (const path of ['/order/gender', '/tracking']) expect(await (await request.get(path)).text(), path).toMatch(appStyles);

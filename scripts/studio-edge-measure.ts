@@ -1,17 +1,17 @@
 // `npx tsx scripts/studio-edge-measure.ts [people|all] [formats] [dir]`: issue 54's edge figures
 // (docs/studio/edges.md) for the people of src/testing/people.ts (the looser photos and the selfies), each format on
 // two studio backdrops: the rim's share of the judged band, the halo's share of the see-through edge and the pieces
-// apart from the person (src/studio/test-edge-measure.ts). With a folder, each draft is written there with its rim
+// apart from the person (src/studio/test/edge-measure.ts). With a folder, each draft is written there with its rim
 // and halo pixels in magenta.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { drawBackdrop } from '../src/studio/backdrops.js';
 import type { OutputFormatKey } from '../src/studio/formats.js';
-import { createTestInference } from '../src/studio/inference/test-inference.js';
+import { createTestInference } from '../src/studio/test/inference.js';
 import { renderDraft } from '../src/studio/render.js';
-import { customerFace } from '../src/studio/test-faces.js';
-import { measureEdge } from '../src/studio/test-edge-measure.js';
+import { customerFace } from '../src/studio/test/faces.js';
+import { measureEdge } from '../src/studio/test/edge-measure.js';
 import { peopleCorpus, selfieCorpus } from '../src/testing/people.js';
 
 const only = process.argv[2] && process.argv[2] !== 'all' ? process.argv[2].split(',') : undefined;

@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { OUTPUT_FORMATS, OUTPUT_FORMAT_KEYS } from '../src/studio/formats.js';
 import { photoFills } from '../src/studio/framing.js';
 import { compareIdentity } from '../src/studio/identity.js';
-import { createTestInference } from '../src/studio/inference/test-inference.js';
+import { createTestInference } from '../src/studio/test/inference.js';
 import { planDrafts } from '../src/studio/plan.js';
 import { assessPhoto } from '../src/studio/quality-gate.js';
 import { renderDraft } from '../src/studio/render.js';

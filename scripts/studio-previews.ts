@@ -5,10 +5,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { OUTPUT_FORMAT_KEYS } from '../src/studio/formats.js';
-import { createTestInference } from '../src/studio/inference/test-inference.js';
+import { createTestInference } from '../src/studio/test/inference.js';
 import { assessPhoto } from '../src/studio/quality-gate.js';
 import { renderDraft, type DraftSpec } from '../src/studio/render.js';
-import { customerFace } from '../src/studio/test-faces.js';
+import { customerFace } from '../src/studio/test/faces.js';
 import { peopleCorpus, tightGroupCrop } from '../src/testing/people.js';
 
 const dir = path.resolve(process.argv[2] ?? 'tmp/studio-previews');

@@ -4,7 +4,7 @@
 // the server fills in per answer (src/server/modules/web/routes.ts). The file stays in the build too (the
 // service worker's shell lists it; styles of chunks loaded later still come as files).
 import type { Plugin } from 'vite';
-import { STYLE_NONCE_PLACEHOLDER } from '../../src/web/style-nonce.js';
+import { STYLE_NONCE_PLACEHOLDER } from '../../src/web/shell/style-nonce.js';
 
 export function inlineCss(): Plugin {
   return {

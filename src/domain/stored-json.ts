@@ -107,7 +107,7 @@ export interface ProviderEventPayload {
 /** audit_log.details: what the action recorded; each action its own fields (shown to staff as they are). */
 export type AuditDetails = Record<string, unknown>;
 
-/** sandbox_checkout_sessions.line_items: the lines of a sandbox checkout (server/payments/provider.ts CheckoutLineItem). */
+/** sandbox_checkout_sessions.line_items: the lines of a sandbox checkout (server/payment-providers/provider.ts CheckoutLineItem). */
 export interface SandboxLineItem {
   name: string;
   amountCents: number;
@@ -186,7 +186,7 @@ export interface SelfCheckJobProgress {
   result?: SelfCheckResult;
 }
 
-/** What the generator's self-check found (src/server/modules/studio/generator-self-check.ts). */
+/** What the generator's self-check found (src/server/modules/production/generator-self-check.ts). */
 export interface SelfCheckResult {
   ok: boolean;
   /** Each thing that is wrong, for the operator (empty when ok). */

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
-import { createTestInference } from '../studio/inference/test-inference.js';
+import { createTestInference } from '../studio/test/inference.js';
 
 // In a child process, as lowering a priority cannot be undone without privileges.
 const MODULE = fileURLToPath(new URL('./cpu-priority.ts', import.meta.url));

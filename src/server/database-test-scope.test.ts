@@ -11,7 +11,7 @@ test('the files that open databases are repeated on PostgreSQL, the image and pa
   // Through the helpers that open databases and build apps, through a shop process, and the PostgreSQL-only ones.
   expect(files).toEqual(expect.arrayContaining(['src/server/modules/orders/orders.test.ts', 'src/server/main.test.ts', 'src/server/modules/orders/payment-events.pg.test.ts', 'src/server/db/migrate.test.ts']));
   expect(files).not.toContain('src/studio/render.test.ts');
-  expect(files).not.toContain('src/web/routes/order/crop-geometry.test.ts');
+  expect(files).not.toContain('src/web/pages/order/crop-geometry.test.ts');
   expect(files).not.toContain(path.relative(PROJECT_ROOT, import.meta.filename));
 });
 

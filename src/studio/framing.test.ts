@@ -4,18 +4,18 @@
 // backdrop above the hair) and the face at least 30 % of the height. The faces are found again in the drafts.
 import sharp from 'sharp';
 import { afterAll, expect, test } from 'vitest';
-import { measureEdge } from './test-edge-measure.js';
+import { measureEdge } from './test/edge-measure.js';
 import { selfieCorpus } from '../testing/people.js';
 import { drawBackdrop } from './backdrops.js';
 import { framingFor, photoFills } from './framing.js';
 import { OUTPUT_FORMATS } from './formats.js';
-import { createTestInference } from './inference/test-inference.js';
+import { createTestInference } from './test/inference.js';
 import { checkStudioDraft } from './output-gate.js';
 import { assessPhoto } from './quality-gate.js';
 import { IDENTITY } from './thresholds.js';
 import { dropIslands } from './person-mask.js';
 import { renderDraft } from './render.js';
-import { customerFace } from './test-faces.js';
+import { customerFace } from './test/faces.js';
 
 const inference = createTestInference();
 afterAll(() => inference.close());
@@ -62,7 +62,7 @@ test('selfies of ten people: in every 4:5 and 1:1 draft the face\'s top lies in 
       const draft = await renderDraft({ photo: person.photo, face: report.face!, spec: { format, backdrop: { kind: 'studio', variant: 1 }, style: 'professional', variation }, inference, withMask: true });
       // No piece of the old picture apart from the person (person-mask.ts dropIslands finds none left to clear).
       const leftover = dropIslands(Uint8Array.from(draft.mask!.alpha), draft.width, draft.height);
-      // The rim: how much of the band along the person's edge still shows the old background (test-edge-measure.ts).
+      // The rim: how much of the band along the person's edge still shows the old background (test/edge-measure.ts).
       const edge = measureEdge({
         output: await sharp(draft.buffer).removeAlpha().raw().toBuffer(),
         backdrop: await drawBackdrop('studio', 1, draft.width, draft.height),
@@ -94,7 +94,7 @@ test('selfies of ten people: in every 4:5 and 1:1 draft the face\'s top lies in 
 });
 
 /**
- * The rim as test-edge-measure.ts counts it (band pixels of the old background's colour or of no colour the person has
+ * The rim as test/edge-measure.ts counts it (band pixels of the old background's colour or of no colour the person has
  * nearby), at most on one draft and on average over these twenty: measured 1–29 %, mean 11.5 % (16 % before the
  * person's colour was read nearer the edge where none lay well inside; docs/studio/edges.md).
  * A limit against getting worse, not a mark of good edges: the party photos' orange walls and lamps still leave a
@@ -103,7 +103,7 @@ test('selfies of ten people: in every 4:5 and 1:1 draft the face\'s top lies in 
 const MAX_RIM = 0.33;
 const MEAN_RIM = 0.14;
 /**
- * The halo (test-edge-measure.ts): see-through edge pixels whose colour, less the backdrop's share, the person has
+ * The halo (test/edge-measure.ts): see-through edge pixels whose colour, less the backdrop's share, the person has
  * nowhere near. Measured 0–23 %, mean 4 %; 8–65 %, mean 33 %, while the edge steps took a thin crown of hair for
  * black and solved a pale line along it.
  */

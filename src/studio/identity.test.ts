@@ -6,8 +6,8 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { StoredQualityReport } from '../domain/stored-json.js';
 import { PROJECT_ROOT } from '../testing/project-root.js';
 import { compareIdentity, descriptorDistance, DESCRIPTOR_LENGTH, isDescriptor, roundDescriptor, showsAnotherPerson } from './identity.js';
-import { createTestInference } from './inference/test-inference.js';
-import { groupFaceCrops } from './test-faces.js';
+import { createTestInference } from './test/inference.js';
+import { groupFaceCrops } from './test/faces.js';
 import type { FaceDescriptor, RgbImage } from './inference/types.js';
 import { GATE, IDENTITY } from './thresholds.js';
 

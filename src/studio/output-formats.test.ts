@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, test } from 'vitest';
 import { PROJECT_ROOT } from '../testing/project-root.js';
 import { OUTPUT_FORMATS, OUTPUT_FORMAT_KEYS } from './formats.js';
-import { createTestInference } from './inference/test-inference.js';
+import { createTestInference } from './test/inference.js';
 import { crownOf, deliverySize, frameGeneratedPicture, frameInside, tooTightFor } from './output-formats.js';
 import { assessPhoto } from './quality-gate.js';
 

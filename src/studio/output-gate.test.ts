@@ -5,7 +5,7 @@ import path from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { PROJECT_ROOT } from '../testing/project-root.js';
-import { createTestInference } from './inference/test-inference.js';
+import { createTestInference } from './test/inference.js';
 import type { FaceDescriptor } from './inference/types.js';
 import { checkGeneratedPicture, checkStudioDraft } from './output-gate.js';
 import { renderDraft } from './render.js';

@@ -2,14 +2,14 @@
 // background's colour leaves the edge. On real photographs of several people (src/testing/people.ts).
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { measureEdge } from './test-edge-measure.js';
+import { measureEdge } from './test/edge-measure.js';
 import { peopleCorpus, selfieCorpus, tightGroupCrop, type PersonPhoto } from '../testing/people.js';
 import { drawBackdrop } from './backdrops.js';
-import { createTestInference } from './inference/test-inference.js';
+import { createTestInference } from './test/inference.js';
 import type { Box } from './inference/types.js';
 import { customerRegion, decontaminate, dropIslands, settleHoles } from './person-mask.js';
 import { renderDraft } from './render.js';
-import { customerFace, nearestMiddle } from './test-faces.js';
+import { customerFace, nearestMiddle } from './test/faces.js';
 
 const inference = createTestInference();
 let people: PersonPhoto[];
@@ -349,7 +349,7 @@ test('the blue screen leaves no blue rim around hair and shoulders', { timeout: 
   for (const format of ['portrait', 'square'] as const) {
     const draft = await renderDraft({ photo: franck.photo, face, spec: { format, backdrop: { kind: 'studio', variant: 0 }, style: 'professional' }, inference, withMask: true });
     const { data, width, height } = await rgbOf(draft.buffer);
-    // The band along his edge (test-edge-measure.ts): 2.6 % (4:5) and 6.3 % (1:1) of it the screen's colour or none of
+    // The band along his edge (test/edge-measure.ts): 2.6 % (4:5) and 6.3 % (1:1) of it the screen's colour or none of
     // his; 12 and 15 % without the edge steps (refine, decontaminate, despill, keepOwnColour).
     const edge = measureEdge({ output: data, backdrop: await drawBackdrop('studio', 0, width, height), photo: draft.mask!.photo, alpha: draft.mask!.alpha, segmented: draft.mask!.segmented, width, height });
     expect(edge.fringeShare, `${format}: rim`).toBeLessThan(0.08);

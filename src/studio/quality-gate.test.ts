@@ -7,8 +7,8 @@ import { PORTRAIT } from '../testing/images.js';
 import { selfieCorpus, tightGroupCrop } from '../testing/people.js';
 import { FIXTURES_DIR } from '../testing/project-root.js';
 import type { Inference } from './inference/client.js';
-import { createTestInference } from './inference/test-inference.js';
-import { groupFaceCrops } from './test-faces.js';
+import { createTestInference } from './test/inference.js';
+import { groupFaceCrops } from './test/faces.js';
 import { assessPhoto, laplacianVariance, type QualityIssueCode, type QualityReport } from './quality-gate.js';
 import { GATE } from './thresholds.js';
 

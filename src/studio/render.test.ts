@@ -6,12 +6,12 @@ import { peopleCorpus } from '../testing/people.js';
 import { drawBackdrop } from './backdrops.js';
 import { OUTPUT_FORMATS, OUTPUT_FORMAT_KEYS, type OutputFormatKey } from './formats.js';
 import type { Box } from './inference/types.js';
-import { createTestInference } from './inference/test-inference.js';
+import { createTestInference } from './test/inference.js';
 import { assessPhoto } from './quality-gate.js';
 import { photoFills } from './framing.js';
 import { blurScratch, dropGhosts, keepOwnColour, maskedBlur, refineAndFilterEdge, renderDraft, suppressSpill, withHead } from './render.js';
 import { SEGMENTATION_SIZE } from './inference/segmentation-size.js';
-import { customerFace } from './test-faces.js';
+import { customerFace } from './test/faces.js';
 
 const inference = createTestInference();
 let photo: Buffer;

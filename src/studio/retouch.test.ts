@@ -4,12 +4,12 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { BaseStyle } from '../domain/catalog.js';
 import { peopleCorpus } from '../testing/people.js';
-import { createTestInference } from './inference/test-inference.js';
+import { createTestInference } from './test/inference.js';
 import type { Box } from './inference/types.js';
 import { assessPhoto } from './quality-gate.js';
 import { renderDraft } from './render.js';
 import { applyStyle, smoothSkin, smoothSkinWhole } from './retouch.js';
-import { customerFace } from './test-faces.js';
+import { customerFace } from './test/faces.js';
 
 const inference = createTestInference();
 /** Face crops (the face and some room around it, 600 px wide) of three people of different age and complexion. */

@@ -4,7 +4,7 @@ import type { Language } from '../domain/catalog.js';
 import type { CatalogView } from '../domain/catalog-view.js';
 import type { ConsentServices, ExamplePair, SiteInfo } from '../domain/site.js';
 import type { LoadedMessages, PageNamespace } from '../i18n/messages.js';
-import { jsonForScript } from './static-page-data.js';
+import { jsonForScript } from './shell/static-page-data.js';
 
 /** What the server hands the page: rendered into the HTML, read again when hydrating. */
 export interface AppData {

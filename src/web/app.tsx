@@ -6,37 +6,37 @@ import { ErrorBoundary } from './components/error-boundary.js';
 import { Footer } from './components/footer.js';
 import { NavBar } from './components/nav-bar.js';
 import { UpdateNotice } from './components/update-notice.js';
-import { I18nProvider, useI18n } from './i18n/i18n.js';
-import { lazyPage, type LazyPage } from './lazy-page.js';
+import { I18nProvider, useI18n } from './lib/i18n.js';
+import { lazyPage, type LazyPage } from './shell/lazy-page.js';
 import { trackPageView } from './lib/metrics.js';
 import { resolvePath, PAGES, type PageKey } from './routes.js';
-import { OfflinePage } from './routes/offline/offline-page.js';
-import { stepPageForPath } from './routes/order/order-steps.js';
+import { OfflinePage } from './pages/offline/offline-page.js';
+import { stepPageForPath } from './pages/order/order-steps.js';
 
 // The home page comes without the client application (static-page-data.ts) unless a service needing consent is
 // configured, so the app loads it on demand too.
-const HomePage = lazyPage(() => import('./routes/home/home-page.js').then((m) => ({ default: m.HomePage })));
-const OrderRoutes = lazyPage(() => import('./routes/order/order-routes.js'));
-const TrackingPage = lazyPage(() => import('./routes/tracking/tracking-page.js').then((m) => ({ default: m.TrackingPage })));
-const OrderStatusPage = lazyPage(() => import('./routes/tracking/order-status-page.js').then((m) => ({ default: m.OrderStatusPage })));
-const ContactPage = lazyPage(() => import('./routes/contact/contact-page.js').then((m) => ({ default: m.ContactPage })));
-const legal = () => import('./routes/legal/legal-pages.js');
+const HomePage = lazyPage(() => import('./pages/home/home-page.js').then((m) => ({ default: m.HomePage })));
+const OrderRoutes = lazyPage(() => import('./pages/order/order-routes.js'));
+const TrackingPage = lazyPage(() => import('./pages/tracking/tracking-page.js').then((m) => ({ default: m.TrackingPage })));
+const OrderStatusPage = lazyPage(() => import('./pages/tracking/order-status-page.js').then((m) => ({ default: m.OrderStatusPage })));
+const ContactPage = lazyPage(() => import('./pages/contact/contact-page.js').then((m) => ({ default: m.ContactPage })));
+const legal = () => import('./pages/legal/legal-pages.js');
 const ImpressumPage = lazyPage(() => legal().then((m) => ({ default: m.ImpressumPage })));
 const PrivacyPage = lazyPage(() => legal().then((m) => ({ default: m.PrivacyPage })));
 const TermsPage = lazyPage(() => legal().then((m) => ({ default: m.TermsPage })));
 const AccessibilityPage = lazyPage(() => legal().then((m) => ({ default: m.AccessibilityPage })));
 const AboutPage = lazyPage(() => legal().then((m) => ({ default: m.AboutPage })));
-const guides = () => import('./routes/guides/guide-pages.js');
+const guides = () => import('./pages/guides/guide-pages.js');
 const ApplicationPhotosGuide = lazyPage(() => guides().then((m) => ({ default: m.ApplicationPhotosGuide })));
 const LinkedinGuide = lazyPage(() => guides().then((m) => ({ default: m.LinkedinGuide })));
 const AiTestGuide = lazyPage(() => guides().then((m) => ({ default: m.AiTestGuide })));
-const WithdrawalPage = lazyPage(() => import('./routes/withdrawal/withdrawal-page.js').then((m) => ({ default: m.WithdrawalPage })));
-const AdminRoutes = lazyPage(() => import('./routes/admin/admin-routes.js'));
-const SuccessPage = lazyPage(() => import('./routes/order/success-page.js').then((m) => ({ default: m.SuccessPage })));
-const TeamOrderPage = lazyPage(() => import('./routes/team/team-order-page.js').then((m) => ({ default: m.TeamOrderPage })));
-const TeamPage = lazyPage(() => import('./routes/team/team-page.js').then((m) => ({ default: m.TeamPage })));
-const TeamJoinPage = lazyPage(() => import('./routes/team/team-join-page.js').then((m) => ({ default: m.TeamJoinPage })));
-const TeamMemberPage = lazyPage(() => import('./routes/team/team-member-page.js').then((m) => ({ default: m.TeamMemberPage })));
+const WithdrawalPage = lazyPage(() => import('./pages/withdrawal/withdrawal-page.js').then((m) => ({ default: m.WithdrawalPage })));
+const AdminRoutes = lazyPage(() => import('./pages/admin/admin-routes.js'));
+const SuccessPage = lazyPage(() => import('./pages/order/success-page.js').then((m) => ({ default: m.SuccessPage })));
+const TeamOrderPage = lazyPage(() => import('./pages/team/team-order-page.js').then((m) => ({ default: m.TeamOrderPage })));
+const TeamPage = lazyPage(() => import('./pages/team/team-page.js').then((m) => ({ default: m.TeamPage })));
+const TeamJoinPage = lazyPage(() => import('./pages/team/team-join-page.js').then((m) => ({ default: m.TeamJoinPage })));
+const TeamMemberPage = lazyPage(() => import('./pages/team/team-member-page.js').then((m) => ({ default: m.TeamMemberPage })));
 
 /** Pages with one fixed path, loaded on demand. */
 const LAZY_PAGES: Partial<Record<PageKey, LazyPage>> = {

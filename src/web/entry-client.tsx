@@ -7,21 +7,21 @@ import './styles/legal.css';
 // Last: the pages sent without the application leave it out (app-css.ts).
 import './styles/app.css';
 
-import { STATIC_PAGE_ELEMENT_ID } from './static-page-data.js';
+import { STATIC_PAGE_ELEMENT_ID } from './shell/static-page-data.js';
 // Page-view counting, which the small page script and the app both use: kept in this file rather than one of
 // its own, which cost every page a request and its kilobyte of headers.
 import './lib/metrics.js';
 
 function load() {
   // A page served without the client application (static-page-data.ts) gets its small script instead.
-  if (document.getElementById(STATIC_PAGE_ELEMENT_ID)) void import('./static-page.js').then((page) => page.start());
+  if (document.getElementById(STATIC_PAGE_ELEMENT_ID)) void import('./shell/static-page.js').then((page) => page.start());
   // React first, then the app's modules, then the app's start, with a turn for the browser after each: three
   // shorter tasks instead of one long one.
   else {
     const turn = () => new Promise((resolve) => setTimeout(resolve, 0));
-    void import('./react-runtime.js')
+    void import('./shell/react-runtime.js')
       .then(turn)
-      .then(() => import('./client-start.js'))
+      .then(() => import('./shell/client-start.js'))
       .then(async (app) => {
         await turn();
         await app.start();

@@ -9,25 +9,25 @@ import type { CatalogView } from '../domain/catalog-view.js';
 import type { ConsentServices, ExamplePair, SiteInfo } from '../domain/site.js';
 import { APP_DATA_ELEMENT_ID, serializeAppData, type AppData } from './app-data.js';
 import { App } from './app.js';
-export { preloadAllPages } from './lazy-page.js';
+export { preloadAllPages } from './shell/lazy-page.js';
 import { ALL_MESSAGES } from '../i18n/all-messages.js';
 import { messagesFor, translate } from '../i18n/messages.js';
 import { pageMeta } from './meta.js';
-import { textFilesFor } from './text-files.js';
+import { textFilesFor } from './shell/text-files.js';
 import { resolvePath, PAGE_MESSAGES, PAGES, type PageKey } from './routes.js';
-import { STATIC_PAGE_ELEMENT_ID, jsonForScript, type StaticPageData } from './static-page-data.js';
-import { WithdrawalAnswerContext, type WithdrawalFormAnswer } from './routes/withdrawal/withdrawal-answer.js';
+import { STATIC_PAGE_ELEMENT_ID, jsonForScript, type StaticPageData } from './shell/static-page-data.js';
+import { WithdrawalAnswerContext, type WithdrawalFormAnswer } from './pages/withdrawal/withdrawal-answer.js';
 
 export type { WithdrawalFormAnswer };
 
 // The server's one door into the web app (architecture.test.ts): rendering, and the page table it needs
 // for the sitemap and the page-view counter.
 export { PAGES, PUBLIC_PAGES, resolvePath } from './routes.js';
-export { STYLE_NONCE_PLACEHOLDER } from './style-nonce.js';
-export { withoutAppCss } from './app-css.js';
-export { SCRIPT_NONCE_PLACEHOLDER, withBootScript } from './boot.js';
-export { STATIC_PAGE_ELEMENT_ID } from './static-page-data.js';
-export { TEXT_FILES_PREFIX, textFile, textFilesFor } from './text-files.js';
+export { STYLE_NONCE_PLACEHOLDER } from './shell/style-nonce.js';
+export { withoutAppCss } from './shell/app-css.js';
+export { SCRIPT_NONCE_PLACEHOLDER, withBootScript } from './shell/boot.js';
+export { STATIC_PAGE_ELEMENT_ID } from './shell/static-page-data.js';
+export { TEXT_FILES_PREFIX, textFile, textFilesFor } from './shell/text-files.js';
 
 export interface RenderInput {
   /** Path and query of the request. */

@@ -1,7 +1,7 @@
 // Title and description per page, used by the server for the HTML head and by the browser on navigation.
 import type { CatalogView } from '../domain/catalog-view.js';
 import type { SiteInfo } from '../domain/site.js';
-import { copyVars } from './copy-vars.js';
+import { copyVars } from './copy/copy-vars.js';
 import type { Language } from '../domain/catalog.js';
 import type { MessageVars } from '../i18n/format.js';
 import { lookup, translate, type LoadedMessages } from '../i18n/messages.js';

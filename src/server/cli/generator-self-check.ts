@@ -1,12 +1,12 @@
 // `npm run generator:self-check`: one real prediction with the public-domain test face, made as an order's
-// are, its picture through the identity gate (modules/studio/generator-self-check.ts); prints what it sent,
+// are, its picture through the identity gate (modules/production/generator-self-check.ts); prints what it sent,
 // how long it took and the distance, and exits 1 on any problem. The container or Replicate must reach
 // PUBLIC_URL for the webhook (and Cog's uploads): on PostgreSQL the shop's running workers do the check and this
 // command waits for them; on the embedded database (one process) this command is the shop for the check, so stop
 // the shop first (it listens on PORT, behind the same PUBLIC_URL).
 import { buildApp } from '../app.js';
 import { ConfigError, loadConfig } from '../config.js';
-import { describeSelfCheck, SELF_CHECK_QUEUE, type SelfCheckResult } from '../modules/studio/generator-self-check.js';
+import { describeSelfCheck, SELF_CHECK_QUEUE, type SelfCheckResult } from '../modules/production/generator-self-check.js';
 
 const WAIT_MS = 20 * 60 * 1000;
 /** On PostgreSQL a job nobody takes this long means no process runs jobs. */

@@ -9,7 +9,7 @@ import { PHOTO_CONSENT_VERSION, WAIVER_TEXT_VERSION } from '../../domain/order-s
 import type { PictureVariant, StoredPhotoQuality, StoredQualityReport } from '../../domain/stored-json.js';
 import { generatedImages, orders } from '../db/schema.js';
 import { WEBHOOK_PATH } from '../modules/payments/routes.js';
-import type { SandboxPaymentProvider } from '../payments/sandbox-provider.js';
+import type { SandboxPaymentProvider } from '../payment-providers/sandbox-provider.js';
 import { portraitJpeg } from '../../testing/images.js';
 
 export const BASIC_SELECTION = { gender: 'male', style: 'casual', package: 'basic', location: null, outfit: null, extras: [] };

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { expect, test } from 'vitest';
 import { PORTRAIT } from '../../testing/images.js';
-import { createTestInference } from './test-inference.js';
+import { createTestInference } from '../test/inference.js';
 
 test('the models thread ends when idle, giving its memory back, and starts again for the next photo', { timeout: 60_000 }, async () => {
   const inference = createTestInference({ idleMs: 300 });

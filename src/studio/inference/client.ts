@@ -30,7 +30,7 @@ export interface Inference {
 /**
  * Where the inference thread and the models are. The studio does not guess them: where its files land
  * depends on who runs it (the server bundle puts the thread in a file of its own, dist/server), so the caller
- * says (the server: src/server/paths.ts; the studio's tests: test-inference.ts).
+ * says (the server: src/server/paths.ts; the studio's tests: test/inference.ts).
  */
 export interface InferenceOptions {
   /** The thread's script: a built JavaScript file (the server bundle's studio-inference.js), or worker.ts run through tsx. */

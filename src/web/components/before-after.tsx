@@ -3,7 +3,7 @@
 import type { ReactNode } from 'react';
 import type { ExampleImage, ExamplePair } from '../../domain/site.js';
 import { useAppData } from '../app-data.js';
-import { useI18n } from '../i18n/i18n.js';
+import { useI18n } from '../lib/i18n.js';
 
 /** Each image is shown about 190 px wide (two to a card, cards at least 320 px): half the phone's width. */
 const SIZES = '(min-width: 720px) 200px, 46vw';

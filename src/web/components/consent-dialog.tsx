@@ -2,7 +2,7 @@
 // configure no service that needs consent, and their visitors never load this.
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ConsentServices } from '../../domain/site.js';
-import { useI18n } from '../i18n/i18n.js';
+import { useI18n } from '../lib/i18n.js';
 import type { ConsentChoice, ConsentKind as Kind } from './consent.js';
 import { PageLink } from './page-link.js';
 

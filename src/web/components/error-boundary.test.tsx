@@ -3,7 +3,7 @@ import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { expect, test, vi } from 'vitest';
 import { ALL_MESSAGES } from '../../i18n/all-messages.js';
-import { I18nProvider } from '../i18n/i18n.js';
+import { I18nProvider } from '../lib/i18n.js';
 import { messagesFor } from '../../i18n/messages.js';
 import { ErrorBoundary } from './error-boundary.js';
 

@@ -1,6 +1,6 @@
 // Spec: the generic error page 'An Error Occurred' with a button to the homepage.
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { useI18n } from '../i18n/i18n.js';
+import { useI18n } from '../lib/i18n.js';
 import { trackEvent } from '../lib/metrics.js';
 
 export function ErrorPage() {

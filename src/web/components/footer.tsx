@@ -1,5 +1,5 @@
 import { useAppData } from '../app-data.js';
-import { useI18n } from '../i18n/i18n.js';
+import { useI18n } from '../lib/i18n.js';
 import { GUIDE_KEYS, GUIDE_PAGES, type LinkKey } from '../routes.js';
 import { useConsent } from './consent.js';
 import { PageLink } from './page-link.js';

@@ -1,5 +1,5 @@
 // Links to the three guide pages (home page and the guides themselves, each leaving out its own page).
-import { useI18n } from '../i18n/i18n.js';
+import { useI18n } from '../lib/i18n.js';
 import { GUIDE_KEYS, GUIDE_PAGES, type GuideKey } from '../routes.js';
 import { PageLink } from './page-link.js';
 

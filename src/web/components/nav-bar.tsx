@@ -3,9 +3,9 @@ import { useLocation } from 'react-router';
 import { Link } from './link.js';
 import { LANGUAGES, type Language } from '../../domain/catalog.js';
 import { useAppData } from '../app-data.js';
-import { useI18n } from '../i18n/i18n.js';
+import { useI18n } from '../lib/i18n.js';
 import { linkTarget, type LinkKey } from '../routes.js';
-import { SCROLLED_AFTER_PX } from '../static-page-data.js';
+import { SCROLLED_AFTER_PX } from '../shell/static-page-data.js';
 
 const ITEMS: { key: LinkKey; label: string }[] = [
   { key: 'home', label: 'common.nav.home' },

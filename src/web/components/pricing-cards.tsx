@@ -3,7 +3,7 @@
 import type { CatalogPackageView, CatalogView } from '../../domain/catalog-view.js';
 import { formatMoney } from '../../domain/money.js';
 import { useAppData } from '../app-data.js';
-import { useI18n } from '../i18n/i18n.js';
+import { useI18n } from '../lib/i18n.js';
 import { packageFeatures } from './details.js';
 import { PageLink } from './page-link.js';
 

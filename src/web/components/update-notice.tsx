@@ -2,7 +2,7 @@
 // offers 'Aktualisieren' or 'Später' (spec: the notice disappears after 30 s). The waiting worker takes over
 // only on that click; the page reloads on the controller change.
 import { useEffect, useState } from 'react';
-import { useI18n } from '../i18n/i18n.js';
+import { useI18n } from '../lib/i18n.js';
 
 export const UPDATE_NOTICE_MS = 30_000;
 export const SERVICE_WORKER_URL = '/sw.js';

@@ -6,7 +6,7 @@ import type { PictureVariant } from '../../../domain/stored-json.js';
 import { auditLog, generatedImages, orders, revisionRequests, staffUsers } from '../../db/schema.js';
 import { createOrderRepository, extrasOf } from '../orders/order-repository.js';
 import { thumbnailKey } from '../orders/order-service.js';
-import { photoQualityView } from '../studio/photo-quality.js';
+import { photoQualityView } from '../production/photo-quality.js';
 import { required, type AdminContext } from './admin-context.js';
 
 export function createOrderDetail(ctx: AdminContext) {

@@ -7,7 +7,7 @@ import { AppError, conflict, notFound } from '../../http/errors.js';
 import { noteIntent, settleIntent } from '../../storage/intents.js';
 import type { StaffIdentity } from '../auth/auth-service.js';
 import { createOrderRepository } from '../orders/order-repository.js';
-import { processResultImage } from '../uploads/image-processing.js';
+import { processResultImage } from '../../images/image-processing.js';
 import { required, type AdminContext } from './admin-context.js';
 import type { ShowOrderDetail } from './order-detail.js';
 

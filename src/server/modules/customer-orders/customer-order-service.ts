@@ -12,7 +12,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { renderRevisionReceivedMail, renderStatusLinkMail } from '../../mail/service-mails.js';
-import { enqueueRedo } from '../studio/redo.js';
+import { enqueueRedo } from '../production/redo.js';
 import { changeList, redoChanges, type RedoChange } from '../../../studio/redo-reason.js';
 import { statusUrl } from '../orders/order-tokens.js';
 import { generatedImages, imageDownloads, invoices, orderHistory, orderUploads, orders, revisionRequests } from '../../db/schema.js';

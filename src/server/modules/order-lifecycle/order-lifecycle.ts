@@ -8,8 +8,8 @@ import { invoiceUrl, type InvoiceService } from '../invoices/invoice-service.js'
 import type { OrderLifecycle } from '../orders/payment-events.js';
 import type { OrderRow } from '../orders/order-repository.js';
 import type { RefundService } from '../refunds/refund-service.js';
-import type { GeneratorService } from '../studio/generator-service.js';
-import type { StudioService } from '../studio/studio-service.js';
+import type { GeneratorService } from '../production/generator-service.js';
+import type { StudioService } from '../production/studio-service.js';
 import type { TeamService } from '../teams/team-service.js';
 
 /** Starts a paid order's pictures as its production mode makes them (a team member's order: when they submit). */

@@ -12,7 +12,7 @@ import { handlerOf, type JobHandler } from '../../jobs/runner.js';
 import { noteIntent, settleIntent } from '../../storage/intents.js';
 import { showsAnotherPerson } from '../../../studio/identity.js';
 import { isRefusing } from '../../../studio/quality-gate.js';
-import { inspectCustomerPhoto, processCustomerPhoto, type UploadRejection } from '../uploads/image-processing.js';
+import { inspectCustomerPhoto, processCustomerPhoto, type UploadRejection } from '../../images/image-processing.js';
 import { createOrderRepository, type PhotoCheckRow, type UploadRow } from './order-repository.js';
 import { isEditable, thumbnailKey, type OrderContext } from './order-context.js';
 

@@ -11,10 +11,10 @@ import type { SiteInfo } from '../../../domain/site.js';
 import type { Database } from '../../db/client.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { Mailer } from '../../mail/mailer.js';
-import type { PaymentProvider } from '../../payments/provider.js';
+import type { PaymentProvider } from '../../payment-providers/provider.js';
 import type { Storage } from '../../storage/storage.js';
 import type { QualityReport } from '../../../studio/quality-gate.js';
-import { photoQualityView } from '../studio/photo-quality.js';
+import { photoQualityView } from '../production/photo-quality.js';
 import { createOrderRepository, type OrderRepository, type OrderRow, type UploadRow } from './order-repository.js';
 import { createPaymentEventService, type OrderLifecycle, type PaymentEventService } from './payment-events.js';
 

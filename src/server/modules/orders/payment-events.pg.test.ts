@@ -7,7 +7,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.js';
 import { generatedImages, invoices, jobs, orderHistory, orders, outgoingMail, paymentEvents } from '../../db/schema.js';
-import type { SandboxPaymentProvider } from '../../payments/sandbox-provider.js';
+import type { SandboxPaymentProvider } from '../../payment-providers/sandbox-provider.js';
 import type { TestApp } from '../../test/app.js';
 import { startCrashHarness, type CrashHarness } from '../../test/crash-harness.js';
 import { placeOrder, type SeededOrder } from '../../test/seed.js';

@@ -8,7 +8,7 @@ import type { DatabaseHandle } from '../../db/client.js';
 import { jobs, orderHistory, orders, outgoingMail } from '../../db/schema.js';
 import { DEFERRED_MAIL_DELAY_MS, DEFERRED_MAIL_QUEUE } from '../../mail/deferred-mail.js';
 import { startSmtpTestServer } from '../../mail/smtp-test-server.js';
-import type { SandboxPaymentProvider } from '../../payments/sandbox-provider.js';
+import type { SandboxPaymentProvider } from '../../payment-providers/sandbox-provider.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
 import { payOrder, placeOrder } from '../../test/seed.js';

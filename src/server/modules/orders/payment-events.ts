@@ -16,7 +16,7 @@ import { createRateLimiter } from '../../http/rate-limit.js';
 import { deferMail, sendDeferred, type DeferredMail, type DeferredMailSender } from '../../mail/deferred-mail.js';
 import type { Mailer, SendResult } from '../../mail/mailer.js';
 import { renderPaidAfterCancelNote } from '../../mail/staff-mails.js';
-import type { PaymentEvent, PaymentProvider } from '../../payments/provider.js';
+import type { PaymentEvent, PaymentProvider } from '../../payment-providers/provider.js';
 import { createMetricsRepository } from '../metrics/metrics-repository.js';
 import { PRODUCTION_DELAYED_MAIL, promisedBy, REDO_DELAYED_MAIL } from './delay-notices.js';
 import { renderOrderReceivedMail, renderPaymentConfirmedMail, renderPaymentFailedMail, renderProductionDelayedMail } from './order-mails.js';

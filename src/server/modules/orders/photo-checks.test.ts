@@ -15,7 +15,7 @@ import type { PhotoState, UploadAnswer } from '../../../domain/order-views.js';
 import { WAIVER_TEXT_VERSION } from '../../../domain/order-selection.js';
 import type { DatabaseHandle } from '../../db/client.js';
 import { jobs, orderHistory, orderUploads, orders, photoChecks, storageIntents } from '../../db/schema.js';
-import type { SandboxPaymentProvider } from '../../payments/sandbox-provider.js';
+import type { SandboxPaymentProvider } from '../../payment-providers/sandbox-provider.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { createDraft, sendPhoto, setOrder } from '../../test/seed.js';
 import { testDatabases } from '../../test/databases.js';

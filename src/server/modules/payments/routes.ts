@@ -5,9 +5,9 @@ import { isLanguage } from '../../../domain/catalog.js';
 import { plainText } from '../../../domain/validation.js';
 import { AppError } from '../../http/errors.js';
 import type { ZodTypeProvider } from '../../http/zod-provider.js';
-import { WebhookSignatureError, type PaymentProvider } from '../../payments/provider.js';
-import { SANDBOX_CSS, SANDBOX_CSS_PATH, renderSandboxCheckoutPage } from '../../payments/sandbox-checkout-page.js';
-import { SANDBOX_OUTCOMES, type SandboxPaymentProvider } from '../../payments/sandbox-provider.js';
+import { WebhookSignatureError, type PaymentProvider } from '../../payment-providers/provider.js';
+import { SANDBOX_CSS, SANDBOX_CSS_PATH, renderSandboxCheckoutPage } from '../../payment-providers/sandbox-checkout-page.js';
+import { SANDBOX_OUTCOMES, type SandboxPaymentProvider } from '../../payment-providers/sandbox-provider.js';
 import type { OrderService } from '../orders/order-service.js';
 
 export const WEBHOOK_PATH = '/api/payments/webhook';

@@ -14,7 +14,7 @@ import { AppError, conflict, notFound, unprocessable } from '../../http/errors.j
 import { deferMail, type DeferredMail, type DeferredMailSender } from '../../mail/deferred-mail.js';
 import type { Mailer, SendResult } from '../../mail/mailer.js';
 import { renderRefundMail } from '../../mail/service-mails.js';
-import { ProviderRefusedError, type PaymentEvent, type PaymentProvider } from '../../payments/provider.js';
+import { ProviderRefusedError, type PaymentEvent, type PaymentProvider } from '../../payment-providers/provider.js';
 import { invoiceUrl, type InvoiceService } from '../invoices/invoice-service.js';
 import { createOrderRepository, type OrderRow } from '../orders/order-repository.js';
 import type { EventEffect } from '../orders/payment-events.js';

@@ -7,7 +7,7 @@ import { multilineText } from '../../../domain/validation.js';
 import { orders } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
 import type { ZodTypeProvider } from '../../http/zod-provider.js';
-import type { SandboxPaymentProvider } from '../../payments/sandbox-provider.js';
+import type { SandboxPaymentProvider } from '../../payment-providers/sandbox-provider.js';
 import { staffOf } from '../auth/guard.js';
 import { deliverSandboxEvents } from '../payments/routes.js';
 import type { RefundRow, RefundService } from './refund-service.js';

@@ -14,7 +14,7 @@ import { auditLog, orders, teamLinks } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
 import type { Mailer, SendResult } from '../../mail/mailer.js';
 import { renderTeamMail } from '../../mail/team-mails.js';
-import type { PaymentProvider } from '../../payments/provider.js';
+import type { PaymentProvider } from '../../payment-providers/provider.js';
 import type { Storage } from '../../storage/storage.js';
 import type { InvoiceService } from '../invoices/invoice-service.js';
 import { createOrderRepository, type OrderRow } from '../orders/order-repository.js';

@@ -12,7 +12,7 @@ import { auditLog, generatedImages, jobs, orders, outgoingMail, photoChecks } fr
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
 import { addResults, deliverEvent, payOrder, setOrder, variantWith } from '../../test/seed.js';
-import type { SandboxPaymentProvider } from '../../payments/sandbox-provider.js';
+import type { SandboxPaymentProvider } from '../../payment-providers/sandbox-provider.js';
 import { signInStaff } from '../../test/staff.js';
 import { multipart, portraitJpeg } from '../../../testing/images.js';
 import { statusToken } from '../orders/order-tokens.js';

@@ -15,7 +15,7 @@ import type { Database } from '../../db/client.js';
 import { auditLog, orders, withdrawals } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
 import type { Mailer } from '../../mail/mailer.js';
-import type { PaymentProvider } from '../../payments/provider.js';
+import type { PaymentProvider } from '../../payment-providers/provider.js';
 import { renderWithdrawalNote } from '../../mail/staff-mails.js';
 import { receivedAtText, renderWithdrawalReceiptMail } from '../../mail/service-mails.js';
 import { createOrderRepository, type OrderRow } from '../orders/order-repository.js';

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.js';
 import { jobs, orderHistory, orders, outgoingMail, withdrawals } from '../../db/schema.js';
-import type { SandboxPaymentProvider } from '../../payments/sandbox-provider.js';
+import type { SandboxPaymentProvider } from '../../payment-providers/sandbox-provider.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
 import { signInStaff } from '../../test/staff.js';

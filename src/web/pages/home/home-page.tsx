@@ -1,0 +1,163 @@
+import type { CatalogView } from '../../../domain/catalog-view.js';
+import { formatMoney } from '../../../domain/money.js';
+import { formatDate } from '../../../domain/dates.js';
+import { BeforeAfter } from '../../components/before-after.js';
+import { GuideLinks } from '../../components/guide-links.js';
+import { PageLink, eventAttributes } from '../../components/page-link.js';
+import { PricingCards } from '../../components/pricing-cards.js';
+import { useI18n } from '../../lib/i18n.js';
+import { trackEvent } from '../../lib/metrics.js';
+import { useCatalog } from '../../lib/use-catalog.js';
+
+function CampaignBanner({ catalog }: { catalog: CatalogView }) {
+  const { t, language } = useI18n();
+  if (!catalog.campaign) return null;
+  // The campaign ends at endsAt (exclusive): the last valid day is the millisecond before.
+  const lastDay = new Date(new Date(catalog.campaign.endsAt).getTime() - 1);
+  return (
+    <div className="banner" role="note" data-testid="campaign-banner">
+      <p>{t('home.banner.text', { percent: catalog.campaign.percent, date: formatDate(lastDay, language) })}</p>
+    </div>
+  );
+}
+
+function Hero({ catalog }: { catalog: CatalogView }) {
+  const { t } = useI18n();
+  return (
+    <section className="hero" aria-labelledby="hero-title">
+      <div className="hero__inner">
+        <p className="hero__eyebrow">{t('home.hero.eyebrow')}</p>
+        <h1 id="hero-title" className="hero__title">
+          {t('home.hero.title')}
+        </h1>
+        <p className="hero__subtitle">{t('home.hero.subtitle')}</p>
+        <div className="hero__actions">
+          <div className="hero__buttons">
+            <PageLink to="orderStart" className="button button--primary button--large" event="upload_start_cta">
+              {t('home.hero.cta')}
+            </PageLink>
+            <a href="#pricing" className="button button--secondary button--large" onClick={() => trackEvent('main_pricing_cta')} {...eventAttributes('main_pricing_cta')}>
+              {t('home.hero.pricesLink')}
+            </a>
+          </div>
+          <p className="hero__price">{t('home.hero.fromPrice', { price: formatMoney(catalog.fromPriceCents) })}</p>
+        </div>
+        <ul className="hero__points">
+          <li>{t('home.hero.points.human')}</li>
+          <li>{t('home.hero.points.deletion')}</li>
+          <li>{t('home.hero.points.retouch')}</li>
+        </ul>
+      </div>
+    </section>
+  );
+}
+
+function Steps() {
+  const { t } = useI18n();
+  const steps = ['upload', 'choose', 'result'] as const;
+  return (
+    <section className="section steps" aria-labelledby="steps-title">
+      <h2 id="steps-title" className="section__title">
+        {t('home.steps.title')}
+      </h2>
+      <ol className="steps__list">
+        {steps.map((step, index) => (
+          <li key={step} className="steps__item">
+            <span className="steps__number" aria-hidden="true">
+              {index + 1}
+            </span>
+            <h3 className="steps__title">{t(`home.steps.${step}.title`)}</h3>
+            <p>{t(`home.steps.${step}.text`)}</p>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function Pricing({ catalog }: { catalog: CatalogView }) {
+  const { t } = useI18n();
+  return (
+    <section className="section pricing" id="pricing" aria-labelledby="pricing-title">
+      <h2 id="pricing-title" className="section__title">
+        {t('home.pricing.title')}
+      </h2>
+      <p className="section__subtitle">{t('home.pricing.subtitle')}</p>
+      <PricingCards catalog={catalog} />
+      <p className="pricing__note" data-testid="business-hours">
+        {t('common.businessHoursRule')}
+      </p>
+      <p className="pricing__teams" data-testid="pricing-teams">
+        <PageLink to="team" className="pricing__teams-link">
+          {t('home.pricing.teams')}
+        </PageLink>{' '}
+        {t('home.pricing.teamsText')}
+      </p>
+    </section>
+  );
+}
+
+function Features() {
+  const { t } = useI18n();
+  const cards = ['human', 'quality', 'privacy', 'retouch'] as const;
+  return (
+    <section className="section features" aria-labelledby="features-title">
+      <h2 id="features-title" className="section__title">
+        {t('home.features.title')}
+      </h2>
+      <ul className="features__grid">
+        {cards.map((card) => (
+          <li key={card} className="features__card">
+            <h3>{t(`home.features.${card}.title`)}</h3>
+            <p>{t(`home.features.${card}.text`)}</p>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function FinalCta({ catalog }: { catalog: CatalogView }) {
+  const { t } = useI18n();
+  return (
+    <section className="final-cta" aria-labelledby="final-cta-title">
+      <h2 id="final-cta-title">{t('home.finalCta.title')}</h2>
+      <p>{t('home.finalCta.text', { price: formatMoney(catalog.fromPriceCents) })}</p>
+      <PageLink to="orderStart" className="button button--primary button--large" event="final_cta">
+        {t('home.finalCta.button')}
+      </PageLink>
+    </section>
+  );
+}
+
+function HomeExamples() {
+  const { t } = useI18n();
+  return (
+    <BeforeAfter
+      id="before-after"
+      title={t('home.examples.title')}
+      text={t('home.examples.subtitle')}
+      cta={
+        <PageLink to="orderStart" className="button button--primary" event="transform_images_cta">
+          {t('home.examples.cta')}
+        </PageLink>
+      }
+    />
+  );
+}
+
+export function HomePage() {
+  const catalog = useCatalog();
+  return (
+    <>
+      <CampaignBanner catalog={catalog} />
+      <Hero catalog={catalog} />
+      <Steps />
+      <HomeExamples />
+      <Pricing catalog={catalog} />
+      <Features />
+      <FinalCta catalog={catalog} />
+      <GuideLinks headingId="home-guides-title" />
+    </>
+  );
+}

@@ -1,0 +1,47 @@
+// What the team pages share: the team's look as rows, the numbered headings of their steps, and field errors in the
+// team's words.
+import type { ReactNode } from 'react';
+import { DetailRows } from '../../components/details.js';
+import { useI18n } from '../../lib/i18n.js';
+
+export interface TeamLook {
+  style: string | null;
+  location: string | null;
+  outfit: string | null;
+}
+
+/** Style, and background and outfit where the team has them: fixed for every member. */
+export function LookRows({ look, packageKey }: { look: TeamLook; packageKey?: string | null }) {
+  const { t } = useI18n();
+  const rows: [string, string][] = [
+    ...(packageKey ? ([[t('team.look.package'), t(`catalog.packages.${packageKey}.name`)]] as [string, string][]) : []),
+    ...(look.style ? ([[t('team.look.style'), t(`catalog.styles.${look.style}.name`)]] as [string, string][]) : []),
+    ...(look.location ? ([[t('team.look.location'), t(`catalog.locations.${look.location}.name`)]] as [string, string][]) : []),
+    ...(look.outfit ? ([[t('team.look.outfit'), t(`catalog.outfits.${look.outfit}.name`)]] as [string, string][]) : []),
+  ];
+  return <DetailRows rows={rows} />;
+}
+
+/** The heading of a numbered step of the order or member page. */
+export function NumberedHeading({ id, number, children }: { id: string; number: number; children: ReactNode }) {
+  return (
+    <h2 id={id} className="team-form__heading">
+      <span className="team-form__number" aria-hidden="true">
+        {number}
+      </span>
+      {children}
+    </h2>
+  );
+}
+
+/** Codes the shared error catalogue has no words for (e-mail checks, the team's look), in the team's own texts. */
+const OWN_ERRORS = new Set(['emailRequired', 'invalidEmail', 'locationRequired', 'outfitRequired']);
+
+export function useTeamErrorText() {
+  const { t } = useI18n();
+  return (code: string, vars?: Record<string, string | number>) => {
+    if (OWN_ERRORS.has(code)) return t(`team.order.errors.${code}`);
+    const text = t(`errors.${code}`, vars);
+    return text === `errors.${code}` ? t('errors.unknown') : text;
+  };
+}
