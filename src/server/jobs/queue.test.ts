@@ -3,7 +3,7 @@ import type { DatabaseHandle } from '../db/client.js';
 import { jobs } from '../db/schema.js';
 import { testDatabases } from '../test/databases.js';
 import { backoffMs, createJobQueue } from './queue.js';
-import { createJobRunner } from './runner.js';
+import { createJobRunner, handlerOf, JobTimeLimitError } from './runner.js';
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {}, fatal() {}, trace() {}, child() { return quiet; }, level: 'silent', silent() {} } as never;
 
@@ -151,6 +151,55 @@ describe.each(testDatabases())('job queue on $name', (testDb) => {
     expect(await queue.find(bad)).toMatchObject({ status: 'dead' });
     expect((await queue.find(bad))!.lastError).toContain('not ok');
     expect((await db.db.select().from(jobs)).every((job) => job.lockedBy === null || job.status === 'running')).toBe(true);
+  });
+
+  test('a job past its queue\'s time limit: the attempt fails naming the limit, its signal aborts, the runner goes on; what the abandoned work writes later changes nothing, even once this worker holds the job again', async () => {
+    const queue = createJobQueue(db.db, now);
+    const slow = (await queue.enqueue({ queue: 'q.t', payload: { slow: true }, maxAttempts: 2 }))!;
+    const quick = (await queue.enqueue({ queue: 'q.t', payload: { slow: false } }))!;
+    let aborted: unknown = null;
+    let letStaleWrite!: () => void;
+    const staleMayWrite = new Promise<void>((resolve) => (letStaleWrite = resolve));
+    let staleDone!: Promise<void>;
+    let attempt = 0;
+    let progressAfterStaleWrite: unknown = 'not read';
+    const runner = createJobRunner({
+      queue,
+      log: quiet,
+      handlers: handlerOf(
+        'q.t',
+        async (job, context) => {
+          if (!(job.payload as { slow: boolean }).slow) return;
+          attempt++;
+          if (attempt === 1) {
+            staleDone = (async () => {
+              await new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve()));
+              aborted = context.signal.reason;
+              await staleMayWrite;
+              await context.progress({ done: 99 });
+            })();
+            await staleDone;
+            return;
+          }
+          // The second attempt, by the same runner: the first one's work now tries to write.
+          letStaleWrite();
+          await staleDone;
+          progressAfterStaleWrite = (await queue.find(job.id))!.progress;
+          await context.progress({ done: 2 });
+        },
+        { timeLimitMs: 200 },
+      ),
+    });
+    expect(await runner.drain()).toBe(2);
+    expect(aborted).toBeInstanceOf(JobTimeLimitError);
+    const failed = (await queue.find(slow))!;
+    expect(failed).toMatchObject({ status: 'pending', attempts: 1, lockedBy: null, progress: null });
+    expect(failed.lastError).toContain("the job ran longer than its queue's time limit (q.t: 0.2 s)");
+    expect(await queue.find(quick)).toMatchObject({ status: 'done' });
+    clock = new Date(clock.getTime() + backoffMs(1));
+    expect(await runner.drain()).toBe(1);
+    expect(progressAfterStaleWrite).toBeNull();
+    expect(await queue.find(slow)).toMatchObject({ status: 'done', attempts: 2, progress: { done: 2 } });
   });
 
   test('a job cut short by a database outage goes back without using an attempt and runs again soon', async () => {

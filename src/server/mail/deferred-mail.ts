@@ -64,5 +64,6 @@ export function deferredMailHandler(senders: Record<string, DeferredMailSender>)
   return handlerOf(DEFERRED_MAIL_QUEUE, async (job) => {
     const payload = job.payload;
     await sendDeferred(senders, { kind: payload.kind, key: payload.key, orderId: payload.orderId ?? null, data: payload.data ?? {} });
-  });
+    // A mail is rendered and handed to the server in seconds; one that hangs on a mail server is tried again.
+  }, { timeLimitMs: 5 * 60 * 1000 });
 }

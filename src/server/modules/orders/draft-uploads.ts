@@ -246,7 +246,9 @@ export function createDraftUploads(ctx: OrderContext) {
   };
 
   return {
-    handlers: handlerOf(PHOTO_CHECK_QUEUE, runCheck),
+    // A check takes seconds (its models' own limit is 30 s, photo-quality.ts); five minutes leave room for a
+    // queue of photos waiting for the models' thread, and a hung check still frees the runner.
+    handlers: handlerOf(PHOTO_CHECK_QUEUE, runCheck, { timeLimitMs: 5 * 60 * 1000 }),
 
     async addUpload(orderId: string, file: IncomingPhoto): Promise<UploadAnswer> {
       if (inline >= inlineLimit) return defer(orderId, file);
