@@ -135,3 +135,20 @@ test('a page hydrates with the texts from the files its data names, not from the
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Profile photos for your whole team');
   await context.close();
 });
+
+test('hashed assets are cached for good, the service worker is checked on every visit, other files for an hour; compressed copies are served', async ({ page, request }) => {
+  const scripts: string[] = [];
+  page.on('response', (response) => {
+    if (new URL(response.url()).pathname.startsWith('/assets/')) scripts.push(response.url());
+  });
+  await open(page, '/order/gender');
+  await page.waitForLoadState('networkidle');
+  expect(scripts.length).toBeGreaterThan(0);
+  const asset = await request.get(scripts[0]!, { headers: { 'accept-encoding': 'br' } });
+  expect(asset.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+  expect(asset.headers()['content-encoding']).toBe('br');
+  const worker = await request.get('/sw.js', { headers: { 'accept-encoding': 'gzip' } });
+  expect(worker.headers()['cache-control']).toBe('no-cache');
+  expect(worker.headers()['content-encoding']).toBe('gzip');
+  expect((await request.get('/favicon.svg')).headers()['cache-control']).toBe('public, max-age=3600');
+});

@@ -77,10 +77,10 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, optio
       allowedPath: (pathName) => pathName !== '/index.html',
       cacheControl: false,
       preCompressed: true,
-      setHeaders: (res, filePath) => {
+      setHeaders: (reply, filePath) => {
         // The service worker is checked for updates on every visit; hashed assets never change.
         const name = path.basename(filePath).replace(/\.(br|gz)$/, '');
-        res.setHeader(
+        reply.header(
           'cache-control',
           name === 'sw.js' ? 'no-cache' : filePath.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
         );
