@@ -13,7 +13,7 @@ import { createTestInference } from './test/inference.js';
 import { checkStudioDraft } from './output-gate.js';
 import { assessPhoto } from './quality-gate.js';
 import { IDENTITY } from './thresholds.js';
-import { dropIslands } from './person-mask.js';
+import { dropIslands } from './leftovers.js';
 import { renderDraft } from './render.js';
 import { customerFace } from './test/faces.js';
 

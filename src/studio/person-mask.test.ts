@@ -7,7 +7,10 @@ import { peopleCorpus, selfieCorpus, tightGroupCrop, type PersonPhoto } from '..
 import { drawBackdrop } from './backdrops.js';
 import { createTestInference } from './test/inference.js';
 import type { Box } from './inference/types.js';
-import { customerRegion, decontaminate, dropIslands, settleHoles } from './person-mask.js';
+import { customerRegion } from './person-mask.js';
+import { decontaminate } from './edge-colour.js';
+import { dropIslands } from './leftovers.js';
+import { settleHoles } from './settle-holes.js';
 import { renderDraft } from './render.js';
 import { customerFace, nearestMiddle } from './test/faces.js';
 

@@ -8,7 +8,8 @@ import { roundDescriptor } from './identity.js';
 import type { Inference } from './inference/client.js';
 import { SEGMENTATION_SIZE } from './inference/segmentation-size.js';
 import type { Box, DetectedFace, FaceDescriptor, FaceLandmarks, RgbImage } from './inference/types.js';
-import { EDGE_REACH, MOUTH_LINE, rowSpans } from './person-mask.js';
+import { EDGE_REACH, MOUTH_LINE } from './beside-the-head.js';
+import { rowSpans } from './person-mask.js';
 import { levellingAngle, turned } from './levelling.js';
 import { FACE_SAMPLE_PX, GATE } from './thresholds.js';
 

@@ -9,7 +9,12 @@ import type { Box } from './inference/types.js';
 import { createTestInference } from './test/inference.js';
 import { assessPhoto } from './quality-gate.js';
 import { photoFills } from './framing.js';
-import { blurScratch, dropGhosts, keepOwnColour, maskedBlur, refineAndFilterEdge, renderDraft, suppressSpill, withHead } from './render.js';
+import { refineAndFilterEdge } from './clean-edge.js';
+import { keepOwnColour, suppressSpill } from './edge-colour.js';
+import { withHead } from './head-mask.js';
+import { dropGhosts } from './leftovers.js';
+import { blurScratch, maskedBlur } from './masked-blur.js';
+import { renderDraft } from './render.js';
 import { SEGMENTATION_SIZE } from './inference/segmentation-size.js';
 import { customerFace } from './test/faces.js';
 
