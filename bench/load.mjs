@@ -33,9 +33,9 @@ const PORTS = [basePort, basePort + 1];
 // BENCH_LOAD_CUSTOMERS=10,50 runs other counts (the growth figures compare the last two).
 const COUNTS = process.env.BENCH_LOAD_CUSTOMERS ? process.env.BENCH_LOAD_CUSTOMERS.split(',').map(Number) : SMOKE ? [1, 2] : [1, 10, 50];
 const PHOTOS_PER_ORDER = 6;
-const PARALLEL_UPLOADS = 3; // as the wizard sends them (src/web/pages/order/photo-uploader.tsx)
+const PARALLEL_UPLOADS = 3; // as the wizard sends them (src/web/pages/order/use-photo-uploads.ts)
 const POLL_MS = 500;
-// As the wizard asks for a waiting photo's verdict (checkPollDelayMs in photo-uploader.tsx): after 1 s, then
+// As the wizard asks for a waiting photo's verdict (checkPollDelayMs in src/web/pages/order/draft-uploads.ts): after 1 s, then
 // less and less often, at most every 5 s.
 const checkPollDelayMs = (asked) => Math.min(5000, 1000 * 1.5 ** asked);
 const DRAFTS_TIMEOUT_MS = SMOKE ? 90_000 : 360_000;

@@ -24,7 +24,7 @@ import { phonePhotos, send } from './support/customer.mjs';
 import { once, stopChild, stopOnExit } from './support/processes.mjs';
 
 const CUSTOMERS = SMOKE ? 5 : 50;
-const PHOTOS_EACH = 3; // as the wizard sends them at once (src/web/pages/order/photo-uploader.tsx)
+const PHOTOS_EACH = 3; // as the wizard sends them at once (src/web/pages/order/use-photo-uploads.ts)
 const ROUNDS = SMOKE ? 2 : 4;
 const SELECTION = { gender: 'male', style: 'professional', package: 'basic', location: null, outfit: null, extras: [] };
 const port = Number(process.env.BENCH_PORT ?? 3960);

@@ -3,7 +3,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ConsentServices } from '../../domain/site.js';
 import { useI18n } from '../lib/i18n.js';
-import type { ConsentChoice, ConsentKind as Kind } from './consent.js';
+import type { ConsentChoice, ConsentKind as Kind } from './consent-choice.js';
 import { PageLink } from './page-link.js';
 
 export function ConsentDialog(props: {

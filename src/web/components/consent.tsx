@@ -2,51 +2,13 @@
 // the operator, and load only after the visitor agrees. Rejecting takes one click, as accepting does; the
 // footer's cookie link opens the settings again. Without such services there is nothing to ask.
 import { Suspense, createContext, lazy, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { CONSENT_KINDS, type ConsentServices } from '../../domain/site.js';
+import { CONSENT_KINDS } from '../../domain/site.js';
 import { useAppData } from '../app-data.js';
+import { readChoice, storeChoice, type ConsentChoice } from './consent-choice.js';
 
 // The banner and the settings load when the browser shows them: only a shop with such a service asks, and
 // never in the server's HTML (the browser decides after reading its storage).
 const ConsentDialog = lazy(() => import('./consent-dialog.js').then((m) => ({ default: m.ConsentDialog })));
-
-export const CONSENT_STORAGE_KEY = 'consent';
-/** Asked again when the services change. */
-const CONSENT_VERSION = 1;
-
-export type ConsentKind = keyof ConsentServices;
-type Kind = ConsentKind;
-const KINDS = CONSENT_KINDS;
-export type ConsentChoice = Record<Kind, boolean>;
-
-interface Stored extends ConsentChoice {
-  version: number;
-  /** The services asked about, so a newly configured one is asked again. */
-  services: string[];
-  at: string;
-}
-
-function serviceIds(services: ConsentServices): string[] {
-  return KINDS.flatMap((kind) => (services[kind] ? [`${kind}:${services[kind].scriptUrl}`] : []));
-}
-
-function readChoice(services: ConsentServices): ConsentChoice | null {
-  try {
-    const stored = JSON.parse(localStorage.getItem(CONSENT_STORAGE_KEY) ?? 'null') as Stored | null;
-    if (!stored || stored.version !== CONSENT_VERSION || stored.services.join() !== serviceIds(services).join()) return null;
-    return { analytics: stored.analytics === true, chat: stored.chat === true };
-  } catch {
-    return null;
-  }
-}
-
-function storeChoice(services: ConsentServices, choice: ConsentChoice): void {
-  const stored: Stored = { ...choice, version: CONSENT_VERSION, services: serviceIds(services), at: new Date().toISOString() };
-  try {
-    localStorage.setItem(CONSENT_STORAGE_KEY, JSON.stringify(stored));
-  } catch {
-    // Without storage the banner simply asks again on the next page load.
-  }
-}
 
 const loaded = new Set<string>();
 
@@ -74,7 +36,7 @@ export function useConsent(): ConsentContextValue {
 
 export function ConsentProvider({ children }: { children: ReactNode }) {
   const { consent: services } = useAppData();
-  const kinds = useMemo(() => KINDS.filter((kind) => services[kind]), [services]);
+  const kinds = useMemo(() => CONSENT_KINDS.filter((kind) => services[kind]), [services]);
   // undefined until the browser has been asked: the server renders no banner, the browser decides.
   const [choice, setChoice] = useState<ConsentChoice | null | undefined>(undefined);
   const [view, setView] = useState<'banner' | 'settings' | null>(null);

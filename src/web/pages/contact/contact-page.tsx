@@ -1,7 +1,9 @@
-import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { CONTACT_LIMITS, cutText } from '../../../domain/validation-rules.js';
+import type { ContactForm } from '../../../domain/validation.js';
 import { useAppData } from '../../app-data.js';
-import { ApiError, api } from '../../lib/api.js';
+import { useFormSend } from '../../components/use-form-send.js';
+import { api } from '../../lib/api.js';
 import { checkForm, loadChecksOnUse } from '../../lib/form-checks.js';
 import { useI18n } from '../../lib/i18n.js';
 
@@ -12,46 +14,21 @@ export function ContactPage() {
   const { t, language } = useI18n();
   const { site } = useAppData();
   const [values, setValues] = useState(EMPTY);
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [state, setState] = useState<'editing' | 'submitting' | 'success'>('editing');
-  const [formError, setFormError] = useState<string | null>(null);
-  // Sent and not yet answered (the checks may still be loading): a second press does nothing.
-  const sending = useRef(false);
+  const [sent, setSent] = useState(false);
+  const { errors, setErrors, formError, busy, clearError, submit } = useFormSend<Field, ContactForm>({
+    check: () => checkForm((schemas) => schemas.contactFormSchema, values),
+    send: async (data) => {
+      await api('/api/contact', { method: 'POST', body: { ...data, language } });
+      setSent(true);
+    },
+    errorKeys: { failed: 'contact.errors.submitError', rateLimited: 'contact.errors.rateLimited' },
+    shownErrors: (found) => ({ name: found.name, email: found.email, message: found.message }),
+  });
 
   const change = (field: Field, value: string) => {
     // Spec: input is cut at 2000 characters; an error clears when its field is edited.
     setValues((v) => ({ ...v, [field]: cutText(value, CONTACT_LIMITS.inputMax) }));
-    setErrors((e) => ({ ...e, [field]: undefined }));
-    setFormError(null);
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (sending.current) return;
-    sending.current = true;
-    try {
-      const checked = await checkForm((schemas) => schemas.contactFormSchema, values);
-      if (checked.status === 'unavailable') {
-        setFormError(t('contact.errors.submitError'));
-        return;
-      }
-      if (checked.status === 'invalid') {
-        const found = checked.fields;
-        setErrors({ name: found.name, email: found.email, message: found.message });
-        return;
-      }
-      setState('submitting');
-      try {
-        await api('/api/contact', { method: 'POST', body: { ...checked.data, language } });
-        setState('success');
-      } catch (caught) {
-        setState('editing');
-        if (caught instanceof ApiError && Object.keys(caught.fields).length) setErrors(caught.fields as Partial<Record<Field, string>>);
-        else setFormError(t(`contact.errors.${caught instanceof ApiError && caught.code === 'rateLimited' ? 'rateLimited' : 'submitError'}`));
-      }
-    } finally {
-      sending.current = false;
-    }
+    clearError(field);
   };
 
   const field = (name: Field, label: string, input: ReactNode) => (
@@ -110,7 +87,7 @@ export function ContactPage() {
           </dl>
         </section>
         <section className="card" aria-labelledby="contact-form-title">
-          {state === 'success' ? (
+          {sent ? (
             <div role="status" data-testid="contact-success">
               <h2 id="contact-form-title">{t('contact.form.successTitle')}</h2>
               <p>{t('contact.form.successText')}</p>
@@ -120,7 +97,7 @@ export function ContactPage() {
                 onClick={() => {
                   setValues(EMPTY);
                   setErrors({});
-                  setState('editing');
+                  setSent(false);
                 }}
               >
                 {t('contact.form.newMessage')}
@@ -150,8 +127,8 @@ export function ContactPage() {
                   {formError}
                 </p>
               )}
-              <button type="submit" className="button button--primary" disabled={state === 'submitting'} data-testid="contact-submit">
-                {state === 'submitting' ? t('contact.form.sending') : t('contact.form.submit')}
+              <button type="submit" className="button button--primary" disabled={busy} data-testid="contact-submit">
+                {busy ? t('contact.form.sending') : t('contact.form.submit')}
               </button>
             </form>
           )}

@@ -4,6 +4,7 @@ import { formatDate } from '../../../domain/dates.js';
 import { BeforeAfter } from '../../components/before-after.js';
 import { GuideLinks } from '../../components/guide-links.js';
 import { PageLink, eventAttributes } from '../../components/page-link.js';
+import { CardGrid, StepList, TitledSection, titledItems } from '../../components/page-sections.js';
 import { PricingCards } from '../../components/pricing-cards.js';
 import { useI18n } from '../../lib/i18n.js';
 import { trackEvent } from '../../lib/metrics.js';
@@ -56,33 +57,16 @@ function Steps() {
   const { t } = useI18n();
   const steps = ['upload', 'choose', 'result'] as const;
   return (
-    <section className="section steps" aria-labelledby="steps-title">
-      <h2 id="steps-title" className="section__title">
-        {t('home.steps.title')}
-      </h2>
-      <ol className="steps__list">
-        {steps.map((step, index) => (
-          <li key={step} className="steps__item">
-            <span className="steps__number" aria-hidden="true">
-              {index + 1}
-            </span>
-            <h3 className="steps__title">{t(`home.steps.${step}.title`)}</h3>
-            <p>{t(`home.steps.${step}.text`)}</p>
-          </li>
-        ))}
-      </ol>
-    </section>
+    <TitledSection className="section steps" id="steps-title" title={t('home.steps.title')}>
+      <StepList steps={titledItems(steps, (step) => t(`home.steps.${step}`))} />
+    </TitledSection>
   );
 }
 
 function Pricing({ catalog }: { catalog: CatalogView }) {
   const { t } = useI18n();
   return (
-    <section className="section pricing" id="pricing" aria-labelledby="pricing-title">
-      <h2 id="pricing-title" className="section__title">
-        {t('home.pricing.title')}
-      </h2>
-      <p className="section__subtitle">{t('home.pricing.subtitle')}</p>
+    <TitledSection className="section pricing" anchor="pricing" id="pricing-title" title={t('home.pricing.title')} subtitle={t('home.pricing.subtitle')}>
       <PricingCards catalog={catalog} />
       <p className="pricing__note" data-testid="business-hours">
         {t('common.businessHoursRule')}
@@ -93,7 +77,7 @@ function Pricing({ catalog }: { catalog: CatalogView }) {
         </PageLink>{' '}
         {t('home.pricing.teamsText')}
       </p>
-    </section>
+    </TitledSection>
   );
 }
 
@@ -101,19 +85,9 @@ function Features() {
   const { t } = useI18n();
   const cards = ['human', 'quality', 'privacy', 'retouch'] as const;
   return (
-    <section className="section features" aria-labelledby="features-title">
-      <h2 id="features-title" className="section__title">
-        {t('home.features.title')}
-      </h2>
-      <ul className="features__grid">
-        {cards.map((card) => (
-          <li key={card} className="features__card">
-            <h3>{t(`home.features.${card}.title`)}</h3>
-            <p>{t(`home.features.${card}.text`)}</p>
-          </li>
-        ))}
-      </ul>
-    </section>
+    <TitledSection className="section features" id="features-title" title={t('home.features.title')}>
+      <CardGrid className="features__grid" cards={titledItems(cards, (card) => t(`home.features.${card}`))} />
+    </TitledSection>
   );
 }
 

@@ -1,24 +1,12 @@
 // The crop dialog of the upload step: the customer frames themselves in a photo the server refused for showing
 // several people. The cut-out is made here, at the photo's own resolution, and uploaded like any chosen file:
 // the server checks it as it checks every photo (size, faces, light), so nothing here is trusted.
-import { useEffect, useId, useLayoutEffect, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type CSSProperties } from 'react';
 import { UPLOAD_LIMITS } from '../../../domain/catalog.js';
 import { useI18n } from '../../lib/i18n.js';
 import './photo-crop.css';
-import {
-  cropBounds,
-  cropFileName,
-  cropForKey,
-  initialCrop,
-  moveCrop,
-  previewSize,
-  resizeCrop,
-  resizeFromCorner,
-  toPercent,
-  toSource,
-  type CropBounds,
-  type CropRect,
-} from './crop-geometry.js';
+import { cropBounds, cropFileName, initialCrop, previewSize, resizeCrop, toPercent, type CropBounds, type CropRect } from './crop-geometry.js';
+import { useCropFrame } from './use-crop-frame.js';
 
 export const CROP_JPEG_QUALITY = 0.92;
 /** The photo on screen: sharp on a phone's 3× display, without holding a second full-size copy. */
@@ -50,14 +38,6 @@ export async function cropOffer(file: File): Promise<CropOffer> {
 
 type Photo = { state: 'loading' } | { state: 'unsupported' } | { state: 'tooSmall' } | { state: 'ready'; bitmap: ImageBitmap; bounds: CropBounds };
 
-interface Drag {
-  pointerId: number;
-  mode: 'move' | 'resize';
-  clientX: number;
-  clientY: number;
-  start: CropRect;
-}
-
 /**
  * A modal <dialog>: the page behind is inert (focus stays inside) and Escape cancels. The frame is 4:5 (head and
  * shoulders) and never smaller than the server accepts, in the photo's own pixels; it moves by dragging (mouse,
@@ -70,7 +50,6 @@ export function PhotoCrop({ file, onCancel, onConfirm }: { file: File; onCancel:
   const canvas = useRef<HTMLCanvasElement>(null);
   const frame = useRef<HTMLDivElement>(null);
   const cancelButton = useRef<HTMLButtonElement>(null);
-  const drag = useRef<Drag | null>(null);
   // Set once the crop is handed over: the dialog's close is then no cancel.
   const finished = useRef(false);
   const [photo, setPhoto] = useState<Photo>({ state: 'loading' });
@@ -155,46 +134,7 @@ export function PhotoCrop({ file, onCancel, onConfirm }: { file: File; onCancel:
     }
   };
 
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (!ready || !rect || event.ctrlKey || event.metaKey || event.altKey) return;
-    const next = cropForKey(ready.bounds, rect, event.key, event.shiftKey);
-    if (!next) return;
-    event.preventDefault();
-    setRect(next);
-  };
-
-  // Pointer events cover mouse, touch and pen; the stage has touch-action: none, so a finger drags the frame
-  // instead of scrolling the dialog.
-  const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
-    if (!ready || !rect || !canvas.current || (event.pointerType === 'mouse' && event.button !== 0)) return;
-    const target = event.target as HTMLElement;
-    const mode = target.closest('[data-crop-handle]') ? 'resize' : 'move';
-    let start = rect;
-    if (!target.closest('[data-crop-frame]')) {
-      // A tap beside the frame brings it there, centred on the spot, and the drag goes on from it.
-      const box = canvas.current.getBoundingClientRect();
-      const point = toSource(ready.bounds, box, event.clientX - box.left, event.clientY - box.top);
-      start = moveCrop(ready.bounds, rect, point.dx - (rect.x + rect.width / 2), point.dy - (rect.y + rect.height / 2));
-      setRect(start);
-    }
-    event.currentTarget.setPointerCapture(event.pointerId);
-    drag.current = { pointerId: event.pointerId, mode, clientX: event.clientX, clientY: event.clientY, start };
-    frame.current?.focus({ preventScroll: true });
-    event.preventDefault();
-  };
-  const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
-    const current = drag.current;
-    if (!ready || !canvas.current || !current || current.pointerId !== event.pointerId) return;
-    const moved = toSource(ready.bounds, canvas.current.getBoundingClientRect(), event.clientX - current.clientX, event.clientY - current.clientY);
-    setRect(
-      current.mode === 'move'
-        ? moveCrop(ready.bounds, current.start, moved.dx, moved.dy)
-        : resizeFromCorner(ready.bounds, current.start, moved.dx, moved.dy),
-    );
-  };
-  const endDrag = (event: PointerEvent<HTMLDivElement>) => {
-    if (drag.current?.pointerId === event.pointerId) drag.current = null;
-  };
+  const { onKeyDown, onPointerDown, onPointerMove, endDrag } = useCropFrame({ bounds: ready?.bounds ?? null, rect, setRect, canvas, frame });
 
   const titleId = `${ids}-title`;
   const helpId = `${ids}-help`;

@@ -213,49 +213,39 @@ export function SummaryStep() {
           <details ref={billingBox} className="billing" open={Boolean(state.billingName || state.billingAddress)}>
             <summary className="billing__summary">{t('order.summary.billing.title')}</summary>
             <p className="field__hint">{t('order.summary.billing.hint')}</p>
-            <div className="field">
-              <label htmlFor="billing-name">{t('order.summary.billing.name')}</label>
-              <input
-                id="billing-name"
-                autoComplete="name"
-                maxLength={BILLING_LIMITS.name}
-                value={state.billingName}
-                onChange={(e) => {
-                  update({ billingName: e.target.value });
-                  setBillingErrors((b) => ({ ...b, billingName: undefined }));
-                }}
-                aria-invalid={billingErrors.billingName ? true : undefined}
-                aria-describedby={billingErrors.billingName ? 'billing-name-error' : undefined}
-                data-testid="billing-name"
-              />
-              {billingErrors.billingName && (
-                <p id="billing-name-error" className="field__error" role="alert">
-                  {t(`errors.${billingErrors.billingName}`)}
-                </p>
+            <FormField id="billing-name" label={t('order.summary.billing.name')} error={billingErrors.billingName ? t(`errors.${billingErrors.billingName}`) : null}>
+              {(aria) => (
+                <input
+                  id="billing-name"
+                  autoComplete="name"
+                  maxLength={BILLING_LIMITS.name}
+                  value={state.billingName}
+                  onChange={(e) => {
+                    update({ billingName: e.target.value });
+                    setBillingErrors((b) => ({ ...b, billingName: undefined }));
+                  }}
+                  {...aria}
+                  data-testid="billing-name"
+                />
               )}
-            </div>
-            <div className="field">
-              <label htmlFor="billing-address">{t('order.summary.billing.address')}</label>
-              <textarea
-                id="billing-address"
-                autoComplete="street-address"
-                rows={3}
-                maxLength={BILLING_LIMITS.address}
-                value={state.billingAddress}
-                onChange={(e) => {
-                  update({ billingAddress: e.target.value });
-                  setBillingErrors((b) => ({ ...b, billingAddress: undefined }));
-                }}
-                aria-invalid={billingErrors.billingAddress ? true : undefined}
-                aria-describedby={billingErrors.billingAddress ? 'billing-address-error' : undefined}
-                data-testid="billing-address"
-              />
-              {billingErrors.billingAddress && (
-                <p id="billing-address-error" className="field__error" role="alert">
-                  {t(`errors.${billingErrors.billingAddress}`)}
-                </p>
+            </FormField>
+            <FormField id="billing-address" label={t('order.summary.billing.address')} error={billingErrors.billingAddress ? t(`errors.${billingErrors.billingAddress}`) : null}>
+              {(aria) => (
+                <textarea
+                  id="billing-address"
+                  autoComplete="street-address"
+                  rows={3}
+                  maxLength={BILLING_LIMITS.address}
+                  value={state.billingAddress}
+                  onChange={(e) => {
+                    update({ billingAddress: e.target.value });
+                    setBillingErrors((b) => ({ ...b, billingAddress: undefined }));
+                  }}
+                  {...aria}
+                  data-testid="billing-address"
+                />
               )}
-            </div>
+            </FormField>
           </details>
 
           <h2 className="summary__heading">{t('order.summary.yourOrder')}</h2>

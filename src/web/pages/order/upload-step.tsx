@@ -7,7 +7,9 @@ import { useI18n } from '../../lib/i18n.js';
 import { StepHeader, StepNav } from './order-layout.js';
 import { useWizard } from './wizard-state.js';
 import { trackEvent } from '../../lib/metrics.js';
-import { PhotoConsent, PhotoExamples, PhotoUploader, usePhotoUploads, type DraftAccess, type DraftResponse } from './photo-uploader.js';
+import type { DraftAccess, DraftResponse } from './draft-uploads.js';
+import { PhotoConsent, PhotoExamples, PhotoUploader } from './photo-uploader.js';
+import { usePhotoUploads } from './use-photo-uploads.js';
 
 export function UploadStep() {
   const { t, language } = useI18n();

@@ -5,6 +5,7 @@ import { EMPTY_SELECTION, deliverableSelection, type Selection } from '../../../
 import { useAppData } from '../../app-data.js';
 import { api } from '../../lib/api.js';
 import { useI18n } from '../../lib/i18n.js';
+import { useSessionSave } from './use-session-save.js';
 
 export const WIZARD_STORAGE_KEY = 'order-wizard';
 
@@ -70,14 +71,8 @@ export function WizardProvider({ children }: { children: ReactNode }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  useEffect(() => {
-    if (!ready) return;
-    try {
-      sessionStorage.setItem(WIZARD_STORAGE_KEY, JSON.stringify(state));
-    } catch {
-      // storage full or disabled: the server draft still has the selections
-    }
-  }, [state, ready]);
+  // Where storage is full or disabled, the server draft still has the selections.
+  useSessionSave(WIZARD_STORAGE_KEY, state, ready);
 
   // Mirror the selections into the server draft, debounced.
   useEffect(() => {

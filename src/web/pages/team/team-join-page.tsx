@@ -3,17 +3,17 @@
 // (counted on the server) and opens the member's own page with their draft.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { Link } from '../../components/link.js';
 import { RETENTION, UPLOAD_LIMITS, type PackageKey } from '../../../domain/catalog.js';
 import { TEAM_PHOTO_CONSENT_VERSION } from '../../../domain/team-rules.js';
 import { useAppData } from '../../app-data.js';
-import { FormField, SubmitButton } from '../../components/form-fields.js';
+import { SubmitButton } from '../../components/form-fields.js';
 import { useI18n, useNamespace } from '../../lib/i18n.js';
 import { ApiError, api } from '../../lib/api.js';
 import { checkForm, loadChecksOnUse } from '../../lib/form-checks.js';
 import { PhotoConsent } from '../order/photo-uploader.js';
+import { ProblemPage } from '../tracking/problem-page.js';
 import { rememberMember } from './member-access.js';
-import { LookRows, useTeamErrorText, type TeamLook } from './team-parts.js';
+import { LookRows, TextField, useTeamErrorText, type TeamLook } from './team-parts.js';
 
 interface JoinInfo {
   company: string;
@@ -52,15 +52,9 @@ export function TeamJoinPage() {
 
   if (!token || problem) {
     return (
-      <div className="page page--narrow">
-        <h1>{t('team.join.heading')}</h1>
-        <p className="alert alert--error" role="alert" data-testid="join-problem">
-          {token ? problem : t('team.join.noToken')}
-        </p>
-        <Link to="/" className="button button--secondary">
-          {t('team.join.home')}
-        </Link>
-      </div>
+      <ProblemPage heading={t('team.join.heading')} testId="join-problem" home={t('team.join.home')}>
+        {token ? problem : t('team.join.noToken')}
+      </ProblemPage>
     );
   }
   if (!info) return <div className="page page-loading" aria-busy="true" />;
@@ -154,23 +148,21 @@ export function TeamJoinPage() {
                 {t('team.join.full')}
               </p>
             )}
-            <FormField id="join-email" label={t('team.join.email')} error={emailError} hint={t('team.join.emailHint')}>
-              {(aria) => (
-                <input
-                  id="join-email"
-                  type="email"
-                  autoComplete="email"
-                  inputMode="email"
-                  value={email}
-                  onChange={(e) => {
-                    setEmail(e.target.value);
-                    setEmailError(null);
-                  }}
-                  {...aria}
-                  data-testid="join-email"
-                />
-              )}
-            </FormField>
+            <TextField
+              id="join-email"
+              label={t('team.join.email')}
+              error={emailError}
+              hint={t('team.join.emailHint')}
+              type="email"
+              autoComplete="email"
+              inputMode="email"
+              value={email}
+              onChange={(value) => {
+                setEmail(value);
+                setEmailError(null);
+              }}
+              testId="join-email"
+            />
             <PhotoConsent
               checked={consent}
               onChange={(checked) => {

@@ -10,8 +10,11 @@ import { useAppData } from '../../app-data.js';
 import { useI18n, useNamespace } from '../../lib/i18n.js';
 import { ApiError, api } from '../../lib/api.js';
 import { ChoiceButton } from '../order/choice-button.js';
-import { PhotoExamples, PhotoUploader, usePhotoUploads, type DraftResponse } from '../order/photo-uploader.js';
+import type { DraftResponse } from '../order/draft-uploads.js';
+import { PhotoExamples, PhotoUploader } from '../order/photo-uploader.js';
+import { usePhotoUploads } from '../order/use-photo-uploads.js';
 import { rememberOrderAccess } from '../tracking/order-access.js';
+import { ProblemPage } from '../tracking/problem-page.js';
 import { memberAccess, rememberMember, type MemberAccess } from './member-access.js';
 import { LookRows, NumberedHeading, useTeamErrorText } from './team-parts.js';
 
@@ -59,15 +62,9 @@ export function TeamMemberPage() {
   const removed = draft?.status === 'cancelled' && draft.paymentStatus !== 'paid';
   if (!validId || (ready && !access) || problem || removed) {
     return (
-      <div className="page page--narrow">
-        <h1>{t('team.member.heading')}</h1>
-        <p className="alert alert--error" role="alert" data-testid="member-problem">
-          {problem ?? (removed ? errorText('memberRemoved') : t('team.member.noAccess'))}
-        </p>
-        <Link to="/" className="button button--secondary">
-          {t('team.join.home')}
-        </Link>
-      </div>
+      <ProblemPage heading={t('team.member.heading')} testId="member-problem" home={t('team.join.home')}>
+        {problem ?? (removed ? errorText('memberRemoved') : t('team.member.noAccess'))}
+      </ProblemPage>
     );
   }
   if (!access || !draft) return <div className="page page-loading" aria-busy="true" />;

@@ -1,8 +1,11 @@
-// What the team pages share: the team's look as rows, the numbered headings of their steps, and field errors in the
-// team's words.
-import type { ReactNode } from 'react';
+// What the team pages share: the team's look as rows, the numbered headings of their steps, their text fields,
+// and field errors in the team's words.
+import type { ComponentProps, InputHTMLAttributes, ReactNode } from 'react';
 import { DetailRows } from '../../components/details.js';
+import { FormField } from '../../components/form-fields.js';
 import { useI18n } from '../../lib/i18n.js';
+
+type Translate = ReturnType<typeof useI18n>['t'];
 
 export interface TeamLook {
   style: string | null;
@@ -10,14 +13,21 @@ export interface TeamLook {
   outfit: string | null;
 }
 
-/** Style, and background and outfit where the team has them: fixed for every member. */
+/** Style, and background and outfit where the team has them, as label/value rows. */
+export function lookRows(t: Translate, look: TeamLook): [string, string][] {
+  return [
+    ...(look.style ? ([[t('team.look.style'), t(`catalog.styles.${look.style}.name`)]] as [string, string][]) : []),
+    ...(look.location ? ([[t('team.look.location'), t(`catalog.locations.${look.location}.name`)]] as [string, string][]) : []),
+    ...(look.outfit ? ([[t('team.look.outfit'), t(`catalog.outfits.${look.outfit}.name`)]] as [string, string][]) : []),
+  ];
+}
+
+/** The package and the team's look: fixed for every member. */
 export function LookRows({ look, packageKey }: { look: TeamLook; packageKey?: string | null }) {
   const { t } = useI18n();
   const rows: [string, string][] = [
     ...(packageKey ? ([[t('team.look.package'), t(`catalog.packages.${packageKey}.name`)]] as [string, string][]) : []),
-    ...(look.style ? ([[t('team.look.style'), t(`catalog.styles.${look.style}.name`)]] as [string, string][]) : []),
-    ...(look.location ? ([[t('team.look.location'), t(`catalog.locations.${look.location}.name`)]] as [string, string][]) : []),
-    ...(look.outfit ? ([[t('team.look.outfit'), t(`catalog.outfits.${look.outfit}.name`)]] as [string, string][]) : []),
+    ...lookRows(t, look),
   ];
   return <DetailRows rows={rows} />;
 }
@@ -44,4 +54,27 @@ export function useTeamErrorText() {
     const text = t(`errors.${code}`, vars);
     return text === `errors.${code}` ? t('errors.unknown') : text;
   };
+}
+
+/** A message under a form of the team page: what was done, or why it was not. */
+export type Notice = { tone: 'info' | 'error'; text: string } | null;
+
+/** What a text field's control may carry besides its value (a textarea takes `rows`). */
+type TextControl = Pick<InputHTMLAttributes<HTMLInputElement>, 'type' | 'autoComplete' | 'autoCapitalize' | 'spellCheck' | 'inputMode' | 'maxLength'> & { rows?: number };
+
+export type TextFieldProps = TextControl & Omit<ComponentProps<typeof FormField>, 'children'> & { testId: string; multiline?: boolean; value: string; onChange: (value: string) => void };
+
+/** A labelled text field of the team pages (a textarea with `multiline`); a change hands on the new text. */
+export function TextField({ id, noteId, label, error, hint, hintTestId, testId, multiline, value, onChange, ...control }: TextFieldProps) {
+  return (
+    <FormField id={id} noteId={noteId} label={label} error={error} hint={hint} hintTestId={hintTestId}>
+      {(aria) =>
+        multiline ? (
+          <textarea id={id} {...control} value={value} onChange={(e) => onChange(e.target.value)} {...aria} data-testid={testId} />
+        ) : (
+          <input id={id} {...control} value={value} onChange={(e) => onChange(e.target.value)} {...aria} data-testid={testId} />
+        )
+      }
+    </FormField>
+  );
 }

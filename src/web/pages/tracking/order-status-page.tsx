@@ -1,14 +1,16 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { Link } from '../../components/link.js';
 import { formatDate, formatShortDateTime } from '../../../domain/dates.js';
 import { ORDER_ID_SHAPE } from '../../../domain/validation-rules.js';
 import { ApiError, api } from '../../lib/api.js';
-import { checkForm, loadChecksOnUse } from '../../lib/form-checks.js';
 import { linkTarget } from '../../routes.js';
 import { useI18n } from '../../lib/i18n.js';
+import { ConfirmedButton } from './confirm-box.js';
 import { orderAccessToken, rememberOrderAccess } from './order-access.js';
+import { Revision } from './order-revision.js';
 import { DownloadLink, OrderSummary, ProcessingInfo, ProgressSteps, ResultsGallery, StatusBanner, UploadsGallery, type OrderView } from './order-view.js';
+import { ProblemPage } from './problem-page.js';
 
 const HISTORY_EVENTS = [
   'order_created',
@@ -49,127 +51,6 @@ function History({ order }: { order: OrderView }) {
   );
 }
 
-/**
- * Redo before accepting: the customer picks pictures in the gallery (up to what the package still allows),
- * adds an optional reason and sends it; an open request shows its due time; staff's answers stay readable.
- */
-export function Revision({ order, token, selected, onChange }: { order: OrderView; token: string; selected: string[]; onChange: (order: OrderView) => void }) {
-  const { t, language } = useI18n();
-  const [message, setMessage] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [sent, setSent] = useState(false);
-  // Sent and not yet answered (the checks may still be loading): a second press does nothing.
-  const sending = useRef(false);
-  const { revision } = order;
-  const answers = revision.answers.length > 0 && (
-    <div data-testid="revision-answers">
-      {revision.answers.map((answer) => (
-        <div key={answer.at}>
-          <p>{t('orderStatus.revision.answerFrom', { date: formatShortDateTime(answer.at, language) })}</p>
-          <p className="revision__answer">{answer.message}</p>
-        </div>
-      ))}
-    </div>
-  );
-  if (revision.current) {
-    return (
-      <section className="card" aria-labelledby="revision-title" data-testid="revision-open">
-        <h2 id="revision-title">{t('orderStatus.revision.title')}</h2>
-        {sent && <p role="status">{t('orderStatus.revision.sent')}</p>}
-        <p>{t(revision.current.pictures === 1 ? 'orderStatus.revision.openOne' : 'orderStatus.revision.open', { n: revision.current.pictures })}</p>
-        {revision.current.dueAt && revision.current.overdue ? (
-          <p className="alert alert--info" data-testid="revision-overdue">
-            {t('orderStatus.revision.overdue', { date: formatShortDateTime(revision.current.dueAt, language), support: order.contact.email })}
-          </p>
-        ) : (
-          revision.current.dueAt && <p>{t('orderStatus.revision.due', { date: formatShortDateTime(revision.current.dueAt, language) })}</p>
-        )}
-        {revision.current.message && <p className="revision__answer">{revision.current.message}</p>}
-        {answers}
-      </section>
-    );
-  }
-  if (!revision.allowedUntil) {
-    return answers ? (
-      <section className="card" aria-labelledby="revision-title">
-        <h2 id="revision-title">{t('orderStatus.revision.title')}</h2>
-        {answers}
-      </section>
-    ) : null;
-  }
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (sending.current) return;
-    sending.current = true;
-    try {
-      const checked = await checkForm((schemas) => schemas.revisionRequestSchema, { imageIds: selected, message });
-      if (checked.status === 'unavailable') {
-        setError(t('errors.network'));
-        return;
-      }
-      if (checked.status === 'invalid') {
-        const errors = checked.fields;
-        setError(t(`orderStatus.revision.errors.${errors.imageIds ?? errors.message ?? 'picturesRequired'}`));
-        return;
-      }
-      setBusy(true);
-      try {
-        const next = await api<OrderView>(`/api/orders/${order.orderId}/revision`, { method: 'POST', body: checked.data, headers: { 'x-status-token': token } });
-        setSent(true);
-        setMessage('');
-        onChange(next);
-      } catch (caught) {
-        const code = caught instanceof ApiError ? caught.code : 'unknown';
-        setError(REVISION_ERRORS.includes(code) ? t(`orderStatus.revision.errors.${code}`) : t(`errors.${code}`));
-      } finally {
-        setBusy(false);
-      }
-    } finally {
-      sending.current = false;
-    }
-  };
-  return (
-    <section className="card" aria-labelledby="revision-title" data-testid="revision">
-      <h2 id="revision-title">{t('orderStatus.revision.title')}</h2>
-      {answers}
-      {revision.remaining === 0 ? (
-        <p>{t('orderStatus.revision.usedUp', { budget: revision.budget })}</p>
-      ) : (
-        <form onSubmit={submit} noValidate {...loadChecksOnUse}>
-          <p>{t('orderStatus.revision.text', { date: formatDate(revision.allowedUntil, language), remaining: revision.remaining, budget: revision.budget })}</p>
-          <p aria-live="polite" data-testid="redo-count">
-            {t('orderStatus.revision.selected', { n: selected.length, max: revision.remaining })}
-          </p>
-          <div className="field">
-            <label htmlFor="revision-message">{t('orderStatus.revision.label')}</label>
-            <textarea
-              id="revision-message"
-              rows={3}
-              maxLength={2000}
-              value={message}
-              onChange={(e) => {
-                setMessage(e.target.value);
-                setError(null);
-              }}
-            />
-          </div>
-          {error && (
-            <p className="field__error" role="alert">
-              {error}
-            </p>
-          )}
-          <button type="submit" className="button button--secondary" disabled={busy} data-testid="redo-submit">
-            {t('orderStatus.revision.submit')}
-          </button>
-        </form>
-      )}
-    </section>
-  );
-}
-
-const REVISION_ERRORS = ['picturesRequired', 'redoBudgetExceeded', 'messageTooLong', 'invalidText', 'revisionNotAllowed'];
-
 function Deletion({ order, token, onChange }: { order: OrderView; token: string; onChange: (order: OrderView, token: string) => void }) {
   const { t, language } = useI18n();
   const [confirming, setConfirming] = useState(false);
@@ -196,23 +77,14 @@ function Deletion({ order, token, onChange }: { order: OrderView; token: string;
       ) : (
         <>
           {order.photosDeleteAfter && <p data-testid="deletion-date">{t('orderStatus.deletion.scheduled', { date: formatDate(order.photosDeleteAfter, language) })}</p>}
-          {confirming ? (
-            <div className="confirm" role="alertdialog" aria-labelledby="deletion-confirm-text">
-              <p id="deletion-confirm-text">{t('orderStatus.deletion.confirmText')}</p>
-              <div className="confirm__actions">
-                <button type="button" className="button button--danger" onClick={() => void remove()} disabled={busy} data-testid="confirm-delete">
-                  {t('orderStatus.deletion.confirm')}
-                </button>
-                <button type="button" className="button button--secondary" onClick={() => setConfirming(false)}>
-                  {t('orderStatus.deletion.cancel')}
-                </button>
-              </div>
-            </div>
-          ) : (
-            <button type="button" className="button button--secondary" onClick={() => setConfirming(true)} data-testid="delete-photos">
-              {t('orderStatus.deletion.button')}
-            </button>
-          )}
+          <ConfirmedButton
+            open={confirming}
+            onOpen={setConfirming}
+            button={{ label: t('orderStatus.deletion.button'), className: 'button button--secondary', testId: 'delete-photos' }}
+            question={{ id: 'deletion-confirm-text', text: t('orderStatus.deletion.confirmText') }}
+            confirm={{ label: t('orderStatus.deletion.confirm'), testId: 'confirm-delete', onClick: () => void remove(), disabled: busy }}
+            cancelLabel={t('orderStatus.deletion.cancel')}
+          />
           {error && (
             <p className="alert alert--error" role="alert">
               {error}
@@ -271,26 +143,12 @@ export function OrderStatusPage() {
 
   if (!validId) {
     return (
-      <div className="page page--narrow">
-        <p className="alert alert--error">{t('orderStatus.noOrderId')}</p>
-        <Link to="/" className="button button--secondary">
-          {t('orderStatus.home')}
-        </Link>
-      </div>
+      <ProblemPage announce={false} home={t('orderStatus.home')}>
+        {t('orderStatus.noOrderId')}
+      </ProblemPage>
     );
   }
-  if (failed && !order) {
-    return (
-      <div className="page page--narrow">
-        <p className="alert alert--error" role="alert">
-          {t('orderStatus.loadError')}
-        </p>
-        <Link to="/" className="button button--secondary">
-          {t('orderStatus.home')}
-        </Link>
-      </div>
-    );
-  }
+  if (failed && !order) return <ProblemPage home={t('orderStatus.home')}>{t('orderStatus.loadError')}</ProblemPage>;
   if (!order || !token) return <div className="page page-loading" aria-busy="true" />;
   // Fresh links for the downloads and pictures of a page left open longer than they live.
   const renew = async () => {

@@ -8,7 +8,7 @@ import { LANGUAGES } from '../../../domain/catalog.js';
 import { ALL_MESSAGES } from '../../../i18n/all-messages.js';
 import { messagesFor, translate } from '../../../i18n/messages.js';
 import { I18nProvider } from '../../lib/i18n.js';
-import { Revision } from './order-status-page.js';
+import { Revision } from './order-revision.js';
 import { ProcessingInfo, ResultsGallery, type OrderView } from './order-view.js';
 
 const IN_PROGRESS: OrderView = {

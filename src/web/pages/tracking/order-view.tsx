@@ -6,6 +6,7 @@ import { formatDate, formatShortDateTime } from '../../../domain/dates.js';
 import { trackingStep } from '../../../domain/order-state.js';
 import { DetailRows } from '../../components/details.js';
 import { useI18n } from '../../lib/i18n.js';
+import { InvoiceList } from './invoice-list.js';
 
 export type OrderView = CustomerOrderView;
 
@@ -309,18 +310,16 @@ export function OrderSummary({ order }: { order: OrderView }) {
       {order.invoices.length > 0 && (
         <section className="card" aria-labelledby="invoices-title">
           <h2 id="invoices-title">{t('tracking.invoices.title')}</h2>
-          <ul className="invoice-list" data-testid="invoices">
-            {order.invoices.map((invoice) => (
-              <li key={invoice.id}>
-                <a href={invoice.url} download data-testid="invoice-download">
-                  {t(`tracking.invoices.${invoice.kind}`, { number: invoice.number })}
-                </a>
-                <span className="invoice-list__meta">
-                  {formatDate(invoice.issuedAt, language)} · {formatMoney(invoice.grossCents)}
-                </span>
-              </li>
-            ))}
-          </ul>
+          <InvoiceList
+            invoices={order.invoices}
+            testId="invoices"
+            itemTestId="invoice-download"
+            meta={(invoice) => (
+              <>
+                {formatDate(invoice.issuedAt, language)} · {formatMoney(invoice.grossCents)}
+              </>
+            )}
+          />
           <p className="card__hint">{t('tracking.invoices.hint')}</p>
         </section>
       )}

@@ -3,11 +3,13 @@
 // The page is sent without the client application: the form posts to /widerruf, and the server answers with
 // this page again, holding its errors or the receipt (withdrawal-answer.ts). Where the application does run
 // on it (a service needing consent is configured), the form is sent by script to the API instead.
-import { useContext, useRef, useState, type FormEvent } from 'react';
+import { useContext, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { formatDate, formatTime } from '../../../domain/dates.js';
 import { WITHDRAWAL_LIMITS } from '../../../domain/validation-rules.js';
-import { ApiError, api } from '../../lib/api.js';
+import type { WithdrawalForm } from '../../../domain/validation.js';
+import { useFormSend } from '../../components/use-form-send.js';
+import { api } from '../../lib/api.js';
 import { checkForm, loadChecksOnUse } from '../../lib/form-checks.js';
 import { useI18n } from '../../lib/i18n.js';
 import { WithdrawalAnswerContext, type WithdrawalField as Field, type WithdrawalReceipt as Receipt } from './withdrawal-answer.js';
@@ -18,48 +20,23 @@ export function WithdrawalPage() {
   // The server's answer to the form sent without script (rendered on the server only).
   const answer = useContext(WithdrawalAnswerContext);
   const [values, setValues] = useState(answer?.values ?? { name: '', reference: params.get('order') ?? '', email: '' });
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>(answer?.errors ?? {});
-  const [formError, setFormError] = useState<string | null>(answer?.formError ? t(`withdrawal.errors.${answer.formError}`) : null);
-  const [busy, setBusy] = useState(false);
   const [receipt, setReceipt] = useState<Receipt | null>(answer?.receipt ?? null);
   const heading = useRef<HTMLHeadingElement>(null);
-  // Sent and not yet answered (the checks may still be loading): a second press does nothing.
-  const sending = useRef(false);
+  const { errors, formError, busy, clearError, submit } = useFormSend<Field, WithdrawalForm>({
+    check: () => checkForm((schemas) => schemas.withdrawalFormSchema, values),
+    send: async (data) => {
+      const answer = await api<Omit<Receipt, 'email'>>('/api/withdrawals', { method: 'POST', body: { ...data, language } });
+      setReceipt({ ...answer, email: data.email });
+      requestAnimationFrame(() => heading.current?.focus());
+    },
+    errorKeys: { failed: 'withdrawal.errors.failed', rateLimited: 'withdrawal.errors.rateLimited' },
+    initialErrors: answer?.errors,
+    initialFormError: answer?.formError ? t(`withdrawal.errors.${answer.formError}`) : null,
+  });
 
   const change = (field: Field, value: string) => {
     setValues((v) => ({ ...v, [field]: value }));
-    setErrors((e) => ({ ...e, [field]: undefined }));
-    setFormError(null);
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (sending.current) return;
-    sending.current = true;
-    try {
-      const checked = await checkForm((schemas) => schemas.withdrawalFormSchema, values);
-      if (checked.status === 'unavailable') {
-        setFormError(t('withdrawal.errors.failed'));
-        return;
-      }
-      if (checked.status === 'invalid') {
-        setErrors(checked.fields as Partial<Record<Field, string>>);
-        return;
-      }
-      setBusy(true);
-      try {
-        const answer = await api<Omit<Receipt, 'email'>>('/api/withdrawals', { method: 'POST', body: { ...checked.data, language } });
-        setReceipt({ ...answer, email: checked.data.email });
-        requestAnimationFrame(() => heading.current?.focus());
-      } catch (caught) {
-        if (caught instanceof ApiError && Object.keys(caught.fields).length) setErrors(caught.fields as Partial<Record<Field, string>>);
-        else setFormError(t(`withdrawal.errors.${caught instanceof ApiError && caught.code === 'rateLimited' ? 'rateLimited' : 'failed'}`));
-      } finally {
-        setBusy(false);
-      }
-    } finally {
-      sending.current = false;
-    }
+    clearError(field);
   };
 
   // Sent without script, the form goes to the page's own address; the answer comes in the language it names.
