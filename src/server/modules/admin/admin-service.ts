@@ -11,8 +11,7 @@ import { createStatusChanges } from './status-changes.js';
 
 export type { AdminDeps } from './admin-context.js';
 export { COUNT_LIMIT, PAGE_SIZE } from './order-lists.js';
-export { newestFirst, type OrderDetailView } from './order-detail.js';
-export { RESULT_STATUSES, type ResultStatus } from './results.js';
+export { newestFirst } from './order-detail.js';
 
 export function createAdminService(deps: AdminDeps) {
   const context = createAdminContext(deps);

@@ -2,6 +2,7 @@
 // generator's drafts best match first), history, redo requests and audit log. Every change answers with it.
 import { asc, desc, eq } from 'drizzle-orm';
 import { nextStatuses, type OrderStatus } from '../../../domain/order-state.js';
+import type { AdminOrderDetail, ResultStatus } from '../../../domain/staff-api.js';
 import type { PictureVariant } from '../../../domain/stored-json.js';
 import { auditLog, generatedImages, orders, revisionRequests, staffUsers } from '../../db/schema.js';
 import { createOrderRepository, extrasOf } from '../orders/order-repository.js';
@@ -13,7 +14,7 @@ export function createOrderDetail(ctx: AdminContext) {
   const { deps, requireOrder } = ctx;
   const { db, storage } = deps;
 
-  async function detail(orderId: string) {
+  async function detail(orderId: string): Promise<AdminOrderDetail> {
     const order = await requireOrder(orderId);
     const repo = createOrderRepository(db);
     const ttl = deps.signedUrlTtlSeconds;
@@ -100,7 +101,8 @@ export function createOrderDetail(ctx: AdminContext) {
           fileSize: r.fileSize,
           width: r.width,
           height: r.height,
-          status: r.status,
+          // generated_images_status_check allows only RESULT_STATUSES.
+          status: r.status as ResultStatus,
           url: r.status === 'deleted' ? '' : await storage.signedUrl(r.storageKey, { expiresInSeconds: ttl }),
           createdAt: r.createdAt.toISOString(),
           publishedAt: r.publishedAt?.toISOString() ?? null,
@@ -129,10 +131,8 @@ export function createOrderDetail(ctx: AdminContext) {
   return { detail };
 }
 
-/** An order as the back office shows it: the answer of detail and of every change to the order. */
-export type OrderDetailView = Awaited<ReturnType<ReturnType<typeof createOrderDetail>['detail']>>;
-/** Reads one order's detail view (order-detail.ts); the changes answer with it. */
-export type ShowOrderDetail = (orderId: string) => Promise<OrderDetailView>;
+/** Reads one order as the back office shows it (order-detail.ts); the changes answer with it. */
+export type ShowOrderDetail = (orderId: string) => Promise<AdminOrderDetail>;
 
 /**
  * Newest work first: the pictures of the latest run (a generation, a staff upload) at the top, each run in the

@@ -5,6 +5,7 @@ import { addBusinessHours } from '../../../domain/business-hours.js';
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import { deliveryHours, requiredResultCount, type PackageKey } from '../../../domain/catalog.js';
 import { ORDER_STATUSES, type OrderStatus } from '../../../domain/order-state.js';
+import type { DashboardResponse, OrderListResponse } from '../../../domain/staff-api.js';
 import { contactMessages, orders, revisionRequests } from '../../db/schema.js';
 import { extrasOf } from '../orders/order-repository.js';
 import type { AdminContext } from './admin-context.js';
@@ -18,7 +19,7 @@ export function createOrderLists(ctx: AdminContext) {
   const { db } = deps;
 
   return {
-    async list(input: { page: number; status?: OrderStatus; q?: string }) {
+    async list(input: { page: number; status?: OrderStatus; q?: string }): Promise<OrderListResponse> {
       const filters = [isNotNull(orders.orderedAt)];
       if (input.status) filters.push(eq(orders.status, input.status));
       const q = input.q?.trim();
@@ -81,10 +82,11 @@ export function createOrderLists(ctx: AdminContext) {
       };
     },
 
-    async dashboard() {
+    async dashboard(): Promise<DashboardResponse> {
       const now = deps.now();
       const counted = await db.select({ status: orders.status, n: count() }).from(orders).where(isNotNull(orders.orderedAt)).groupBy(orders.status);
-      const counts = Object.fromEntries(ORDER_STATUSES.map((s) => [s, Number(counted.find((c) => c.status === s)?.n ?? 0)]));
+      // One entry for each of ORDER_STATUSES (fromEntries does not say so itself).
+      const counts = Object.fromEntries(ORDER_STATUSES.map((s) => [s, Number(counted.find((c) => c.status === s)?.n ?? 0)])) as Record<OrderStatus, number>;
       const waitingRows = await db
         .select()
         .from(orders)

@@ -2,6 +2,7 @@
 // that fails), and a picture is published, archived or deleted (a completed order keeps its package's count).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { and, count, eq } from 'drizzle-orm';
+import type { AdminOrderDetail, ResultStatus, UploadedResult } from '../../../domain/staff-api.js';
 import { auditLog, generatedImages } from '../../db/schema.js';
 import { AppError, conflict, notFound } from '../../http/errors.js';
 import { noteIntent, settleIntent } from '../../storage/intents.js';
@@ -11,15 +12,12 @@ import { processResultImage } from '../../images/image-processing.js';
 import { required, type AdminContext } from './admin-context.js';
 import type { ShowOrderDetail } from './order-detail.js';
 
-export const RESULT_STATUSES = ['draft', 'active', 'archived', 'deleted'] as const;
-export type ResultStatus = (typeof RESULT_STATUSES)[number];
-
 export function createResults(ctx: AdminContext, detail: ShowOrderDetail) {
   const { deps, audit, requireOrder } = ctx;
   const { db, storage } = deps;
 
   return {
-    async uploadResult(orderId: string, file: { buffer: Buffer; fileName: string | undefined }, staff: StaffIdentity) {
+    async uploadResult(orderId: string, file: { buffer: Buffer; fileName: string | undefined }, staff: StaffIdentity): Promise<UploadedResult> {
       const order = await requireOrder(orderId);
       if (order.status === 'cancelled' || order.photosDeletedAt) throw conflict('orderLocked');
       const processed = await processResultImage(file.buffer);
@@ -64,7 +62,7 @@ export function createResults(ctx: AdminContext, detail: ShowOrderDetail) {
       return { id, fileName, status: 'draft' as const };
     },
 
-    async setResultStatus(orderId: string, resultId: string, to: ResultStatus, staff: StaffIdentity) {
+    async setResultStatus(orderId: string, resultId: string, to: ResultStatus, staff: StaffIdentity): Promise<AdminOrderDetail> {
       // Under the order's row lock: two parallel archives cannot take a completed order below its count.
       const removedKey = await db.transaction(async (tx) => {
         const order = await createOrderRepository(tx).lock(orderId);

@@ -3,6 +3,7 @@
 import { and, eq, gte, inArray, not } from 'drizzle-orm';
 import { RETENTION, type Language } from '../../../domain/catalog.js';
 import { checkTransition } from '../../../domain/order-state.js';
+import type { AdminOrderDetail } from '../../../domain/staff-api.js';
 import { auditLog, generatedImages, revisionRequests } from '../../db/schema.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { renderRevisionAnsweredMail } from '../../mail/service-mails.js';
@@ -22,7 +23,7 @@ export function createRevisions(ctx: AdminContext, detail: ShowOrderDetail) {
      * published since the request replace the ones the customer named (those are archived, as many as there
      * are new ones), and an order reopened for the redo is completed again (a new revision window).
      */
-    async closeRevision(orderId: string, revisionId: string, answer: string, staff: StaffIdentity) {
+    async closeRevision(orderId: string, revisionId: string, answer: string, staff: StaffIdentity): Promise<AdminOrderDetail> {
       const now = deps.now();
       const closed = await db.transaction(async (tx) => {
         const repo = createOrderRepository(tx);

@@ -4,12 +4,13 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { UPLOAD_LIMITS } from '../../../domain/catalog.js';
 import { ORDER_STATUSES } from '../../../domain/order-state.js';
+import { RESULT_STATUSES } from '../../../domain/staff-api.js';
 import { plainText, revisionAnswerSchema } from '../../../domain/validation.js';
 import { rethrowMultipartError } from '../../http/error-handler.js';
 import { AppError } from '../../http/errors.js';
 import type { ZodTypeProvider } from '../../http/zod-provider.js';
 import { staffOf } from '../auth/guard.js';
-import { RESULT_STATUSES, type AdminService } from './admin-service.js';
+import type { AdminService } from './admin-service.js';
 
 const orderParams = z.object({ id: z.uuid({ error: 'notFound' }) }).strict();
 

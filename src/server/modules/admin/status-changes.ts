@@ -3,6 +3,7 @@
 import { and, count, eq } from 'drizzle-orm';
 import { RETENTION, deliveryHours, type Language, type PackageKey } from '../../../domain/catalog.js';
 import { checkTransition, type OrderStatus } from '../../../domain/order-state.js';
+import type { AdminOrderDetail } from '../../../domain/staff-api.js';
 import { auditLog, generatedImages, revisionRequests } from '../../db/schema.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { StaffIdentity } from '../auth/auth-service.js';
@@ -72,7 +73,7 @@ export function createStatusChanges(ctx: AdminContext, detail: ShowOrderDetail) 
   }
 
   return {
-    async setStatus(orderId: string, to: OrderStatus, staff: StaffIdentity) {
+    async setStatus(orderId: string, to: OrderStatus, staff: StaffIdentity): Promise<AdminOrderDetail> {
       const now = deps.now();
       const updated = await db.transaction(async (tx) => {
         const repo = createOrderRepository(tx);

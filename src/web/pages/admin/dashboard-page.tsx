@@ -1,7 +1,8 @@
+import type { ReactNode } from 'react';
 import { Link } from '../../components/link.js';
+import type { DashboardResponse } from '../../../domain/staff-api.js';
 import { useAdminTitle } from './admin-layout.js';
-import type { DashboardResponse } from './admin-types.js';
-import { Badge } from './admin-ui.js';
+import { Badge, ListCard, LoadState, OrderEntry, PageHead } from './admin-ui.js';
 import { ORDER_STATUS_LABELS, displayOrderNumber, formatDateTime, orderStatusLabel, orderStatusTone, packageName } from './admin-format.js';
 import { DeadJobsCard } from './dead-jobs-card.js';
 import { GeneratorCheckCard } from './generator-check-card.js';
@@ -17,22 +18,8 @@ export function DashboardPage() {
 
   return (
     <div className="admin-page">
-      <div className="admin-page__head">
-        <h1>Dashboard</h1>
-        <button type="button" className="button button--secondary button--small" onClick={reload} disabled={loading} aria-busy={loading}>
-          Aktualisieren
-        </button>
-      </div>
-      {error && (
-        <p className="alert alert--error" role="alert">
-          Fehler beim Laden des Dashboards
-        </p>
-      )}
-      {!data && loading && (
-        <p role="status" className="admin-muted">
-          Lade Dashboard...
-        </p>
-      )}
+      <PageHead title="Dashboard" loading={loading} onReload={reload} />
+      <LoadState failed={error !== null} firstLoad={!data && loading} failure="Fehler beim Laden des Dashboards" waiting="Lade Dashboard..." />
       {data && (
         <>
           <ul className="admin-tiles" aria-label="Bestellungen nach Status">
@@ -47,115 +34,85 @@ export function DashboardPage() {
           </ul>
 
           <div className="admin-columns">
-            <section className="card admin-card" aria-labelledby="waiting-title">
-              <h2 id="waiting-title">
-                Wartende Aufträge <span className="admin-count">({data.waiting.length})</span>
-              </h2>
-              {data.waiting.length === 0 ? (
-                <p className="admin-muted">Keine wartenden Aufträge.</p>
-              ) : (
-                <ol className="admin-list">
-                  {data.waiting.map((order) => (
-                    <li key={order.id} className={`admin-list__item${order.overdue || order.photosDeleted ? ' admin-list__item--alert' : ''}`}>
-                      <Link to={`/admin/orders/${order.id}`} className="admin-list__link" data-testid="waiting-order" data-overdue={order.overdue}>
-                        <span className="admin-list__main">
-                          <strong className="admin-mono">{displayOrderNumber(order)}</strong>
-                          <span>{packageName(order.package)}</span>
-                          <Badge tone={orderStatusTone(order.status)}>{orderStatusLabel(order.status)}</Badge>
-                          {order.express && <Badge tone="blue">Express</Badge>}
-                          {order.redo && <Badge tone="yellow">Nachbesserung</Badge>}
-                          {order.team && <Badge tone="blue">{`Team: ${order.team.company ?? order.team.orderNumber}`}</Badge>}
-                          {order.photosDeleted && (
-                            <Badge tone="red" testId="photos-deleted">
-                              Fotos vom Kunden gelöscht – Produktion gestoppt, Kunde kontaktieren
-                            </Badge>
-                          )}
-                          {order.overdue && (
-                            <Badge tone="red" testId="overdue">
-                              Überfällig
-                            </Badge>
-                          )}
-                        </span>
-                        <span className="admin-list__meta">
-                          {order.email ?? '–'} · Bezahlt {formatDateTime(order.paidAt)} · Fällig <strong>{formatDateTime(order.dueAt)}</strong>
-                        </span>
-                      </Link>
-                    </li>
-                  ))}
-                </ol>
-              )}
-            </section>
+            <ListCard id="waiting-title" title="Wartende Aufträge" count={data.waiting.length} empty="Keine wartenden Aufträge.">
+              <ol className="admin-list">
+                {data.waiting.map((order) => (
+                  <OrderEntry
+                    key={order.id}
+                    orderId={order.id}
+                    number={displayOrderNumber(order)}
+                    testId="waiting-order"
+                    alert={order.overdue || order.photosDeleted}
+                    overdue={order.overdue}
+                    main={
+                      <>
+                        <span>{packageName(order.package)}</span>
+                        <Badge tone={orderStatusTone(order.status)}>{orderStatusLabel(order.status)}</Badge>
+                        {order.express && <Badge tone="blue">Express</Badge>}
+                        {order.redo && <Badge tone="yellow">Nachbesserung</Badge>}
+                        {order.team && <Badge tone="blue">{`Team: ${order.team.company ?? order.team.orderNumber}`}</Badge>}
+                        {order.photosDeleted && (
+                          <Badge tone="red" testId="photos-deleted">
+                            Fotos vom Kunden gelöscht – Produktion gestoppt, Kunde kontaktieren
+                          </Badge>
+                        )}
+                        {order.overdue && (
+                          <Badge tone="red" testId="overdue">
+                            Überfällig
+                          </Badge>
+                        )}
+                      </>
+                    }
+                  >
+                    <span className="admin-list__meta">
+                      {order.email ?? '–'} · Bezahlt {formatDateTime(order.paidAt)} · Fällig <strong>{formatDateTime(order.dueAt)}</strong>
+                    </span>
+                  </OrderEntry>
+                ))}
+              </ol>
+            </ListCard>
 
             <div>
-              <section className="card admin-card" aria-labelledby="dash-revisions-title">
-                <h2 id="dash-revisions-title">
-                  Offene Nachbesserungen <span className="admin-count">({data.revisions.length})</span>
-                </h2>
-                {data.revisions.length === 0 ? (
-                  <p className="admin-muted">Keine offenen Nachbesserungen.</p>
-                ) : (
-                  <ul className="admin-list">
-                    {data.revisions.map((revision) => (
-                      <li key={revision.id} className="admin-list__item">
-                        <Link to={`/admin/orders/${revision.orderId}`} className="admin-list__link" data-testid="dashboard-revision">
-                          <span className="admin-list__main">
-                            <strong className="admin-mono">{displayOrderNumber({ id: revision.orderId, orderNumber: revision.orderNumber })}</strong>
-                            <span>{`${revision.pictures} ${revision.pictures === 1 ? 'Bild' : 'Bilder'}`}</span>
-                            {revision.dueAt && <span className="admin-muted">{`fällig ${formatDateTime(revision.dueAt)}`}</span>}
-                            {revision.overdue && <Badge tone="red">Überfällig</Badge>}
-                          </span>
-                          {revision.message && <span className="admin-list__text admin-clamp">{revision.message}</span>}
-                        </Link>
-                      </li>
-                    ))}
-                  </ul>
+              <EntryCard id="dash-revisions-title" title="Offene Nachbesserungen" entries={data.revisions} empty="Keine offenen Nachbesserungen.">
+                {(revision) => (
+                  <OrderEntry
+                    key={revision.id}
+                    orderId={revision.orderId}
+                    number={displayOrderNumber({ id: revision.orderId, orderNumber: revision.orderNumber })}
+                    testId="dashboard-revision"
+                    main={
+                      <>
+                        <span>{`${revision.pictures} ${revision.pictures === 1 ? 'Bild' : 'Bilder'}`}</span>
+                        {revision.dueAt && <span className="admin-muted">{`fällig ${formatDateTime(revision.dueAt)}`}</span>}
+                        {revision.overdue && <Badge tone="red">Überfällig</Badge>}
+                      </>
+                    }
+                  >
+                    {revision.message && <span className="admin-list__text admin-clamp">{revision.message}</span>}
+                  </OrderEntry>
                 )}
-              </section>
+              </EntryCard>
 
-              <section className="card admin-card" aria-labelledby="dash-teams-title">
-                <h2 id="dash-teams-title">
-                  Teambestellungen <span className="admin-count">({data.teams.length})</span>
-                </h2>
-                {data.teams.length === 0 ? (
-                  <p className="admin-muted">Keine offenen Teambestellungen.</p>
-                ) : (
-                  <ul className="admin-list">
-                    {data.teams.map((team) => (
-                      <li key={team.id} className="admin-list__item">
-                        <Link to={`/admin/orders/${team.id}`} className="admin-list__link" data-testid="dashboard-team">
-                          <span className="admin-list__main">
-                            <strong className="admin-mono">{team.orderNumber}</strong>
-                            <span>{team.company ?? '–'}</span>
-                          </span>
-                          <span className="admin-list__text">{`${team.seats ?? 0} Plätze · ${team.joined} beigetreten · ${team.submitted} Fotos geschickt · ${team.delivered} geliefert`}</span>
-                        </Link>
-                      </li>
-                    ))}
-                  </ul>
+              <EntryCard id="dash-teams-title" title="Teambestellungen" entries={data.teams} empty="Keine offenen Teambestellungen.">
+                {(team) => (
+                  <OrderEntry key={team.id} orderId={team.id} number={team.orderNumber} testId="dashboard-team" main={<span>{team.company ?? '–'}</span>}>
+                    <span className="admin-list__text">{`${team.seats ?? 0} Plätze · ${team.joined} beigetreten · ${team.submitted} Fotos geschickt · ${team.delivered} geliefert`}</span>
+                  </OrderEntry>
                 )}
-              </section>
+              </EntryCard>
 
-              <section className="card admin-card" aria-labelledby="contact-title">
-                <h2 id="contact-title">
-                  Neue Kontaktanfragen <span className="admin-count">({data.contactMessages.length})</span>
-                </h2>
-                {data.contactMessages.length === 0 ? (
-                  <p className="admin-muted">Keine neuen Kontaktanfragen.</p>
-                ) : (
-                  <ul className="admin-list">
-                    {data.contactMessages.map((message) => (
-                      <li key={message.id} className="admin-list__item admin-list__item--static" data-testid="contact-message">
-                        <span className="admin-list__main">
-                          <strong>{message.name}</strong>
-                          <a href={`mailto:${message.email}`}>{message.email}</a>
-                          <span className="admin-muted">{formatDateTime(message.createdAt)}</span>
-                        </span>
-                        <p className="admin-list__text admin-prewrap">{message.message}</p>
-                      </li>
-                    ))}
-                  </ul>
+              <EntryCard id="contact-title" title="Neue Kontaktanfragen" entries={data.contactMessages} empty="Keine neuen Kontaktanfragen.">
+                {(message) => (
+                  <li key={message.id} className="admin-list__item admin-list__item--static" data-testid="contact-message">
+                    <span className="admin-list__main">
+                      <strong>{message.name}</strong>
+                      <a href={`mailto:${message.email}`}>{message.email}</a>
+                      <span className="admin-muted">{formatDateTime(message.createdAt)}</span>
+                    </span>
+                    <p className="admin-list__text admin-prewrap">{message.message}</p>
+                  </li>
                 )}
-              </section>
+              </EntryCard>
 
               <WithdrawalsCard />
               <DeadJobsCard />
@@ -166,5 +123,14 @@ export function DashboardPage() {
         </>
       )}
     </div>
+  );
+}
+
+/** A card of the dashboard's side column: its entries in a list, each as `children` makes it. */
+function EntryCard<T>(props: { id: string; title: string; entries: T[]; empty: string; children: (entry: T) => ReactNode }) {
+  return (
+    <ListCard id={props.id} title={props.title} count={props.entries.length} empty={props.empty}>
+      <ul className="admin-list">{props.entries.map(props.children)}</ul>
+    </ListCard>
   );
 }

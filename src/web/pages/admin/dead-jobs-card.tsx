@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { Link } from '../../components/link.js';
 import type { AdminJob } from './admin-types.js';
+import { ErrorAlert, ListCard } from './admin-ui.js';
 import { JobLine } from './studio-panel.js';
 import { useStaff } from './staff-session.js';
 import { useAdminQuery } from './use-admin-query.js';
@@ -25,30 +26,26 @@ export function DeadJobsCard() {
     }
   };
   return (
-    <section className={`card admin-card${data.jobs.length ? ' admin-card--alert' : ''}`} aria-labelledby="dead-jobs-title" data-testid="dead-jobs">
-      <h2 id="dead-jobs-title">
-        Abgebrochene Aufträge <span className="admin-count">({data.jobs.length})</span>
-      </h2>
-      {error && (
-        <p className="alert alert--error" role="alert">
-          Fehler beim Wiederholen
-        </p>
-      )}
-      {data.jobs.length === 0 ? (
-        <p className="admin-muted">Keine abgebrochenen Aufträge.</p>
-      ) : (
-        <ol className="admin-jobs">
-          {data.jobs.map((job) => (
-            <JobLine key={job.id} job={job} busy={busy} onRetry={() => void retry(job)}>
-              {job.orderId && (
-                <Link to={`/admin/orders/${job.orderId}`} className="admin-muted">
-                  Zur Bestellung
-                </Link>
-              )}
-            </JobLine>
-          ))}
-        </ol>
-      )}
-    </section>
+    <ListCard
+      id="dead-jobs-title"
+      title="Abgebrochene Aufträge"
+      count={data.jobs.length}
+      empty="Keine abgebrochenen Aufträge."
+      alert={data.jobs.length > 0}
+      testId="dead-jobs"
+      notice={error && <ErrorAlert>Fehler beim Wiederholen</ErrorAlert>}
+    >
+      <ol className="admin-jobs">
+        {data.jobs.map((job) => (
+          <JobLine key={job.id} job={job} busy={busy} onRetry={() => void retry(job)}>
+            {job.orderId && (
+              <Link to={`/admin/orders/${job.orderId}`} className="admin-muted">
+                Zur Bestellung
+              </Link>
+            )}
+          </JobLine>
+        ))}
+      </ol>
+    </ListCard>
   );
 }

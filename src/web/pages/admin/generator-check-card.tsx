@@ -2,7 +2,7 @@
 // with a public-domain test face, its picture through the identity gate. Shown only where a generator is set up.
 import { useEffect, useState } from 'react';
 import { formatDateTime } from './admin-format.js';
-import { Badge } from './admin-ui.js';
+import { Badge, ErrorAlert } from './admin-ui.js';
 import { useStaff } from './staff-session.js';
 import { useAdminQuery } from './use-admin-query.js';
 
@@ -64,11 +64,7 @@ export function GeneratorCheckCard() {
     <section className={`card admin-card${result && !result.ok ? ' admin-card--alert' : ''}`} aria-labelledby="generator-check-title" data-testid="generator-check">
       <h2 id="generator-check-title">Generator-Selbsttest</h2>
       <p className="admin-muted">Eine echte Generierung mit einem gemeinfreien Testgesicht (kostet eine Generierung beim Anbieter), geprüft wie jedes Kundenbild.</p>
-      {error && (
-        <p className="alert alert--error" role="alert">
-          Der Selbsttest konnte nicht gestartet werden.
-        </p>
-      )}
+      {error && <ErrorAlert>Der Selbsttest konnte nicht gestartet werden.</ErrorAlert>}
       {running && <p data-testid="generator-check-running">Läuft … (Auftrag #{latest.jobId})</p>}
       {latest && !running && !result && <p className="admin-job__error">Abgebrochen: {latest.lastError ?? 'ohne Angabe'}</p>}
       {result && !running && (

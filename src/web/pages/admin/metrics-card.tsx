@@ -1,5 +1,7 @@
 // The first-party counters on the dashboard: page views and the shop's events of the last 7 days.
+import type { ReactNode } from 'react';
 import type { MetricsSummary } from '../../../domain/metrics.js';
+import { ErrorAlert } from './admin-ui.js';
 import { useAdminQuery } from './use-admin-query.js';
 
 const EVENT_LABELS: Record<string, string> = {
@@ -27,59 +29,53 @@ export function MetricsCard() {
         Besuche und Ereignisse <span className="admin-count">(7 Tage)</span>
       </h2>
       <p className="admin-muted">Gezählt auf unserem Server, ohne Cookies und ohne personenbezogene Daten.</p>
-      {error && (
-        <p className="alert alert--error" role="alert">
-          Fehler beim Laden der Zahlen
-        </p>
-      )}
+      {error && <ErrorAlert>Fehler beim Laden der Zahlen</ErrorAlert>}
       {data && (
         <>
           <p>
             <strong data-testid="metrics-total">{total.toLocaleString('de-DE')}</strong> Seitenaufrufe
           </p>
           {data.pageViews.length > 0 && (
-            <table className="admin-table admin-table--compact">
-              <caption className="visually-hidden">Seitenaufrufe nach Seite</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Seite</th>
-                  <th scope="col">Aufrufe</th>
+            <CountTable caption="Seitenaufrufe nach Seite" what="Seite" count="Aufrufe">
+              {data.pageViews.slice(0, 10).map((row) => (
+                <tr key={row.path}>
+                  <td className="admin-mono">{row.path}</td>
+                  <td>{row.count.toLocaleString('de-DE')}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {data.pageViews.slice(0, 10).map((row) => (
-                  <tr key={row.path}>
-                    <td className="admin-mono">{row.path}</td>
-                    <td>{row.count.toLocaleString('de-DE')}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </CountTable>
           )}
           {data.events.length > 0 && (
-            <table className="admin-table admin-table--compact">
-              <caption className="visually-hidden">Ereignisse</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Ereignis</th>
-                  <th scope="col">Anzahl</th>
+            <CountTable caption="Ereignisse" what="Ereignis" count="Anzahl">
+              {data.events.slice(0, 15).map((row) => (
+                <tr key={`${row.name}:${row.detail}`} data-testid="metrics-event">
+                  <td>
+                    {EVENT_LABELS[row.name] ?? row.name}
+                    {row.detail && <span className="admin-muted"> · {row.detail}</span>}
+                  </td>
+                  <td>{row.count.toLocaleString('de-DE')}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {data.events.slice(0, 15).map((row) => (
-                  <tr key={`${row.name}:${row.detail}`} data-testid="metrics-event">
-                    <td>
-                      {EVENT_LABELS[row.name] ?? row.name}
-                      {row.detail && <span className="admin-muted"> · {row.detail}</span>}
-                    </td>
-                    <td>{row.count.toLocaleString('de-DE')}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </CountTable>
           )}
         </>
       )}
     </section>
+  );
+}
+
+/** A table of counts, read out with its caption: what was counted and how often, one row each (children). */
+function CountTable({ caption, what, count, children }: { caption: string; what: string; count: string; children: ReactNode }) {
+  return (
+    <table className="admin-table admin-table--compact">
+      <caption className="visually-hidden">{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{what}</th>
+          <th scope="col">{count}</th>
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
   );
 }

@@ -2,9 +2,9 @@ import { useState, type FormEvent, type MouseEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Link } from '../../components/link.js';
 import { formatMoney } from '../../../domain/money.js';
+import type { OrderListItem, OrderListResponse } from '../../../domain/staff-api.js';
 import { useAdminTitle } from './admin-layout.js';
-import type { OrderListItem, OrderListResponse } from './admin-types.js';
-import { Badge } from './admin-ui.js';
+import { Badge, LoadState, PageHead } from './admin-ui.js';
 import {
   ORDER_STATUS_LABELS,
   displayOrderNumber,
@@ -50,26 +50,12 @@ export function OrderListPage() {
 
   return (
     <div className="admin-page">
-      <div className="admin-page__head">
-        <h1>Bestellungen</h1>
-        <button type="button" className="button button--secondary button--small" onClick={reload} disabled={loading} aria-busy={loading}>
-          Aktualisieren
-        </button>
-      </div>
+      <PageHead title="Bestellungen" loading={loading} onReload={reload} />
 
       {/* Keyed by the address: going back in the browser shows that search again. */}
       <Filters key={`${status}|${q}`} status={status} q={q} onChange={(next) => update({ ...next, page: 1 })} />
 
-      {error && (
-        <p className="alert alert--error" role="alert">
-          Fehler beim Laden der Bestellungen
-        </p>
-      )}
-      {!data && loading && (
-        <p role="status" className="admin-muted">
-          Lade Bestellungen...
-        </p>
-      )}
+      <LoadState failed={error !== null} firstLoad={!data && loading} failure="Fehler beim Laden der Bestellungen" waiting="Lade Bestellungen..." />
       {data && (
         <>
           <p className="admin-muted" role="status" aria-live="polite" data-testid="order-total">

@@ -3,8 +3,8 @@
 import { useState, type FormEvent } from 'react';
 import { formatMoney } from '../../../domain/money.js';
 import { seatRefundCents } from '../../../domain/pricing.js';
-import type { AdminOrderDetail } from './admin-types.js';
-import { Badge } from './admin-ui.js';
+import type { AdminOrderDetail } from '../../../domain/staff-api.js';
+import { Badge, ErrorAlert } from './admin-ui.js';
 import { formatDateTime } from './admin-format.js';
 import { toApiError, useStaff } from './staff-session.js';
 import { useAdminQuery } from './use-admin-query.js';
@@ -185,11 +185,7 @@ export function RefundCard({ detail, onChange }: { detail: AdminOrderDetail; onC
               </button>
             </form>
           )}
-          {error && (
-            <p className="alert alert--error" role="alert">
-              {error}
-            </p>
-          )}
+          {error && <ErrorAlert>{error}</ErrorAlert>}
         </>
       )}
     </section>

@@ -2,8 +2,9 @@
 // job work, retry a dead one. Results appear in the images section when a job is done.
 import { useEffect, useRef, useState } from 'react';
 import { isInProduction } from '../../../domain/order-state.js';
-import type { AdminJob, AdminOrderDetail, StudioState } from './admin-types.js';
-import { Badge } from './admin-ui.js';
+import type { AdminOrderDetail } from '../../../domain/staff-api.js';
+import type { AdminJob, StudioState } from './admin-types.js';
+import { Badge, ErrorAlert } from './admin-ui.js';
 import { formatDateTime, STUDIO_ERRORS } from './admin-format.js';
 import { toApiError, useStaff } from './staff-session.js';
 import { useAdminQuery } from './use-admin-query.js';
@@ -75,11 +76,7 @@ export function StudioPanel({ detail, onFinished }: { detail: AdminOrderDetail; 
   return (
     <section className="card admin-card" aria-labelledby="studio-title" data-testid="studio-panel">
       <h2 id="studio-title">Bilderstellung</h2>
-      {query.error && !state && (
-        <p className="alert alert--error" role="alert">
-          Fehler beim Laden der Bilderstellung
-        </p>
-      )}
+      {query.error && !state && <ErrorAlert>Fehler beim Laden der Bilderstellung</ErrorAlert>}
       {state && (
         <>
           <fieldset className="admin-modes">
@@ -131,11 +128,7 @@ export function StudioPanel({ detail, onFinished }: { detail: AdminOrderDetail; 
               )}
             </div>
           )}
-          {error && (
-            <p className="alert alert--error" role="alert" data-testid="studio-error">
-              {error}
-            </p>
-          )}
+          {error && <ErrorAlert testId="studio-error">{error}</ErrorAlert>}
           {state.jobs.length === 0 ? (
             <p className="admin-muted">Noch keine Aufträge für diese Bestellung.</p>
           ) : (

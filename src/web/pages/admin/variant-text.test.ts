@@ -1,11 +1,11 @@
-// What a reviewer reads under a studio draft (order-images.tsx): its format and backdrop, a framing other than the
+// What a reviewer reads under a studio draft (variant-text.ts): its format and backdrop, a framing other than the
 // format's own, a draft made gently because the face was not recognised otherwise, the identity distance, and what
 // a customer's redo reason changed.
 import { expect, test } from 'vitest';
-import type { AdminResult } from './admin-types.js';
-import { variantText } from './order-images.js';
+import type { AdminResult } from '../../../domain/staff-api.js';
+import { variantText, type VariantFields } from './variant-text.js';
 
-const studio = (variant: AdminResult['variant']) => ({ generationType: 'studio', variant }) as AdminResult;
+const studio = (variant: VariantFields) => ({ generationType: 'studio', variant }) as AdminResult;
 
 test('a studio draft: format, backdrop, a gentle redraw, the identity distance and what a redo changed', () => {
   expect(variantText(studio({ format: 'square', backdrop: { kind: 'studio', variant: 2 }, identity: { distance: 0.134, limit: 0.5 } }))).toBe(

@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { Link } from '../../components/link.js';
 import type { WithdrawalOutcome } from '../../../domain/withdrawal.js';
-import { Badge } from './admin-ui.js';
+import { Badge, ListCard } from './admin-ui.js';
 import { formatDateTime } from './admin-format.js';
 import { useStaff } from './staff-session.js';
 import { useAdminQuery } from './use-admin-query.js';
@@ -41,33 +41,26 @@ export function WithdrawalsCard() {
     }
   };
   return (
-    <section className={`card admin-card${data.withdrawals.length ? ' admin-card--alert' : ''}`} aria-labelledby="withdrawals-title" data-testid="withdrawals">
-      <h2 id="withdrawals-title">
-        Widerrufe <span className="admin-count">({data.withdrawals.length})</span>
-      </h2>
-      {data.withdrawals.length === 0 ? (
-        <p className="admin-muted">Keine neuen Widerrufe.</p>
-      ) : (
-        <ul className="admin-list">
-          {data.withdrawals.map((w) => (
-            <li key={w.id} className="admin-list__item admin-list__item--static" data-testid="withdrawal">
-              <span className="admin-list__main">
-                <strong>{w.name}</strong>
-                <Badge tone={OUTCOMES[w.outcome].tone}>{OUTCOMES[w.outcome].label}</Badge>
-                <span className="admin-muted">{formatDateTime(w.createdAt)}</span>
-              </span>
-              <span className="admin-list__meta">
-                {w.orderId ? <Link to={`/admin/orders/${w.orderId}`}>{w.orderReference}</Link> : w.orderReference} · <a href={`mailto:${w.email}`}>{w.email}</a>
-              </span>
-              <span className="admin-list__actions">
-                <button type="button" className="button button--secondary button--small" disabled={busy} onClick={() => void handled(w.id)}>
-                  Erledigt
-                </button>
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
+    <ListCard id="withdrawals-title" title="Widerrufe" count={data.withdrawals.length} empty="Keine neuen Widerrufe." alert={data.withdrawals.length > 0} testId="withdrawals">
+      <ul className="admin-list">
+        {data.withdrawals.map((w) => (
+          <li key={w.id} className="admin-list__item admin-list__item--static" data-testid="withdrawal">
+            <span className="admin-list__main">
+              <strong>{w.name}</strong>
+              <Badge tone={OUTCOMES[w.outcome].tone}>{OUTCOMES[w.outcome].label}</Badge>
+              <span className="admin-muted">{formatDateTime(w.createdAt)}</span>
+            </span>
+            <span className="admin-list__meta">
+              {w.orderId ? <Link to={`/admin/orders/${w.orderId}`}>{w.orderReference}</Link> : w.orderReference} · <a href={`mailto:${w.email}`}>{w.email}</a>
+            </span>
+            <span className="admin-list__actions">
+              <button type="button" className="button button--secondary button--small" disabled={busy} onClick={() => void handled(w.id)}>
+                Erledigt
+              </button>
+            </span>
+          </li>
+        ))}
+      </ul>
+    </ListCard>
   );
 }
