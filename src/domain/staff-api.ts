@@ -7,6 +7,19 @@ import type { PhotoWarning } from './order-views.js';
 import type { OrderStatus } from './order-state.js';
 import type { AuditDetails, PictureVariant } from './stored-json.js';
 
+/** A staff account as the session answers name it (the auth module's StaffIdentity). */
+export interface StaffUser {
+  id: string;
+  email: string;
+  name: string | null;
+}
+
+/** POST /api/auth/login and GET /api/auth/session: who is signed in, and the token every change must carry. */
+export interface SessionResponse {
+  staff: StaffUser;
+  csrfToken: string;
+}
+
 /** GET /api/admin/orders: one page of the orders placed, newest first. */
 export interface OrderListResponse {
   orders: OrderListItem[];

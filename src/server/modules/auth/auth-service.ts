@@ -5,6 +5,7 @@ import type { Database } from '../../db/client.js';
 import { auditLog, staffSessions, staffUsers } from '../../db/schema.js';
 import { createRateLimiter } from '../../http/rate-limit.js';
 import { hashPassword, verifyPassword, MIN_PASSWORD_LENGTH } from './passwords.js';
+import type { StaffUser } from '../../../domain/staff-api.js';
 
 export const SESSION = {
   cookie: 'staff_session',
@@ -20,11 +21,8 @@ export const LOGIN_LIMITS = {
   perAddress: { attempts: 20, windowMs: 15 * 60 * 1000 },
 } as const;
 
-export interface StaffIdentity {
-  id: string;
-  email: string;
-  name: string | null;
-}
+/** A staff account as sessions and the back office name it. */
+export type StaffIdentity = StaffUser;
 
 export interface ActiveSession {
   staff: StaffIdentity;

@@ -7,6 +7,7 @@ import type { ZodTypeProvider } from '../../http/zod-provider.js';
 import { SESSION, csrfMatches, type AuthService } from './auth-service.js';
 import { serializeCookie } from './cookies.js';
 import { CSRF_HEADER, sessionToken } from './guard.js';
+import type { SessionResponse } from '../../../domain/staff-api.js';
 
 function tooManyAttempts(reply: FastifyReply, retryAfterSeconds: number): never {
   reply.header('retry-after', String(retryAfterSeconds));
@@ -42,7 +43,7 @@ export const authRoutes: FastifyPluginAsync<{ auth: AuthService }> = async (app,
         throw new AppError(401, 'invalidCredentials');
       }
       reply.header('set-cookie', serializeCookie(SESSION.cookie, result.token, { secure, maxAgeSeconds: SESSION.absoluteMs / 1000 }));
-      return { staff: result.staff, csrfToken: result.csrfToken };
+      return { staff: result.staff, csrfToken: result.csrfToken } satisfies SessionResponse;
     },
   );
 
@@ -50,7 +51,7 @@ export const authRoutes: FastifyPluginAsync<{ auth: AuthService }> = async (app,
     const session = await auth.session(sessionToken(request));
     if (!session) throw new AppError(401, 'unauthorized');
     reply.header('cache-control', 'no-store');
-    return { staff: session.staff, csrfToken: session.csrfToken };
+    return { staff: session.staff, csrfToken: session.csrfToken } satisfies SessionResponse;
   });
 
   api.post('/api/auth/logout', async (request, reply) => {

@@ -1,19 +1,9 @@
-// Shapes of the staff API that the back office still keeps its own copy of: the session (/api/auth/*) and the
-// studio's jobs (/api/admin/orders/:id/studio, /api/admin/jobs/dead), answered by the auth and production modules.
-// The answers of the admin service (order list, dashboard, order detail) are declared once in domain/staff-api.ts.
+// Shapes of the staff API that the back office still keeps its own copy of: the studio's jobs
+// (/api/admin/orders/:id/studio, /api/admin/jobs/dead), answered by the production module.
+// The answers of the admin service (order list, dashboard, order detail) and of the session are declared once in
+// domain/staff-api.ts.
 import type { ProductionMode } from '../../../domain/order-state.js';
 import type { DiscardedPicture } from '../../../domain/stored-json.js';
-
-export interface StaffUser {
-  id: string;
-  email: string;
-  name: string | null;
-}
-
-export interface SessionResponse {
-  staff: StaffUser;
-  csrfToken: string;
-}
 
 export interface AdminJob {
   id: number;

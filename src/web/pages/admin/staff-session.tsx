@@ -1,7 +1,7 @@
 // Staff sign-in: the session lives in an HttpOnly cookie; the CSRF token only in React state.
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError, api, uploadFile } from '../../lib/api.js';
-import type { SessionResponse, StaffUser } from './admin-types.js';
+import type { SessionResponse, StaffUser } from '../../../domain/staff-api.js';
 
 interface RequestInit {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
