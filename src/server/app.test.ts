@@ -203,7 +203,7 @@ describe('without a campaign', () => {
   });
 });
 
-// Which process's models' thread loads the pose model first (app.ts; tf-runtime.ts says what it saves): only a
+// Which process's models' thread loads the pose model first (app-adapters.ts; tf-runtime.ts says what it saves): only a
 // worker's, which makes drafts beside its checks. Each process is built as its entry point builds it.
 describe('the pose model loads first in a worker process only', () => {
   let db: DatabaseHandle;

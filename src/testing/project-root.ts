@@ -1,19 +1,10 @@
-// The package root for test support of every layer (fixtures under test/, sources under src/): found from
-// this file, so src/testing needs nothing from src/server (whose src/server/paths.ts finds the same folder).
-import { existsSync } from 'node:fs';
+// The package root for test support of every layer (fixtures under test/, sources under src/): two folders above
+// this file. Test support runs only from the sources, never from a build, so it needs no search for package.json
+// as src/server/paths.ts does (which finds the same folder from src/ or from the built dist/); and src/testing
+// may import nothing from src/server.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-function findProjectRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (existsSync(path.join(dir, 'package.json'))) return dir;
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('package.json not found above ' + fileURLToPath(import.meta.url));
-    dir = parent;
-  }
-}
-
-export const PROJECT_ROOT = findProjectRoot();
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** The committed test images and photos (test/fixtures). */
 export const FIXTURES_DIR = path.join(PROJECT_ROOT, 'test/fixtures');

@@ -5,7 +5,8 @@
 // prediction ("polling for prediction status is not currently supported"): the result arrives only by the
 // webhook, unsigned. Its file outputs, for an asynchronous prediction: uploaded to the shop when the container
 // runs with --upload-url (upload-address.ts), else paths inside the container nobody can read.
-import { GeneratorError, readOutput, toPrediction, type ImageGenerator, type Prediction } from './provider.js';
+import { GeneratorError } from './generator-error.js';
+import { readOutput, toPrediction, type ImageGenerator, type Prediction } from './provider.js';
 import type { ModelProfile } from './profiles/profile.js';
 
 export interface CogOptions {

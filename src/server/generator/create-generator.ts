@@ -1,7 +1,8 @@
 // The configured generator: Replicate's API or a Cog container, with the model profile its settings name.
-import type { GeneratorConfig } from '../config.js';
+import type { GeneratorConfig } from '../config/generator.js';
 import { createCogGenerator } from './cog-generator.js';
-import { GeneratorError, type ImageGenerator } from './provider.js';
+import { GeneratorError } from './generator-error.js';
+import type { ImageGenerator } from './provider.js';
 import { findProfile } from './profiles/registry.js';
 import { createReplicateGenerator } from './replicate-generator.js';
 

@@ -13,7 +13,7 @@ import { createReplicateGenerator } from './replicate-generator.js';
 import { cogUploadUrl } from './upload-address.js';
 import { startCogStandIn, type CogStandIn } from '../test/generator/cog-stand-in.js';
 import { startReplicateStandIn, type ReplicateStandIn } from '../test/generator/replicate-stand-in.js';
-import { GeneratorError } from './provider.js';
+import { GeneratorError } from './generator-error.js';
 import { PROJECT_ROOT } from '../paths.js';
 
 /** The instant-id profile as it was first written, from a description of the model: its first day's faults. */

@@ -4,7 +4,8 @@
 // against it before a customer pays: every input it sends must be one the model has, of its type and within its
 // limits, every input the model requires must be sent, and the profile must read the output shape the model
 // returns. What the checks find is named for the operator, one line per mismatch.
-import { GeneratorError, type ImageGenerator } from './provider.js';
+import { GeneratorError } from './generator-error.js';
+import type { ImageGenerator } from './provider.js';
 import type { GenerationRequest, ModelProfile } from './profiles/profile.js';
 
 export interface InputSpec {

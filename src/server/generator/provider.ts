@@ -3,6 +3,7 @@
 // (replicate-generator.ts) and the HTTP API every Cog model container serves (cog-generator.ts). What the
 // model's inputs are called is a model profile's business (profiles/).
 import type { PredictionStatus } from '../../domain/stored-json.js';
+import { GeneratorError } from './generator-error.js';
 import type { ModelProfile } from './profiles/profile.js';
 
 /** A prediction's state (stored with a job's progress when its webhook reports it: domain/stored-json.ts). */
@@ -49,18 +50,6 @@ export interface ImageGenerator {
   readonly model: string;
   /** Cog: whether the container is idle (READY), working (BUSY) or not usable; it cannot say which prediction runs. */
   health?(): Promise<'STARTING' | 'READY' | 'BUSY' | 'SETUP_FAILED' | 'DEFUNCT' | 'UNHEALTHY'>;
-}
-
-export class GeneratorError extends Error {
-  constructor(
-    message: string,
-    readonly status: number | null = null,
-    /** Asking again cannot help (a setting is wrong, or asking again would pay for a picture twice): the job ends at once for staff. */
-    readonly final = false,
-  ) {
-    super(message);
-    this.name = 'GeneratorError';
-  }
 }
 
 export const PREDICTION_STATUSES: readonly PredictionStatus[] = ['starting', 'processing', 'succeeded', 'failed', 'canceled'];

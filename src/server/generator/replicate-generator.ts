@@ -4,7 +4,8 @@
 // prediction's inputs and output files itself after an hour, so the service copies outputs at once.
 // https://replicate.com/docs/reference/http, github.com/replicate/replicate-javascript
 import Replicate from 'replicate';
-import { GeneratorError, readOutput, toPrediction, type ImageGenerator, type Prediction } from './provider.js';
+import { GeneratorError } from './generator-error.js';
+import { readOutput, toPrediction, type ImageGenerator, type Prediction } from './provider.js';
 import type { ModelProfile } from './profiles/profile.js';
 
 export interface ReplicateOptions {

@@ -2,7 +2,7 @@
 // asynchronous prediction to `<this>/<file name>`, raw bytes with the file's Content-Type and the prediction's id
 // in `X-Prediction-ID`, and reports the answer's Location (its query stripped) as the output
 // (cog/files.py put_file_to_signed_endpoint, cog/server/runner.py). Started without one, it reports the files'
-// paths inside the container, which nobody outside can read. The shop's route behind it: generator-service.ts.
+// paths inside the container, which nobody outside can read. The shop's route behind it: modules/production/generator-webhook.ts.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export const GENERATOR_UPLOAD_PATH = '/api/generator/uploads';

@@ -16,7 +16,7 @@ type Param<T> = T | Placeholder;
  * The statement that counts `amount` under a key in its fixed window (`at` is now, `resetAt` the end of a window
  * that starts now), for a caller to end with `returning` (`hits`, `reset_at`). The key may be an expression the
  * database computes, and `when` counts only while it holds, so one statement can read a row and count under it,
- * or count a second key only within the first's limit (a tracking attempt: customer-order-service.ts).
+ * or count a second key only within the first's limit (a tracking attempt: customer-orders/tracking.ts).
  */
 export function countStatement({ key, amount, at, resetAt, when }: { key: Param<string> | SQL; amount: Param<number>; at: Param<string>; resetAt: Param<string>; when?: SQL }): SQL {
   return sql`insert into ${rateLimits} (key, hits, reset_at)

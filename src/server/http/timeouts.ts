@@ -1,6 +1,6 @@
 // Slow clients are cut off: a connection that trickles its body in holds memory and a socket for as long as
 // it likes otherwise. Node's own timers cover the request line and headers (headersTimeout) and the whole
-// request (requestTimeout), checked every second (app.ts); this adds the body:
+// request (requestTimeout), checked every second (app-http.ts); this adds the body:
 // - a body of any kind but an upload (a few KB of JSON) must have arrived `bodyMs` after the headers;
 // - an upload (multipart) may take up to the request timeout, but after `bodyMs` it must keep an average of
 //   MIN_UPLOAD_BYTES_PER_SECOND, far below any phone connection that can send a photo in time.

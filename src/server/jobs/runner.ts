@@ -66,7 +66,7 @@ export interface RunnerOptions {
   workerId?: string;
   /**
    * Called after every job, whatever its outcome, and after each step a job reports (its progress: a studio job
-   * reports each draft). app.ts: collects the garbage image work left (garbage.ts).
+   * reports each draft). app-services.ts: collects the garbage image work left (garbage.ts).
    */
   afterWork?: () => void;
 }

@@ -1,4 +1,4 @@
-import type { StorageConfig } from '../config.js';
+import type { StorageConfig } from '../config/storage.js';
 import { createLocalStorage, type LocalStorage } from './local-storage.js';
 import { createS3Storage, type S3Storage } from './s3-storage.js';
 

@@ -41,7 +41,7 @@ export interface InferenceOptions {
   idleMs?: number;
   /** The models' thread runs at this lower scheduling priority (0–19), so requests of its process go first. */
   nice?: number;
-  /** The pose model loads first (RuntimeOptions.posesFirst in tf-runtime.ts says why; app.ts says for which processes). */
+  /** The pose model loads first (RuntimeOptions.posesFirst in tf-runtime.ts says why; app-adapters.ts says for which processes). */
   posesFirst?: boolean;
 }
 
@@ -58,7 +58,7 @@ function startWorker(workerFile: string, workerData: InferenceWorkerData): Worke
 /** The models' thread ends after this long without work and starts again on the next photo. */
 export const INFERENCE_IDLE_MS = 5 * 60 * 1000;
 
-/** The models' thread of a process: whether it runs now, and whether it loads the pose model first (app.ts decides). */
+/** The models' thread of a process: whether it runs now, and whether it loads the pose model first (app-adapters.ts decides). */
 export type ModelThread = Inference & { readonly threadRunning: boolean; readonly posesFirst: boolean };
 
 export function createInference(options: InferenceOptions): ModelThread {

@@ -1,7 +1,7 @@
 // A model profile maps our request (the customer's face photos, prompt, count, seed, size) onto one model's
 // own input names, written from that model's published input schema, and reads its output back. One module
 // per model; registry.ts picks one by GENERATOR_PROFILE (or by the model named in GENERATOR_MODEL).
-import { GeneratorError } from '../provider.js';
+import { GeneratorError } from '../generator-error.js';
 
 export interface GenerationRequest {
   /** Short-lived links to the customer's photos, best first. */

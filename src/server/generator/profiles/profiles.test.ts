@@ -1,6 +1,6 @@
 // Each profile sends its model's own input names and reads its model's output shape; a wrong one says so.
 import { expect, test } from 'vitest';
-import { GeneratorError } from '../provider.js';
+import { GeneratorError } from '../generator-error.js';
 import { fluxPulidProfile } from './flux-pulid.js';
 import { genericProfile, parseInputMap, type InputMap } from './generic.js';
 import { instantIdProfile } from './instant-id.js';

@@ -2,29 +2,18 @@
 // of photos an hour; past that it gets a 429 with a wait, and nothing is stored.
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { PHOTO_CONSENT_VERSION } from '../../../domain/order-selection.js';
-import type { DatabaseHandle } from '../../db/client.js';
 import { orders } from '../../db/schema.js';
-import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
+import { suiteApp } from '../../test/suite-app.js';
 import { multipart } from '../../../testing/images.js';
 
 const EMPTY = { gender: null, style: null, package: null, location: null, outfit: null, extras: [] };
 
 describe.each(testDatabases())('limits per address on $name', (testDb) => {
-  let db: DatabaseHandle;
-  let t: TestApp;
-
-  beforeAll(async () => {
-    db = await testDb.open();
-    // The default draft limit; the smallest upload volume the settings allow (10 MB an hour).
-    t = await buildTestApp(db, { LIMIT_DRAFTS_PER_HOUR: '', LIMIT_UPLOAD_MB_PER_HOUR: '10', TRUST_PROXY: 'true' });
-  });
-  afterAll(async () => {
-    await t.close();
-    await db.close();
-  });
+  // The default draft limit; the smallest upload volume the settings allow (10 MB an hour).
+  const t = suiteApp(testDb, { LIMIT_DRAFTS_PER_HOUR: '', LIMIT_UPLOAD_MB_PER_HOUR: '10', TRUST_PROXY: 'true' });
 
   const createDraft = (address: string) =>
     t.app.inject({
@@ -33,7 +22,7 @@ describe.each(testDatabases())('limits per address on $name', (testDb) => {
       headers: { 'x-forwarded-for': address },
       payload: { language: 'de', selection: EMPTY, photoConsent: true, photoConsentVersion: PHOTO_CONSENT_VERSION },
     });
-  const orderCount = async () => Number((await db.db.select({ n: sql<number>`count(*)` }).from(orders))[0]!.n);
+  const orderCount = async () => Number((await t.db.db.select({ n: sql<number>`count(*)` }).from(orders))[0]!.n);
 
   test('drafts: the default 30 an hour per address, then 429 with the wait; other addresses are not affected', async () => {
     expect(t.config.limits.draftsPerHour).toBe(30);
@@ -70,7 +59,7 @@ describe.each(testDatabases())('limits per address on $name', (testDb) => {
     // Already over: refused without reading, whatever it sends.
     expect((await send(Buffer.from('x'))).json().error.code).toBe('uploadLimitReached');
     expect(await t.app.storage.listKeys(`uploads/${draft.orderId}/`)).toEqual([]);
-    const [row] = await db.db.select().from(orders).where(eq(orders.id, draft.orderId));
+    const [row] = await t.db.db.select().from(orders).where(eq(orders.id, draft.orderId));
     expect(row).toBeTruthy();
   });
 });

@@ -12,7 +12,7 @@ import { crownOf, frameGeneratedPicture, GENERATED_CREATOR_TOOL, tooTightFor } f
 import type { PlannedPicture } from '../../../studio/prompts.js';
 import type { Database } from '../../db/client.js';
 import { generatedImages } from '../../db/schema.js';
-import { GeneratorError } from '../../generator/provider.js';
+import { GeneratorError } from '../../generator/generator-error.js';
 import type { Storage } from '../../storage/storage.js';
 import { noteIntent, settleIntent } from '../../storage/intents.js';
 import type { OrderRow, UploadRow } from '../orders/order-repository.js';

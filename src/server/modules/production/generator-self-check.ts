@@ -16,13 +16,14 @@ import { crownOf, tooTightFor } from '../../../studio/output-formats.js';
 import { IDENTITY, OUTPUT_GATE } from '../../../studio/thresholds.js';
 import { jobs } from '../../db/schema.js';
 import { checkGenerator } from '../../generator/model-schema.js';
-import { GeneratorError, type Prediction } from '../../generator/provider.js';
+import { GeneratorError } from '../../generator/generator-error.js';
+import type { Prediction } from '../../generator/provider.js';
 import { uploadUrlProblem } from '../../generator/upload-address.js';
 import { createJobQueue, type Queue } from '../../jobs/queue.js';
 import type { JobHandler } from '../../jobs/runner.js';
 import { PROJECT_ROOT } from '../../paths.js';
 import { processForeignImage } from '../../images/image-processing.js';
-import type { GeneratorDeps } from './generator-service.js';
+import type { GeneratorDeps } from './generator-context.js';
 
 export type { SelfCheckResult } from '../../../domain/stored-json.js';
 
@@ -38,7 +39,7 @@ const PROMPT = 'professional headshot of a person in business attire, neutral li
 const NEGATIVE_PROMPT = 'blurry, distorted face, extra people, text, watermark';
 const PATIENCE_MS = 15 * 60 * 1000;
 
-/** The generator service's own dependencies and helpers (generator-service.ts makes it). */
+/** The generator service's own dependencies and helpers (generator-context.ts; generator-service.ts makes it). */
 interface Helpers extends Pick<GeneratorDeps, 'db' | 'storage' | 'generator' | 'inference' | 'queue' | 'publicUrl' | 'now' | 'log'> {
   pollMs: number;
   recheckMs: number;

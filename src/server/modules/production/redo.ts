@@ -6,7 +6,7 @@ import type { Executor } from '../../db/client.js';
 import { orders, type generatedImages } from '../../db/schema.js';
 import { createJobQueue } from '../../jobs/queue.js';
 import type { OrderRow } from '../orders/order-repository.js';
-import { GENERATOR_QUEUE } from './generator-service.js';
+import { GENERATOR_QUEUE } from './generator-context.js';
 import { formatOf, redoSourceOf, STUDIO_QUEUE } from './studio-service.js';
 import type { RedoChanges } from '../../../studio/redo-reason.js';
 

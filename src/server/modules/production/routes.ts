@@ -10,7 +10,9 @@ import type { JobRow } from '../../jobs/queue.js';
 import type { ZodTypeProvider } from '../../http/zod-provider.js';
 import { staffOf } from '../auth/guard.js';
 import { createOrderRepository } from '../orders/order-repository.js';
-import { GENERATOR_QUEUE, retriedProgress, type GeneratorService } from './generator-service.js';
+import { GENERATOR_QUEUE } from './generator-context.js';
+import type { GeneratorService } from './generator-service.js';
+import { retriedProgress } from './generator-start.js';
 import { PRODUCTION_MODES, type StudioService } from './studio-service.js';
 
 const orderParams = z.object({ id: z.uuid({ error: 'notFound' }) }).strict();

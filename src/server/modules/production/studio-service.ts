@@ -231,6 +231,8 @@ export function createStudioService(deps: StudioDeps) {
     for (const draft of planned) {
       // Made by an earlier run of this job (that stopped halfway): made once, never twice.
       if (existing.has(draft.key)) continue;
+      // Past the queue's time limit the attempt has failed already (runner.ts): no more drafts on its account.
+      if (context.signal.aborted) return;
       if (!(await current())) return;
       const upload = uploads.find((u) => u.id === draft.photoId)!;
       if (!photos.has(upload.id)) photos.set(upload.id, await storage.getBuffer(upload.storageKey));
@@ -286,7 +288,9 @@ export function createStudioService(deps: StudioDeps) {
   };
 
   return {
-    handlers: handlerOf(STUDIO_QUEUE, makeDrafts),
+    // A run of drafts takes a minute or two on two cores; a job still running after 15 minutes hangs (a draft is
+    // saved as it is made, so the next attempt goes on from there).
+    handlers: handlerOf(STUDIO_QUEUE, makeDrafts, { timeLimitMs: 15 * 60 * 1000 }),
 
     /** After payment (in the payment's transaction): the first drafts, once per order. */
     async enqueueFirstDrafts(tx: Executor, orderId: string): Promise<void> {

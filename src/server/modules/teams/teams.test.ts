@@ -4,13 +4,13 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import yauzl from 'yauzl';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { PHOTO_CONSENT_VERSION } from '../../../domain/order-selection.js';
 import { TEAM_PHOTO_CONSENT_VERSION } from '../../../domain/team.js';
-import type { DatabaseHandle } from '../../db/client.js';
 import { auditLog, generatedImages, jobs, orders, outgoingMail, photoChecks } from '../../db/schema.js';
-import { buildTestApp, type TestApp } from '../../test/app.js';
+import { buildTestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
+import { suiteApp } from '../../test/suite-app.js';
 import { addResults, deliverEvent, payOrder, setOrder, variantWith } from '../../test/seed.js';
 import type { SandboxPaymentProvider } from '../../payment-providers/sandbox-provider.js';
 import { signInStaff } from '../../test/staff.js';
@@ -45,17 +45,7 @@ function zipEntries(buffer: Buffer): Promise<{ name: string; data: Buffer }[]> {
 }
 
 describe.each(testDatabases())('team orders on $name', (testDb) => {
-  let db: DatabaseHandle;
-  let t: TestApp;
-
-  beforeAll(async () => {
-    db = await testDb.open();
-    t = await buildTestApp(db, { CAMPAIGN_PERCENT: '0', DEFAULT_PRODUCTION_MODE: 'studio', SITE_VAT_ID: 'DE136695976' });
-  });
-  afterAll(async () => {
-    await t.close();
-    await db.close();
-  });
+  const t = suiteApp(testDb, { CAMPAIGN_PERCENT: '0', DEFAULT_PRODUCTION_MODE: 'studio', SITE_VAT_ID: 'DE136695976' });
 
   const buyer = (teamId: string) => ({ 'x-status-token': statusToken(t.config.appSecret, teamId, t.app.now()) });
   const order = (payload: object) => t.app.inject({ method: 'POST', url: '/api/teams', payload, remoteAddress: '10.70.0.1' });
@@ -93,7 +83,7 @@ describe.each(testDatabases())('team orders on $name', (testDb) => {
     // Pro costs 34,90 € per person: 5 seats 174,50 € with 19 % VAT included.
     expect(domestic.view).toMatchObject({ seats: 5, seatsUsed: 0, vatTreatment: 'standard', totalCents: 17450, vatCents: 2786, netCents: 14664, company: { vatId: 'DE136695976' } });
     // Reverse charge needs the shop's own VAT ID on the invoice: a shop without one refuses it, clearly.
-    const withoutVatId = await buildTestApp(db, { CAMPAIGN_PERCENT: '0' });
+    const withoutVatId = await buildTestApp(t.db, { CAMPAIGN_PERCENT: '0' });
     try {
       const refused = await withoutVatId.app.inject({ method: 'POST', url: '/api/teams', payload: { ...ORDER, vatId: 'ATU13585627' } });
       expect([refused.statusCode, refused.json().error.code]).toEqual([422, 'reverseChargeUnavailable']);
@@ -103,18 +93,18 @@ describe.each(testDatabases())('team orders on $name', (testDb) => {
     const eu = await paidTeam({ vatId: 'ATU13585627', companyAddress: 'Ringstraße 1\n1010 Wien\nÖsterreich' });
     expect(eu.view).toMatchObject({ vatTreatment: 'reverse_charge', totalCents: 14664, vatCents: 0, netCents: 14664 });
     // The team order makes no pictures of its own; the buyer gets the join link by mail.
-    expect(await db.db.select().from(jobs).where(eq(jobs.orderId, domestic.orderId))).toEqual([]);
-    const paidMail = (await db.db.select().from(outgoingMail).where(and(eq(outgoingMail.orderId, domestic.orderId), eq(outgoingMail.template, 'team-paid'))))[0];
+    expect(await t.db.db.select().from(jobs).where(eq(jobs.orderId, domestic.orderId))).toEqual([]);
+    const paidMail = (await t.db.db.select().from(outgoingMail).where(and(eq(outgoingMail.orderId, domestic.orderId), eq(outgoingMail.template, 'team-paid'))))[0];
     expect(paidMail?.text).toContain(domestic.view.joinUrl.replace('http://localhost:3000', ''));
     // One invoice for the team, reachable from the team page; the buyer's and members' actions go to one audit log.
     expect(domestic.view.invoices).toEqual([expect.objectContaining({ kind: 'invoice', grossCents: 17450 })]);
     const pdf = await t.app.inject({ method: 'GET', url: domestic.view.invoices[0].url });
     expect([pdf.statusCode, pdf.headers['content-type']]).toEqual([200, 'application/pdf']);
-    const ordered = (await db.db.select().from(outgoingMail).where(and(eq(outgoingMail.orderId, domestic.orderId), eq(outgoingMail.template, 'team-ordered'))))[0];
+    const ordered = (await t.db.db.select().from(outgoingMail).where(and(eq(outgoingMail.orderId, domestic.orderId), eq(outgoingMail.template, 'team-ordered'))))[0];
     expect(ordered?.text).toContain('Ein Widerrufsrecht besteht nicht');
     // The buyer's mails state the amounts as the invoice does: gross with 19 % VAT, or net under reverse charge.
     expect(ordered?.text).toMatch(/5 Plätze × Pro Paket: 174,50\s€\nNettobetrag: 146,64\s€\nUmsatzsteuer 19 %: 27,86\s€\nGesamtbetrag: 174,50\s€/);
-    const euPaid = (await db.db.select().from(outgoingMail).where(and(eq(outgoingMail.orderId, eu.orderId), eq(outgoingMail.template, 'team-paid'))))[0];
+    const euPaid = (await t.db.db.select().from(outgoingMail).where(and(eq(outgoingMail.orderId, eu.orderId), eq(outgoingMail.template, 'team-paid'))))[0];
     expect(euPaid?.text).toMatch(/Nettobetrag: 146,64\s€\nUmsatzsteuer: Steuerschuldnerschaft des Leistungsempfängers \(Reverse Charge\): 0,00\s€\nBezahlt: 146,64\s€/);
   });
 
@@ -126,13 +116,13 @@ describe.each(testDatabases())('team orders on $name', (testDb) => {
     const again = await pay();
     expect([again.statusCode, again.json().url]).toEqual([200, url]);
 
-    const [first] = await db.db.select().from(orders).where(eq(orders.id, orderId));
+    const [first] = await t.db.db.select().from(orders).where(eq(orders.id, orderId));
     const cancelled = await (t.app.payments as SandboxPaymentProvider).simulate(first!.providerSessionId!, 'cancel');
     for (const event of cancelled!.events) await deliverEvent(t.app, event);
     const reopened = await pay();
     expect(reopened.statusCode, reopened.body).toBe(200);
     expect(reopened.json().url).not.toBe(url);
-    const [second] = await db.db.select().from(orders).where(eq(orders.id, orderId));
+    const [second] = await t.db.db.select().from(orders).where(eq(orders.id, orderId));
     expect(second).toMatchObject({ paymentStatus: 'pending', totalCents: 3 * 3490, providerSessionTotalCents: 3 * 3490 });
     expect(second!.providerSessionId).not.toBe(first!.providerSessionId);
 
@@ -178,22 +168,22 @@ describe.each(testDatabases())('team orders on $name', (testDb) => {
     const codes = results.map((r) => r.statusCode).sort();
     expect(codes).toEqual([201, 201, 201, 201, 201, 409, 409, 409]);
     expect(results.filter((r) => r.statusCode === 409).every((r) => r.json().error.code === 'teamFull')).toBe(true);
-    const [row] = await db.db.select({ used: orders.id }).from(orders).where(eq(orders.teamOrderId, team.orderId));
+    const [row] = await t.db.db.select({ used: orders.id }).from(orders).where(eq(orders.teamOrderId, team.orderId));
     expect(row).toBeDefined();
-    expect((await db.db.select().from(orders).where(eq(orders.teamOrderId, team.orderId))).length).toBe(5);
+    expect((await t.db.db.select().from(orders).where(eq(orders.teamOrderId, team.orderId))).length).toBe(5);
     expect((await join(team.token, 'sechste@muster.example')).json().error.code).toBe('teamFull');
     // The same person again gets their own draft back, not a second seat.
     const joined = results.find((r) => r.statusCode === 201)!.json();
-    const member = (await db.db.select().from(orders).where(eq(orders.id, joined.orderId)))[0]!;
+    const member = (await t.db.db.select().from(orders).where(eq(orders.id, joined.orderId)))[0]!;
     const again = await join(team.token, member.email!.toUpperCase());
     expect(again.json().orderId).toBe(joined.orderId);
     // A day later their unsent photos were deleted (as every unpaid draft's): joining again gives a fresh draft on the same seat.
     const other = results.filter((r) => r.statusCode === 201)[1]!.json();
-    await db.db.update(orders).set({ photosDeletedAt: new Date() }).where(eq(orders.id, other.orderId));
-    const rejoined = await join(team.token, (await db.db.select().from(orders).where(eq(orders.id, other.orderId)))[0]!.email!);
+    await t.db.db.update(orders).set({ photosDeletedAt: new Date() }).where(eq(orders.id, other.orderId));
+    const rejoined = await join(team.token, (await t.db.db.select().from(orders).where(eq(orders.id, other.orderId)))[0]!.email!);
     expect(rejoined.statusCode).toBe(201);
     expect(rejoined.json().orderId).not.toBe(other.orderId);
-    expect((await db.db.select().from(orders).where(eq(orders.id, other.orderId)))[0]!.status).toBe('cancelled');
+    expect((await t.db.db.select().from(orders).where(eq(orders.id, other.orderId)))[0]!.status).toBe('cancelled');
 
     // The buyer frees a seat of someone who has not sent photos, and makes a new link: the old one is dead.
     const removed = await t.app.inject({ method: 'POST', url: `/api/teams/${team.orderId}/members/${joined.orderId}/remove`, headers: buyer(team.orderId) });
@@ -204,7 +194,7 @@ describe.each(testDatabases())('team orders on $name', (testDb) => {
     expect((await join(team.token, 'neu@muster.example')).statusCode).toBe(410);
     expect((await join(fresh, 'neu@muster.example')).statusCode).toBe(201);
     expect((await join(fresh, 'noch-einer@muster.example')).json().error.code).toBe('teamFull');
-    const logged = await db.db.select().from(auditLog).where(eq(auditLog.orderId, team.orderId));
+    const logged = await t.db.db.select().from(auditLog).where(eq(auditLog.orderId, team.orderId));
     expect(logged.map((a) => a.action).sort()).toEqual([...Array(7).fill('team.member.join'), 'team.link.renew', 'team.member.remove'].sort());
     // A forged token is no link; a stranger's token cannot open the team page.
     expect((await join(`${randomUUID()}.${'x'.repeat(32)}`, 'x@muster.example')).statusCode).toBe(404);
@@ -222,7 +212,7 @@ describe.each(testDatabases())('team orders on $name', (testDb) => {
     expect([consumerText.statusCode, consumerText.json().error.fields.photoConsentVersion]).toEqual([400, 'consentOutdated']);
     const joined = (await join(team.token, 'carla@muster.example')).json();
     await upload(joined.orderId, joined.draftToken, 1);
-    const [member] = await db.db.select().from(orders).where(eq(orders.id, joined.orderId));
+    const [member] = await t.db.db.select().from(orders).where(eq(orders.id, joined.orderId));
     expect(member!.photoConsentVersion).toBe(TEAM_PHOTO_CONSENT_VERSION);
 
     const DAY = 24 * 3600 * 1000;
@@ -242,11 +232,11 @@ describe.each(testDatabases())('team orders on $name', (testDb) => {
     await upload(joined.orderId, joined.draftToken);
     // A fourth photo taken while the shop was busy: stored, its check not done yet.
     const id = randomUUID();
-    await db.db.insert(photoChecks).values({ id, orderId: joined.orderId, fileName: 'selfie-4.jpg', storageKey: `uploads/${joined.orderId}/incoming/x`, status: 'checking' });
+    await t.db.db.insert(photoChecks).values({ id, orderId: joined.orderId, fileName: 'selfie-4.jpg', storageKey: `uploads/${joined.orderId}/incoming/x`, status: 'checking' });
     const submit = () => t.app.inject({ method: 'POST', url: `/api/team-members/${joined.orderId}/submit`, headers: { 'x-draft-token': joined.draftToken }, payload: { gender: 'male' } });
     const waiting = await submit();
     expect([waiting.statusCode, waiting.json().error.code]).toEqual([409, 'photosChecking']);
-    await db.db.delete(photoChecks).where(eq(photoChecks.id, id));
+    await t.db.db.delete(photoChecks).where(eq(photoChecks.id, id));
     expect((await submit()).statusCode).toBe(200);
   });
 
@@ -269,13 +259,13 @@ describe.each(testDatabases())('team orders on $name', (testDb) => {
     // The member's own link (their pictures, deleting their photos), on the page and by mail.
     const memberLink = submitted.json().statusUrl as string;
     expect((await t.app.inject({ method: 'GET', url: `/api/orders/${joined.orderId}/status?${memberLink.split('?')[1]}` })).statusCode).toBe(200);
-    const [memberMail] = await db.db.select().from(outgoingMail).where(and(eq(outgoingMail.orderId, joined.orderId), eq(outgoingMail.template, 'team-member-submitted')));
+    const [memberMail] = await t.db.db.select().from(outgoingMail).where(and(eq(outgoingMail.orderId, joined.orderId), eq(outgoingMail.template, 'team-member-submitted')));
     expect(memberMail?.text).toContain(memberLink);
     expect(memberMail?.text).toContain('Ihre Fotos sieht Muster Consulting GmbH nicht');
-    const [member] = await db.db.select().from(orders).where(eq(orders.id, joined.orderId));
+    const [member] = await t.db.db.select().from(orders).where(eq(orders.id, joined.orderId));
     expect(member).toMatchObject({ paymentStatus: 'paid', status: 'paid', gender: 'female', styleBase: 'professional', package: 'pro', totalCents: 0, teamOrderId: team.orderId });
     // Paid by the team: the member's pictures start (the studio here), no invoice of their own.
-    expect((await db.db.select().from(jobs).where(eq(jobs.orderId, joined.orderId))).map((j) => j.queue)).toEqual(['studio.drafts']);
+    expect((await t.db.db.select().from(jobs).where(eq(jobs.orderId, joined.orderId))).map((j) => j.queue)).toEqual(['studio.drafts']);
     expect(await t.app.invoices.forOrder(joined.orderId)).toEqual([]);
 
     // Staff: the team on the dashboard, the member waiting with its own due time and its company; the team order itself is not waiting.
@@ -305,9 +295,9 @@ describe.each(testDatabases())('team orders on $name', (testDb) => {
       const joined = (await join(team.token, email)).json();
       ids.push(joined.orderId);
       const results = await addResults(t.app, joined.orderId, ['active', 'active', 'draft']);
-      await db.db.update(generatedImages).set({ variant: variantWith({ format: 'portrait' }) }).where(eq(generatedImages.id, results[0]!));
-      await db.db.update(generatedImages).set({ variant: variantWith({ format: 'square' }) }).where(eq(generatedImages.id, results[1]!));
-      await db.db.update(generatedImages).set({ variant: variantWith({ format: 'square' }) }).where(eq(generatedImages.id, results[2]!));
+      await t.db.db.update(generatedImages).set({ variant: variantWith({ format: 'portrait' }) }).where(eq(generatedImages.id, results[0]!));
+      await t.db.db.update(generatedImages).set({ variant: variantWith({ format: 'square' }) }).where(eq(generatedImages.id, results[1]!));
+      await t.db.db.update(generatedImages).set({ variant: variantWith({ format: 'square' }) }).where(eq(generatedImages.id, results[2]!));
     }
     const view = (await t.app.inject({ method: 'GET', url: `/api/teams/${team.orderId}`, headers: buyer(team.orderId) })).json();
     expect(view.members.map((m: { progress: string; deliveredPictures: number }) => [m.progress, m.deliveredPictures])).toEqual([

@@ -13,10 +13,9 @@
 // (unknown inputs dropped, 422 for a missing, wrong or out-of-range one) and answers in the model's output shape
 // with as many images as its count input asks. Test-only.
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileFormatOf, outputsOf, validateInput, type PublishedModel } from './published-models.js';
 import type { ModelBehaviour } from './replicate-stand-in.js';
+import { startStandInServer } from './stand-in-server.js';
 import { httpDelivery, httpUpload, inFormat, standInFile, type StandInFile, type UploadDelivery, type WebhookDelivery } from './stand-in-outputs.js';
 
 type WebhookEvent = 'start' | 'output' | 'logs' | 'completed';
@@ -64,8 +63,6 @@ export interface CogStandIn {
 }
 
 export async function startCogStandIn(options: { behaviour?: Partial<ModelBehaviour>; required?: string[]; model?: PublishedModel; uploadUrl?: string; port?: number } = {}): Promise<CogStandIn> {
-  let base = '';
-  const timers = new Set<NodeJS.Timeout>();
   const finishers = new Map<string, () => void>();
   const state: Omit<CogStandIn, 'baseUrl' | 'stop' | 'finish'> = {
     behaviour: { output: 'same-person', text: null, empty: false, fail: null, delayMs: 30, ...options.behaviour },
@@ -182,92 +179,73 @@ export async function startCogStandIn(options: { behaviour?: Partial<ModelBehavi
     state.predictions.set(id, p);
     void sendWebhook(p, 'start');
     p.status = 'processing';
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      void complete(p);
-    }, state.behaviour.delayMs);
-    timers.add(timer);
+    server.after(state.behaviour.delayMs, () => void complete(p));
     return p;
   }
 
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      void (async () => {
-        const send = (status: number, payload: unknown) => {
-          res.writeHead(status, { 'content-type': 'application/json' });
-          res.end(JSON.stringify(payload));
-        };
-        const url = new URL(req.url ?? '/', base);
-        if (req.method === 'GET' && url.pathname === '/') {
-          return send(200, { cog_version: '0.13.6', docs_url: '/docs', openapi_url: '/openapi.json', shutdown_url: '/shutdown', healthcheck_url: '/health-check', predictions_url: '/predictions', predictions_idempotent_url: '/predictions/{prediction_id}', predictions_cancel_url: '/predictions/{prediction_id}/cancel' });
-        }
-        if (req.method === 'GET' && url.pathname === '/openapi.json') {
-          if (!state.model) return send(404, { detail: 'Not Found' });
-          return send(200, state.model.openapi);
-        }
-        if (req.method === 'GET' && url.pathname === '/health-check') {
-          state.healthChecks++;
-          const status = state.health === 'READY' && running() ? 'BUSY' : state.health;
-          // 0.13.6 (http.py healthcheck): the state and setup's result, nothing else.
-          return send(200, { status, setup: state.health === 'STARTING' ? {} : { started_at: new Date(0).toISOString(), completed_at: new Date(0).toISOString(), logs: '', status: state.health === 'SETUP_FAILED' ? 'failed' : 'succeeded' } });
-        }
-        const cancel = /^\/predictions\/([^/]+)\/cancel$/.exec(url.pathname);
-        if (req.method === 'POST' && cancel) {
-          const p = state.predictions.get(cancel[1]!);
-          if (!p || (p.status !== 'starting' && p.status !== 'processing')) return send(404, { detail: 'Not Found' });
-          p.status = 'canceled';
-          p.completedAt = new Date().toISOString();
-          p.canceled = true;
-          finishers.get(p.id)?.();
-          void sendWebhook(p, 'completed');
-          return send(200, {});
-        }
-        const idempotent = /^\/predictions\/([^/]+)$/.exec(url.pathname);
-        if ((req.method === 'POST' && url.pathname === '/predictions') || (req.method === 'PUT' && idempotent)) {
-          let body: Record<string, unknown>;
-          try {
-            body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
-          } catch {
-            return send(400, { detail: 'invalid JSON' });
-          }
-          const input = (body.input ?? {}) as Record<string, unknown>;
-          const checked = state.model ? validateInput(state.model, input) : { received: input, errors: state.required.filter((name) => input[name] === undefined || input[name] === null).map((name) => ({ loc: ['body', 'input', name], msg: 'field required', type: 'value_error.missing' })) };
-          if (checked.errors.length) return send(422, { detail: checked.errors });
-          if (state.health !== 'READY') return send(503, { detail: 'model not ready' });
-          const id = idempotent ? decodeURIComponent(idempotent[1]!) : typeof body.id === 'string' ? body.id : randomBytes(16).toString('hex');
-          const current = running();
-          let p: CogPrediction;
-          if (current && current.id === id) {
-            current.repeats++;
-            p = current;
-          } else if (current) {
-            return send(409, { detail: 'Already running a prediction' });
-          } else {
-            p = start(id, body, checked.received, req.headers.prefer === 'respond-async');
-          }
-          if (req.headers.prefer === 'respond-async') return send(202, view(p));
-          await p.done;
-          return send(200, view(p));
-        }
-        return send(404, { detail: 'Not Found' });
-      })();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = await startStandInServer(async ({ req, url, chunks, send }) => {
+    if (req.method === 'GET' && url.pathname === '/') {
+      return send(200, { cog_version: '0.13.6', docs_url: '/docs', openapi_url: '/openapi.json', shutdown_url: '/shutdown', healthcheck_url: '/health-check', predictions_url: '/predictions', predictions_idempotent_url: '/predictions/{prediction_id}', predictions_cancel_url: '/predictions/{prediction_id}/cancel' });
+    }
+    if (req.method === 'GET' && url.pathname === '/openapi.json') {
+      if (!state.model) return send(404, { detail: 'Not Found' });
+      return send(200, state.model.openapi);
+    }
+    if (req.method === 'GET' && url.pathname === '/health-check') {
+      state.healthChecks++;
+      const status = state.health === 'READY' && running() ? 'BUSY' : state.health;
+      // 0.13.6 (http.py healthcheck): the state and setup's result, nothing else.
+      return send(200, { status, setup: state.health === 'STARTING' ? {} : { started_at: new Date(0).toISOString(), completed_at: new Date(0).toISOString(), logs: '', status: state.health === 'SETUP_FAILED' ? 'failed' : 'succeeded' } });
+    }
+    const cancel = /^\/predictions\/([^/]+)\/cancel$/.exec(url.pathname);
+    if (req.method === 'POST' && cancel) {
+      const p = state.predictions.get(cancel[1]!);
+      if (!p || (p.status !== 'starting' && p.status !== 'processing')) return send(404, { detail: 'Not Found' });
+      p.status = 'canceled';
+      p.completedAt = new Date().toISOString();
+      p.canceled = true;
+      finishers.get(p.id)?.();
+      void sendWebhook(p, 'completed');
+      return send(200, {});
+    }
+    const idempotent = /^\/predictions\/([^/]+)$/.exec(url.pathname);
+    if ((req.method === 'POST' && url.pathname === '/predictions') || (req.method === 'PUT' && idempotent)) {
+      let body: Record<string, unknown>;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
+      } catch {
+        return send(400, { detail: 'invalid JSON' });
+      }
+      const input = (body.input ?? {}) as Record<string, unknown>;
+      const checked = state.model ? validateInput(state.model, input) : { received: input, errors: state.required.filter((name) => input[name] === undefined || input[name] === null).map((name) => ({ loc: ['body', 'input', name], msg: 'field required', type: 'value_error.missing' })) };
+      if (checked.errors.length) return send(422, { detail: checked.errors });
+      if (state.health !== 'READY') return send(503, { detail: 'model not ready' });
+      const id = idempotent ? decodeURIComponent(idempotent[1]!) : typeof body.id === 'string' ? body.id : randomBytes(16).toString('hex');
+      const current = running();
+      let p: CogPrediction;
+      if (current && current.id === id) {
+        current.repeats++;
+        p = current;
+      } else if (current) {
+        return send(409, { detail: 'Already running a prediction' });
+      } else {
+        p = start(id, body, checked.received, req.headers.prefer === 'respond-async');
+      }
+      if (req.headers.prefer === 'respond-async') return send(202, view(p));
+      await p.done;
+      return send(200, view(p));
+    }
+    return send(404, { detail: 'Not Found' });
+  }, options.port);
   return Object.assign(state, {
-    baseUrl: base,
+    baseUrl: server.base,
     async finish(id: string) {
       const p = state.predictions.get(id);
       if (p) await complete(p);
     },
-    stop: () =>
-      new Promise<void>((resolve) => {
-        for (const timer of timers) clearTimeout(timer);
-        for (const finish of finishers.values()) finish();
-        server.close(() => resolve());
-      }),
+    stop: () => {
+      for (const finish of finishers.values()) finish();
+      return server.stop();
+    },
   });
 }

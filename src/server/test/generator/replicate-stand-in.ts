@@ -9,11 +9,10 @@
 // would refuse (422, "Input validation failed") and answers in the model's output shape.
 // Test-only; nothing in the app imports it.
 import { createHash, randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileFormatOf, outputsOf, validateInput, type PublishedModel } from './published-models.js';
 import { signWebhook } from '../../generator/webhook-signature.js';
 import { httpDelivery, inFormat, standInFile, type StandInOutput, type WebhookDelivery } from './stand-in-outputs.js';
+import { startStandInServer } from './stand-in-server.js';
 
 type Status = 'starting' | 'processing' | 'succeeded' | 'failed' | 'canceled';
 type WebhookEvent = 'start' | 'output' | 'logs' | 'completed';
@@ -78,7 +77,6 @@ const DEFAULT_BEHAVIOUR: ModelBehaviour = { output: 'same-person', text: null, e
 
 export async function startReplicateStandIn(options: { behaviour?: Partial<ModelBehaviour>; model?: PublishedModel } = {}): Promise<ReplicateStandIn> {
   let base = '';
-  const timers = new Set<NodeJS.Timeout>();
   const state: Omit<ReplicateStandIn, 'baseUrl' | 'stop' | 'finish'> = {
     token: `r8_${randomBytes(12).toString('hex')}`,
     webhookSecret: `whsec_${randomBytes(24).toString('base64')}`,
@@ -161,96 +159,76 @@ export async function startReplicateStandIn(options: { behaviour?: Partial<Model
     };
     state.predictions.set(p.id, p);
     void sendWebhook(p, 'start');
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      void complete(p);
-    }, state.behaviour.delayMs);
-    timers.add(timer);
+    server.after(state.behaviour.delayMs, () => void complete(p));
     return p;
   }
 
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      void (async () => {
-        const send = (status: number, payload: unknown) => {
-          res.writeHead(status, { 'content-type': 'application/json' });
-          res.end(JSON.stringify(payload));
-        };
-        const url = new URL(req.url ?? '/', base);
-        // replicate.delivery: files need no token.
-        const file = /^\/files\/([^/]+)\/out-(\d+)\.\w+$/.exec(url.pathname);
-        if (file && req.method === 'GET') {
-          if (!state.predictions.has(file[1]!)) return send(404, { detail: 'Not found.' });
-          state.fetched.push(url.pathname);
-          // In the format the prediction asked for, as its file name says.
-          const asked = /\.(png|jpg|webp)$/.exec(url.pathname)?.[1] as 'png' | 'jpg' | 'webp' | undefined;
-          const served = await inFormat(await standInFile(state.behaviour.output, Number(file[2])), asked ?? null);
-          res.writeHead(200, { 'content-type': served.contentType, 'content-length': served.body.length });
-          res.end(served.body);
-          return;
-        }
-        if (req.headers.authorization !== `Bearer ${state.token}` && req.headers.authorization !== `Token ${state.token}`) {
-          return send(401, { title: 'Unauthenticated', detail: 'You did not pass a valid authentication token', status: 401 });
-        }
-        let body: Record<string, unknown> = {};
-        if (chunks.length) {
-          try {
-            body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
-          } catch {
-            return send(400, { title: 'Bad request', detail: 'invalid JSON', status: 400 });
-          }
-        }
-        const invalid = (detail: string) => send(422, { title: 'Input validation failed', detail, status: 422 });
-        if (req.method === 'POST' && url.pathname === '/v1/predictions') {
-          const made = create(body, null);
-          return typeof made === 'string' ? invalid(made) : send(201, view(made));
-        }
-        const modelRoute = /^\/v1\/models\/([^/]+)\/([^/]+)\/predictions$/.exec(url.pathname);
-        if (req.method === 'POST' && modelRoute) {
-          const made = create(body, `${modelRoute[1]}/${modelRoute[2]}`);
-          return typeof made === 'string' ? invalid(made) : send(201, view(made));
-        }
-        const modelInfo = /^\/v1\/models\/([^/]+)\/([^/]+)(?:\/versions\/([0-9a-f]{64}))?$/.exec(url.pathname);
-        if (req.method === 'GET' && modelInfo) {
-          const name = `${modelInfo[1]}/${modelInfo[2]}`;
-          if (!state.model || state.model.name !== name || (modelInfo[3] && modelInfo[3] !== state.versionId)) return send(404, { detail: 'Not found.', status: 404 });
-          const version = { id: state.versionId, created_at: new Date(0).toISOString(), cog_version: '0.13.6', openapi_schema: state.model.openapi };
-          if (modelInfo[3]) return send(200, version);
-          return send(200, { url: `https://replicate.com/${name}`, owner: modelInfo[1], name: modelInfo[2], description: null, visibility: 'public', run_count: 0, latest_version: version });
-        }
-        const one = /^\/v1\/predictions\/([^/]+)(\/cancel)?$/.exec(url.pathname);
-        const p = one ? state.predictions.get(one[1]!) : undefined;
-        if (!one || !p) return send(404, { detail: 'Not found.', status: 404 });
-        if (req.method === 'GET' && !one[2]) {
-          if (p.status === 'starting') p.status = 'processing';
-          return send(200, view(p));
-        }
-        if (req.method === 'POST' && one[2]) {
-          if (p.status === 'starting' || p.status === 'processing') {
-            p.status = 'canceled';
-            p.canceled = true;
-            await sendWebhook(p, 'completed');
-          }
-          return send(200, view(p));
-        }
-        return send(405, { detail: 'Method not allowed', status: 405 });
-      })();
-    });
+  const server = await startStandInServer(async ({ req, res, url, chunks, send }) => {
+    // replicate.delivery: files need no token.
+    const file = /^\/files\/([^/]+)\/out-(\d+)\.\w+$/.exec(url.pathname);
+    if (file && req.method === 'GET') {
+      if (!state.predictions.has(file[1]!)) return send(404, { detail: 'Not found.' });
+      state.fetched.push(url.pathname);
+      // In the format the prediction asked for, as its file name says.
+      const asked = /\.(png|jpg|webp)$/.exec(url.pathname)?.[1] as 'png' | 'jpg' | 'webp' | undefined;
+      const served = await inFormat(await standInFile(state.behaviour.output, Number(file[2])), asked ?? null);
+      res.writeHead(200, { 'content-type': served.contentType, 'content-length': served.body.length });
+      res.end(served.body);
+      return;
+    }
+    if (req.headers.authorization !== `Bearer ${state.token}` && req.headers.authorization !== `Token ${state.token}`) {
+      return send(401, { title: 'Unauthenticated', detail: 'You did not pass a valid authentication token', status: 401 });
+    }
+    let body: Record<string, unknown> = {};
+    if (chunks.length) {
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+      } catch {
+        return send(400, { title: 'Bad request', detail: 'invalid JSON', status: 400 });
+      }
+    }
+    const invalid = (detail: string) => send(422, { title: 'Input validation failed', detail, status: 422 });
+    if (req.method === 'POST' && url.pathname === '/v1/predictions') {
+      const made = create(body, null);
+      return typeof made === 'string' ? invalid(made) : send(201, view(made));
+    }
+    const modelRoute = /^\/v1\/models\/([^/]+)\/([^/]+)\/predictions$/.exec(url.pathname);
+    if (req.method === 'POST' && modelRoute) {
+      const made = create(body, `${modelRoute[1]}/${modelRoute[2]}`);
+      return typeof made === 'string' ? invalid(made) : send(201, view(made));
+    }
+    const modelInfo = /^\/v1\/models\/([^/]+)\/([^/]+)(?:\/versions\/([0-9a-f]{64}))?$/.exec(url.pathname);
+    if (req.method === 'GET' && modelInfo) {
+      const name = `${modelInfo[1]}/${modelInfo[2]}`;
+      if (!state.model || state.model.name !== name || (modelInfo[3] && modelInfo[3] !== state.versionId)) return send(404, { detail: 'Not found.', status: 404 });
+      const version = { id: state.versionId, created_at: new Date(0).toISOString(), cog_version: '0.13.6', openapi_schema: state.model.openapi };
+      if (modelInfo[3]) return send(200, version);
+      return send(200, { url: `https://replicate.com/${name}`, owner: modelInfo[1], name: modelInfo[2], description: null, visibility: 'public', run_count: 0, latest_version: version });
+    }
+    const one = /^\/v1\/predictions\/([^/]+)(\/cancel)?$/.exec(url.pathname);
+    const p = one ? state.predictions.get(one[1]!) : undefined;
+    if (!one || !p) return send(404, { detail: 'Not found.', status: 404 });
+    if (req.method === 'GET' && !one[2]) {
+      if (p.status === 'starting') p.status = 'processing';
+      return send(200, view(p));
+    }
+    if (req.method === 'POST' && one[2]) {
+      if (p.status === 'starting' || p.status === 'processing') {
+        p.status = 'canceled';
+        p.canceled = true;
+        await sendWebhook(p, 'completed');
+      }
+      return send(200, view(p));
+    }
+    return send(405, { detail: 'Method not allowed', status: 405 });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = server.base;
   return Object.assign(state, {
     baseUrl: `${base}/v1`,
     async finish(id: string) {
       const p = state.predictions.get(id);
       if (p) await complete(p);
     },
-    stop: () =>
-      new Promise<void>((resolve) => {
-        for (const timer of timers) clearTimeout(timer);
-        server.close(() => resolve());
-      }),
+    stop: () => server.stop(),
   });
 }
