@@ -17,13 +17,8 @@ const POWER = Float64Array.from({ length: 256 }, (_, value) => (value / 255) ** 
 
 /** Mild white balance (shades of gray at a third of its strength, at most ±6 % a channel) and exposure towards a mid tone, measured where alpha > 50 %. */
 export function measureTone(rgb: Uint8Array, alpha: Uint8Array): ToneCorrection {
-  let r = 0;
-  let g = 0;
-  let b = 0;
-  let pr = 0;
-  let pg = 0;
-  let pb = 0;
-  let n = 0;
+  // Sums of the channels and of their powers (POWER), over n person pixels.
+  let [r, g, b, pr, pg, pb, n] = [0, 0, 0, 0, 0, 0, 0];
   for (let i = 0, p = 0; i < alpha.length; i++, p += 3) {
     if (alpha[i]! < 128) continue;
     r += rgb[p]!;

@@ -25,6 +25,8 @@ function campaignFromCatalog(catalog: ReturnType<typeof useAppData>['catalog']) 
   return c ? { id: c.id, percent: c.percent, packages: c.packages, startsAt: new Date(c.startsAt), endsAt: new Date(c.endsAt) } : null;
 }
 
+type BillingField = 'billingName' | 'billingAddress';
+
 export function SummaryStep() {
   const { t, language } = useI18n();
   const { catalog, capabilities } = useAppData();
@@ -41,6 +43,17 @@ export function SummaryStep() {
   const [waiverError, setWaiverError] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [billingErrors, setBillingErrors] = useState<{ billingName?: string; billingAddress?: string }>({});
+  const billingError = (field: BillingField) => (billingErrors[field] ? t(`errors.${billingErrors[field]}`) : null);
+  /** A billing field's value and change handler: typing clears the field's error. */
+  const billingInput = (field: BillingField, id: string) => ({
+    id,
+    value: state[field],
+    onChange: (e: { target: { value: string } }) => {
+      update({ [field]: e.target.value });
+      setBillingErrors((b) => ({ ...b, [field]: undefined }));
+    },
+    'data-testid': id,
+  });
   const billingBox = useRef<HTMLDetailsElement>(null);
   const [submitting, setSubmitting] = useState(false);
   // The checks are loading for a press of the order button: a second press does nothing.
@@ -213,38 +226,11 @@ export function SummaryStep() {
           <details ref={billingBox} className="billing" open={Boolean(state.billingName || state.billingAddress)}>
             <summary className="billing__summary">{t('order.summary.billing.title')}</summary>
             <p className="field__hint">{t('order.summary.billing.hint')}</p>
-            <FormField id="billing-name" label={t('order.summary.billing.name')} error={billingErrors.billingName ? t(`errors.${billingErrors.billingName}`) : null}>
-              {(aria) => (
-                <input
-                  id="billing-name"
-                  autoComplete="name"
-                  maxLength={BILLING_LIMITS.name}
-                  value={state.billingName}
-                  onChange={(e) => {
-                    update({ billingName: e.target.value });
-                    setBillingErrors((b) => ({ ...b, billingName: undefined }));
-                  }}
-                  {...aria}
-                  data-testid="billing-name"
-                />
-              )}
+            <FormField id="billing-name" label={t('order.summary.billing.name')} error={billingError('billingName')}>
+              {(aria) => <input autoComplete="name" maxLength={BILLING_LIMITS.name} {...billingInput('billingName', 'billing-name')} {...aria} />}
             </FormField>
-            <FormField id="billing-address" label={t('order.summary.billing.address')} error={billingErrors.billingAddress ? t(`errors.${billingErrors.billingAddress}`) : null}>
-              {(aria) => (
-                <textarea
-                  id="billing-address"
-                  autoComplete="street-address"
-                  rows={3}
-                  maxLength={BILLING_LIMITS.address}
-                  value={state.billingAddress}
-                  onChange={(e) => {
-                    update({ billingAddress: e.target.value });
-                    setBillingErrors((b) => ({ ...b, billingAddress: undefined }));
-                  }}
-                  {...aria}
-                  data-testid="billing-address"
-                />
-              )}
+            <FormField id="billing-address" label={t('order.summary.billing.address')} error={billingError('billingAddress')}>
+              {(aria) => <textarea autoComplete="street-address" rows={3} maxLength={BILLING_LIMITS.address} {...billingInput('billingAddress', 'billing-address')} {...aria} />}
             </FormField>
           </details>
 
