@@ -2,7 +2,7 @@
 // database, file storage, mail, payments, the studio's models and the external image generator.
 import type { FastifyInstance } from 'fastify';
 import { createInference, type Inference } from '../studio/inference/client.js';
-import type { AppOverrides } from './app.js';
+import type { AppOverrides } from './app-types.js';
 import type { AppConfig } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/client.js';
 import { createGenerator } from './generator/create-generator.js';

@@ -5,7 +5,7 @@ import { constants as zlibConstants } from 'node:zlib';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { AppOverrides } from './app.js';
+import type { AppOverrides } from './app-types.js';
 import type { AppConfig } from './config.js';
 import { loggableError } from './db/errors.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './http/error-handler.js';

@@ -2,7 +2,7 @@
 // decorators, and the job runners that work the queue in this process.
 import type { FastifyInstance } from 'fastify';
 import type { AppAdapters } from './app-adapters.js';
-import type { AppOverrides } from './app.js';
+import type { AppOverrides } from './app-types.js';
 import { shopCapabilities } from './capabilities.js';
 import type { AppConfig } from './config.js';
 import { createGarbageRelease } from './jobs/garbage.js';

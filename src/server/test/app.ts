@@ -3,7 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, type AppOverrides } from '../app.js';
+import { buildApp } from '../app.js';
+import type { AppOverrides } from '../app-types.js';
 import { loadConfig, type AppConfig } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
 

@@ -2,7 +2,7 @@
 // through the statement-counting fault proxy, beside an in-process app on the same database and files (to place orders, sign provider events and
 // look at the result). For *.pg.test.ts files that kill the shop or cut its connection mid-work.
 import type { DatabaseHandle } from '../db/client.js';
-import type { AppOverrides } from '../app.js';
+import type { AppOverrides } from '../app-types.js';
 import { buildTestApp, type TestApp } from './app.js';
 import { openPostgresTestDatabase } from './databases.js';
 import { startFaultProxy, type FaultProxy } from './pg-fault-proxy.js';

@@ -2,7 +2,7 @@
 // test and closed, with the database, after its last.
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
-import type { AppOverrides } from '../app.js';
+import type { AppOverrides } from '../app-types.js';
 import type { AppConfig } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { buildTestApp, type TestApp } from './app.js';

@@ -2,7 +2,7 @@
 // the decisions about the picture on show, and the line of keys.
 import type { ReactNode, RefObject } from 'react';
 import { Badge } from './admin-ui.js';
-import type { LightboxAction, LightboxItem } from './lightbox.js';
+import type { LightboxAction, LightboxItem } from './lightbox-types.js';
 
 export function LightboxBar({ item, index, count, zoomed, onStep, onZoom, onClose, closeButton }: {
   item: LightboxItem;

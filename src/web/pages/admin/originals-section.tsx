@@ -5,7 +5,8 @@ import type { PhotoWarning } from '../../../domain/order-views.js';
 import type { AdminUpload } from '../../../domain/staff-api.js';
 import { SafeImage } from './admin-ui.js';
 import { fileFacts } from './admin-format.js';
-import { Lightbox, type LightboxItem } from './lightbox.js';
+import { Lightbox } from './lightbox.js';
+import type { LightboxItem } from './lightbox-types.js';
 
 function useLightbox(items: LightboxItem[]) {
   const [index, setIndex] = useState<number | null>(null);

@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import type { AdminOrderDetail, AdminResult, ResultStatus } from '../../../domain/staff-api.js';
 import { resultStatusLabel, resultStatusTone } from './admin-format.js';
-import type { LightboxAction, LightboxItem } from './lightbox.js';
+import type { LightboxAction, LightboxItem } from './lightbox-types.js';
 import { RESULT_ACTIONS } from './use-result-changes.js';
 
 const DECIDED: Record<ResultStatus, string> = { active: 'veröffentlicht', archived: 'archiviert', deleted: 'abgelehnt (gelöscht)', draft: 'zurück als Entwurf' };
