@@ -66,7 +66,7 @@ function navigation(data: StaticPageData) {
     list.hidden = !open;
     button.setAttribute('aria-expanded', String(open));
   };
-  button.addEventListener('click', () => setOpen(list.hidden));
+  button.addEventListener('click', () => setOpen(list.hidden !== false));
   const onPointer = (event: Event) => {
     if (!list.hidden && !container.contains(event.target as Node)) setOpen(false);
   };
