@@ -10,7 +10,8 @@
 //   3. keep and commit the new snapshot and _journal.json with it: the next generate starts from that snapshot.
 // A migration schema.ts cannot express still takes steps 1 to 3, with `generate --custom --name <name>` (empty SQL).
 // drizzle-kit-snapshot.test.ts fails while schema.ts has changes the latest snapshot lacks, or the journal does not
-// end with the latest migration. Snapshots 0000-0004 are of migrations 0001-0005; 0018 was made from schema.ts.
+// end with the latest migration. Snapshots 0000-0004 are of migrations 0001-0005; 0018 was made from schema.ts, which
+// declares exactly what the migrations build (schema-matches-migrations.pg.test.ts reads a migrated database back).
 import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({

@@ -1,9 +1,9 @@
 // Orders (a team order's members are orders too), a team's join links and invitations, and the customer's
 // requests for new pictures.
 import { sql } from 'drizzle-orm';
-import { type AnyPgColumn, boolean, check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, foreignKey, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, timestampTz, updatedAt } from './columns.js';
-import { staffRef } from './staff.js';
+import { staffUsers } from './staff.js';
 
 /** A column naming an order; `onDelete` says what deleting the order does to the row. */
 export function orderRef(name: string, onDelete: 'cascade' | 'restrict' | 'set null') {
@@ -81,7 +81,7 @@ export const orders = pgTable(
     companyVatId: text('company_vat_id'),
     vatTreatment: text('vat_treatment').notNull().default('standard'),
     seats: integer('seats'),
-    teamOrderId: uuid('team_order_id').references((): AnyPgColumn => orders.id, { onDelete: 'set null' }),
+    teamOrderId: uuid('team_order_id'),
   },
   (t) => [
     uniqueIndex('orders_order_number_key').on(t.orderNumber),
@@ -89,6 +89,9 @@ export const orders = pgTable(
     index('orders_created_at_idx').on(t.createdAt),
     index('orders_status_idx').on(t.status, t.createdAt),
     index('orders_email_idx').on(t.email),
+    // The back office's search by any part of an address or order number (migration 0014, pg_trgm).
+    index('orders_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
+    index('orders_order_number_trgm_idx').using('gin', t.orderNumber.op('gin_trgm_ops')),
     index('orders_photos_delete_after_idx').on(t.photosDeleteAfter),
     check('orders_status_check', sql`${t.status} in ('created','paid','in_progress','completed','cancelled')`),
     check('orders_payment_status_check', sql`${t.paymentStatus} in ('pending','paid','failed','refunded')`),
@@ -100,10 +103,13 @@ export const orders = pgTable(
     check('orders_customer_kind_check', sql`${t.customerKind} in ('consumer','business')`),
     check('orders_vat_treatment_check', sql`${t.vatTreatment} in ('standard','reverse_charge')`),
     check('orders_seats_check', sql`${t.seats} is null or ${t.seats} between 1 and 500`),
+    // A team member's order names its team's order (migration 0011 added it, hence PostgreSQL's own name).
+    foreignKey({ name: 'orders_team_order_id_fkey', columns: [t.teamOrderId], foreignColumns: [t.id] }).onDelete('set null'),
     index('orders_team_order_idx').on(t.teamOrderId).where(sql`${t.teamOrderId} is not null`),
-    // The back office's order list: placed orders newest first, all or by status (migration 0015).
-    index('orders_placed_idx').on(t.createdAt.desc(), t.id.desc()).where(sql`${t.orderedAt} is not null`),
-    index('orders_placed_status_idx').on(t.status, t.createdAt.desc(), t.id.desc()).where(sql`${t.orderedAt} is not null`),
+    // The back office's order list: placed orders newest first, all or by status (migration 0015; DESC puts
+    // nulls first in PostgreSQL, and the columns are never null).
+    index('orders_placed_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`${t.orderedAt} is not null`),
+    index('orders_placed_status_idx').on(t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`${t.orderedAt} is not null`),
   ],
 );
 
@@ -111,23 +117,29 @@ export const teamLinks = pgTable(
   'team_links',
   {
     id: uuid('id').primaryKey(),
-    teamOrderId: orderRef('team_order_id', 'cascade').notNull(),
+    teamOrderId: uuid('team_order_id').notNull(),
     createdAt: createdAt(),
     revokedAt: timestampTz('revoked_at'),
   },
-  (t) => [index('team_links_team_idx').on(t.teamOrderId)],
+  (t) => [
+    foreignKey({ name: 'team_links_team_order_id_fkey', columns: [t.teamOrderId], foreignColumns: [orders.id] }).onDelete('cascade'),
+    index('team_links_team_idx').on(t.teamOrderId),
+  ],
 );
 
 export const teamInvites = pgTable(
   'team_invites',
   {
     id: uuid('id').primaryKey(),
-    teamOrderId: orderRef('team_order_id', 'cascade').notNull(),
+    teamOrderId: uuid('team_order_id').notNull(),
     email: text('email').notNull(),
     createdAt: createdAt(),
     remindedAt: timestampTz('reminded_at'),
   },
-  (t) => [uniqueIndex('team_invites_team_email_key').on(t.teamOrderId, sql`lower(${t.email})`)],
+  (t) => [
+    foreignKey({ name: 'team_invites_team_order_id_fkey', columns: [t.teamOrderId], foreignColumns: [orders.id] }).onDelete('cascade'),
+    uniqueIndex('team_invites_team_email_key').on(t.teamOrderId, sql`lower(${t.email})`),
+  ],
 );
 
 export const revisionRequests = pgTable(
@@ -143,7 +155,7 @@ export const revisionRequests = pgTable(
     dueAt: timestampTz('due_at'),
     /** Staff's answer when they close it; the customer receives it by mail. */
     answer: text('answer'),
-    answeredBy: staffRef('answered_by', 'set null'),
+    answeredBy: uuid('answered_by'),
     createdAt: createdAt(),
     resolvedAt: timestampTz('resolved_at'),
   },
@@ -152,5 +164,6 @@ export const revisionRequests = pgTable(
     index('revision_requests_order_idx').on(t.orderId, t.createdAt),
     uniqueIndex('revision_requests_one_open').on(t.orderId).where(sql`${t.status} = 'open'`),
     check('revision_requests_status_check', sql`${t.status} in ('open','done')`),
+    foreignKey({ name: 'revision_requests_answered_by_fkey', columns: [t.answeredBy], foreignColumns: [staffUsers.id] }).onDelete('set null'),
   ],
 );

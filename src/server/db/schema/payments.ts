@@ -121,6 +121,7 @@ export const refunds = pgTable(
     index('refunds_order_idx').on(t.orderId),
     check('refunds_status_check', sql`${t.status} in ('requested','succeeded','failed')`),
     check('refunds_amount_check', sql`${t.amountCents} > 0`),
+    check('refunds_seats_check', sql`${t.seats} is null or ${t.seats} > 0`),
   ],
 );
 

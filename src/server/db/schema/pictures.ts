@@ -1,10 +1,10 @@
 // The pictures of an order: the customer's photos and their checks, the pictures made from them, and their
 // downloads.
 import { sql } from 'drizzle-orm';
-import { bigserial, check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, check, foreignKey, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { PhotoRefusalDetails, PictureVariant, StoredPhotoQuality } from '../../../domain/stored-json.js';
 import { createdAt, timestampTz, updatedAt } from './columns.js';
-import { orderRef } from './orders.js';
+import { orderRef, orders } from './orders.js';
 import { staffRef } from './staff.js';
 
 export const orderUploads = pgTable(
@@ -30,7 +30,7 @@ export const photoChecks = pgTable(
   'photo_checks',
   {
     id: uuid('id').primaryKey(),
-    orderId: orderRef('order_id', 'cascade').notNull(),
+    orderId: uuid('order_id').notNull(),
     fileName: text('file_name').notNull(),
     storageKey: text('storage_key').notNull(),
     status: text('status', { enum: ['checking', 'refused'] }).notNull(),
@@ -39,7 +39,12 @@ export const photoChecks = pgTable(
     createdAt: createdAt(),
     finishedAt: timestampTz('finished_at'),
   },
-  (t) => [index('photo_checks_order_idx').on(t.orderId, t.status)],
+  (t) => [
+    // Written inline in migration 0017, so PostgreSQL named them.
+    foreignKey({ name: 'photo_checks_order_id_fkey', columns: [t.orderId], foreignColumns: [orders.id] }).onDelete('cascade'),
+    check('photo_checks_status_check', sql`${t.status} in ('checking','refused')`),
+    index('photo_checks_order_idx').on(t.orderId, t.status),
+  ],
 );
 
 export const generatedImages = pgTable(
