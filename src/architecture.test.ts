@@ -118,3 +118,56 @@ test('the check finds each kind of broken rule', () => {
     'testing/images.ts (testing) imports server/paths.ts (server)',
   ]);
 });
+
+// The catalogues (JSON) and stylesheets (CSS) are data and are not counted.
+test('no source file under src/ is longer than 400 lines, tests included', () => {
+  const long = readdirSync(SRC, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name))
+    .map((entry) => path.relative(SRC, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+    .map((file) => ({ file, lines: readFileSync(path.join(SRC, file), 'utf8').split('\n').length - 1 }))
+    .filter(({ lines }) => lines > 400);
+  expect(long).toEqual([]);
+});
+
+/** Groups of files that import each other in a circle (Tarjan's strongly connected components of more than one file). */
+export function importCircles(files: SourceFile[]): string[][] {
+  const known = new Set(files.map((f) => f.file));
+  const edges = new Map(files.map(({ file, imports }) => [file, imports.map((s) => resolveImport(file, s, (f) => known.has(f))).filter((t): t is string => t !== null && known.has(t))]));
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  let next = 0;
+  const visit = (file: string) => {
+    index.set(file, next);
+    low.set(file, next++);
+    stack.push(file);
+    onStack.add(file);
+    for (const target of edges.get(file) ?? []) {
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file)!, low.get(target)!));
+      } else if (onStack.has(target)) low.set(file, Math.min(low.get(file)!, index.get(target)!));
+    }
+    if (low.get(file) === index.get(file)) {
+      const group: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        group.push(member);
+      } while (member !== file);
+      if (group.length > 1) circles.push(group.sort());
+    }
+  };
+  for (const { file } of files) if (!index.has(file)) visit(file);
+  return circles;
+}
+
+test('no two files of the app import each other, directly or around a circle (tests and test support left out)', () => {
+  const production = sourceFiles(SRC).filter(({ file }) => !isTestSupport(file));
+  expect(importCircles(production)).toEqual([]);
+  const file = (name: string, ...imports: string[]): SourceFile => ({ file: name, imports });
+  expect(importCircles([file('a/x.ts', './y.js'), file('a/y.ts', '../b/z.js'), file('b/z.ts', '../a/x.js'), file('b/w.ts', '../a/x.js')])).toEqual([['a/x.ts', 'a/y.ts', 'b/z.ts']]);
+});
