@@ -1,7 +1,7 @@
 // `node scripts/test-durations.mjs [report.json…]`: refreshes src/testing/test-durations.json (the test files of
 // 5 s and more, slowest first; test-sequencer.ts starts them first) from vitest's JSON reports (default: the one
 // `npm test` writes, .tmp/vitest.json). Run it after a PGlite and a PostgreSQL run; the longer time counts.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './build-info.mjs';
 
@@ -15,6 +15,7 @@ for (const report of reports) {
     if (took >= 5) seconds[name] = Math.max(took, seconds[name] ?? 0);
   }
 }
-const sorted = Object.fromEntries(Object.entries(seconds).sort(([, a], [, b]) => b - a));
+// Files that were split or removed since go.
+const sorted = Object.fromEntries(Object.entries(seconds).filter(([name]) => existsSync(path.join(ROOT, name))).sort(([, a], [, b]) => b - a));
 writeFileSync(target, `${JSON.stringify(sorted, null, 2)}\n`);
 console.log(`${Object.keys(sorted).length} files in ${path.relative(ROOT, target)}`);
