@@ -1,11 +1,12 @@
-// What the staff API's back-office operations answer (src/server/modules/admin/: the order list, the dashboard, an
-// order's detail and every change to it), written once: the admin service declares its operations' return types
-// with them, so the compiler holds the server to what the back office (src/web/pages/admin/) reads.
+// What the staff API answers, written once: the session (modules/auth), the order list, the dashboard, an order's
+// detail and every change to it (modules/admin), the jobs and an order's studio state (modules/production). The
+// server declares its answers' types with them, so the compiler holds it to what the back office
+// (src/web/pages/admin/) reads.
 // Times are ISO strings in both places: the service turns every Date into one itself (toISOString), so what it
 // returns is what JSON carries to the browser.
 import type { PhotoWarning } from './order-views.js';
-import type { OrderStatus } from './order-state.js';
-import type { AuditDetails, PictureVariant } from './stored-json.js';
+import type { OrderStatus, ProductionMode } from './order-state.js';
+import type { AuditDetails, DiscardedPicture, PictureVariant } from './stored-json.js';
 
 /** A staff account as the session answers name it (the auth module's StaffIdentity). */
 export interface StaffUser {
@@ -174,4 +175,36 @@ export interface UploadedResult {
   id: string;
   fileName: string;
   status: 'draft';
+}
+
+/** A job as staff see it (GET /api/admin/jobs/dead, and an order's studio state). */
+export interface AdminJob {
+  id: number;
+  queue: string;
+  status: 'pending' | 'running' | 'done' | 'failed' | 'dead';
+  attempts: number;
+  maxAttempts: number;
+  /**
+   * refused: studio drafts not made because they failed the output gate twice (no face, someone else's).
+   * discarded: the generator's pictures the gate refused, each attempt with its reason; missing: pictures given up.
+   */
+  progress: { done?: number; total?: number; refused?: number; discarded?: DiscardedPicture[]; identityLimit?: number; missing?: number[] } | null;
+  lastError: string | null;
+  orderId: string | null;
+  runAt: string;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+/** GET /api/admin/orders/:id/studio: who makes the order's pictures, and its jobs (the production module). */
+export interface StudioState {
+  productionMode: ProductionMode;
+  generation: number;
+  generatorConfigured: boolean;
+  jobs: AdminJob[];
+}
+
+/** GET /api/admin/jobs/dead. */
+export interface DeadJobsResponse {
+  jobs: AdminJob[];
 }

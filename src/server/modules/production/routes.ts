@@ -2,6 +2,7 @@
 // their progress, regenerating drafts, and the dead jobs with their retry.
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
+import type { AdminJob, DeadJobsResponse, StudioState } from '../../../domain/staff-api.js';
 import type { JobProgress } from '../../../domain/stored-json.js';
 import { IDENTITY } from '../../../studio/thresholds.js';
 import { auditLog } from '../../db/schema.js';
@@ -18,17 +19,18 @@ import { PRODUCTION_MODES, type StudioService } from './studio-service.js';
 const orderParams = z.object({ id: z.uuid({ error: 'notFound' }) }).strict();
 
 /** What staff see of a job's progress: counts, and for the generator each picture the gate discarded and why. */
-function progressView(p: JobProgress | null) {
+function progressView(p: JobProgress | null): AdminJob['progress'] {
   if (!p || typeof p !== 'object') return null;
   const discarded = [...(p.earlier ?? []), ...(p.discarded ?? [])].slice(-60);
   return { done: p.done, total: p.total, refused: p.refused, ...(discarded.length ? { discarded, identityLimit: IDENTITY.maxSamePersonDistance } : {}), missing: p.missing };
 }
 
-function jobView(job: JobRow) {
+function jobView(job: JobRow): AdminJob {
   return {
     id: job.id,
     queue: job.queue,
-    status: job.status,
+    // One of these: the table's check (jobs_status_check) allows no other.
+    status: job.status as AdminJob['status'],
     attempts: job.attempts,
     maxAttempts: job.maxAttempts,
     progress: progressView(job.progress),
@@ -49,7 +51,8 @@ export const studioRoutes: FastifyPluginAsync<{ studio: StudioService; generator
     const order = await createOrderRepository(app.db.db).find(request.params.id);
     if (!order) throw notFound('notFound');
     const jobs = await studio.jobsOf(order.id);
-    return { productionMode: order.productionMode, generation: order.studioGeneration, generatorConfigured: generator.configured, jobs: jobs.map(jobView) };
+    // One of PRODUCTION_MODES: the table's check (orders_production_mode_check) allows no other.
+    return { productionMode: order.productionMode as StudioState['productionMode'], generation: order.studioGeneration, generatorConfigured: generator.configured, jobs: jobs.map(jobView) } satisfies StudioState;
   });
 
   api.post('/api/admin/orders/:id/studio/mode', { schema: { params: orderParams, body: z.object({ mode: z.enum(PRODUCTION_MODES) }).strict() } }, async (request) => {
@@ -90,7 +93,7 @@ export const studioRoutes: FastifyPluginAsync<{ studio: StudioService; generator
     return { jobId };
   });
 
-  api.get('/api/admin/jobs/dead', async () => ({ jobs: (await app.jobs.dead()).map(jobView) }));
+  api.get('/api/admin/jobs/dead', async (): Promise<DeadJobsResponse> => ({ jobs: (await app.jobs.dead()).map(jobView) }));
 
   api.post('/api/admin/jobs/:jobId/retry', { schema: { params: z.object({ jobId: z.coerce.number().int().positive() }).strict() } }, async (request) => {
     const job = await app.jobs.find(request.params.jobId);

@@ -1,7 +1,7 @@
 // Jobs that failed for good (dead letters): staff see them on the dashboard and send them round again.
 import { useState } from 'react';
 import { Link } from '../../components/link.js';
-import type { AdminJob } from './admin-types.js';
+import type { AdminJob, DeadJobsResponse } from '../../../domain/staff-api.js';
 import { ErrorAlert, ListCard } from './admin-ui.js';
 import { JobLine } from './studio-panel.js';
 import { useStaff } from './staff-session.js';
@@ -9,7 +9,7 @@ import { useAdminQuery } from './use-admin-query.js';
 
 export function DeadJobsCard() {
   const { request } = useStaff();
-  const { data, reload } = useAdminQuery<{ jobs: AdminJob[] }>('/api/admin/jobs/dead');
+  const { data, reload } = useAdminQuery<DeadJobsResponse>('/api/admin/jobs/dead');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState(false);
   if (!data) return null;

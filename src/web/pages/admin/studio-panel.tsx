@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { isInProduction } from '../../../domain/order-state.js';
 import type { AdminOrderDetail } from '../../../domain/staff-api.js';
-import type { AdminJob, StudioState } from './admin-types.js';
+import type { AdminJob, StudioState } from '../../../domain/staff-api.js';
 import { Badge, ErrorAlert } from './admin-ui.js';
 import { formatDateTime, STUDIO_ERRORS } from './admin-format.js';
 import { toApiError, useStaff } from './staff-session.js';
