@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppServices } from './app-services.js';
 import type { AppConfig } from './config.js';
 import { schedulePeriodic } from './jobs/periodic.js';
-import { RECONCILE } from './modules/orders/payment-events.js';
+import { RECONCILE } from './modules/orders/payment-reconciliation.js';
 
 /** At the start, temporary files older than this are left over from a crash. */
 const STARTUP_TEMPORARY_STALE_MS = 5 * 60 * 1000;

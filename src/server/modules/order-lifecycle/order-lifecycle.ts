@@ -5,7 +5,7 @@
 // that record the payment, so the work exists exactly when the payment does; app.ts only wires them.
 import type { Executor } from '../../db/client.js';
 import { invoiceUrl, type InvoiceService } from '../invoices/invoice-service.js';
-import type { OrderLifecycle } from '../orders/payment-events.js';
+import type { OrderLifecycle } from '../orders/payment-event-context.js';
 import type { OrderRow } from '../orders/order-repository.js';
 import type { RefundService } from '../refunds/refund-service.js';
 import type { GeneratorService } from '../production/generator-service.js';

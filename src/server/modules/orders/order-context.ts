@@ -16,7 +16,8 @@ import type { Storage } from '../../storage/storage.js';
 import type { QualityReport } from '../../../studio/quality-gate.js';
 import { photoQualityView } from '../production/photo-quality.js';
 import { createOrderRepository, type OrderRepository, type OrderRow, type UploadRow } from './order-repository.js';
-import { createPaymentEventService, type OrderLifecycle, type PaymentEventService } from './payment-events.js';
+import type { OrderLifecycle } from './payment-event-context.js';
+import { createPaymentEventService, type PaymentEventService } from './payment-events.js';
 
 export interface OrderServiceDeps {
   db: Database;

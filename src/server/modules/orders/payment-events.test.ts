@@ -13,7 +13,7 @@ import { buildTestApp, type TestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
 import { payOrder, placeOrder } from '../../test/seed.js';
 import { freePort } from '../../test/shop-process.js';
-import { RECONCILE } from './payment-events.js';
+import { RECONCILE } from './payment-reconciliation.js';
 
 describe.each(testDatabases())('payment events on $name', (testDb) => {
   let db: DatabaseHandle;

@@ -13,10 +13,6 @@ import { createPaymentEventEffects } from './payment-event-effects.js';
 import { createEventSettlement } from './payment-event-settle.js';
 import { createReconciliation } from './payment-reconciliation.js';
 
-export type { EventEffect, OrderLifecycle, PaymentEventDeps } from './payment-event-context.js';
-export { SETTLE_BEFORE_ANSWER_MS } from './payment-event-settle.js';
-export { RECONCILE } from './payment-reconciliation.js';
-
 export function createPaymentEventService(deps: PaymentEventDeps) {
   const senders = createOrderMailSenders(deps);
   const { settle, sendOwedMail } = createEventSettlement(deps, senders);

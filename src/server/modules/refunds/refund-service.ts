@@ -17,7 +17,7 @@ import { renderRefundMail } from '../../mail/service-mails.js';
 import { ProviderRefusedError, type PaymentEvent, type PaymentProvider } from '../../payment-providers/provider.js';
 import { invoiceUrl, type InvoiceService } from '../invoices/invoice-service.js';
 import { createOrderRepository, type OrderRow } from '../orders/order-repository.js';
-import type { EventEffect } from '../orders/payment-events.js';
+import type { EventEffect } from '../orders/payment-event-context.js';
 
 export type RefundRow = typeof refunds.$inferSelect;
 
