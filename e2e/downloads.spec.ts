@@ -6,11 +6,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { FastifyInstance } from 'fastify';
-import yauzl from 'yauzl';
 import { buildApp } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
 import { statusToken } from '../src/server/modules/orders/order-tokens.js';
 import { addResults, payOrder, placeOrder, setOrder, type SeededOrder } from '../src/server/test/seed.js';
+import { zipNames } from './page-checks.js';
 
 let app: FastifyInstance;
 let base: string;
@@ -38,21 +38,6 @@ test.afterAll(async () => {
   await app?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-function zipNames(file: string): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(file, { lazyEntries: true }, (error, zip) => {
-      if (error || !zip) return reject(error);
-      const names: string[] = [];
-      zip.on('entry', (entry: yauzl.Entry) => {
-        names.push(entry.fileName);
-        zip.readEntry();
-      });
-      zip.on('end', () => resolve(names));
-      zip.readEntry();
-    });
-  });
-}
 
 test('a completed order: one image and the ZIP download from the status page', async ({ page }) => {
   await page.goto(`${base}/order-status/${order.orderId}?token=${statusToken(secret, order.orderId, new Date())}`);

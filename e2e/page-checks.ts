@@ -1,4 +1,4 @@
-// Checks the team journey runs on every page it opens: console errors and CSP violations, axe-core's findings,
+// Checks the journeys run on the pages they open: console errors and CSP violations, axe-core's findings,
 // whole-page screenshots at a width, and the names inside a downloaded ZIP.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
