@@ -202,6 +202,21 @@ describe.each(testDatabases())('job queue on $name', (testDb) => {
     expect(await queue.find(slow)).toMatchObject({ status: 'done', attempts: 2, progress: { done: 2 } });
   });
 
+  test('a note merged from outside the handler (a webhook) stays through the handler\'s progress while it is about the prediction under way, and only the job\'s holder writes progress', async () => {
+    const queue = createJobQueue(db.db, now);
+    const id = (await queue.enqueue({ queue: 'q.n', payload: {} }))!;
+    await queue.claim('holder', ['q.n'], 60_000);
+    await queue.progressKeeping(id, 'holder', { predictionId: 'p1', done: 0 }, { key: 'webhook', id: 'p1' });
+    await queue.mergeProgress(id, { webhook: { id: 'p1', status: 'succeeded' } } as never);
+    await queue.progressKeeping(id, 'holder', { predictionId: 'p1', done: 1 }, { key: 'webhook', id: 'p1' });
+    expect((await queue.find(id))!.progress).toEqual({ predictionId: 'p1', done: 1, webhook: { id: 'p1', status: 'succeeded' } });
+    // The next prediction: the old note goes, as does any the handler passes itself.
+    await queue.progressKeeping(id, 'holder', { predictionId: 'p2', done: 1, webhook: { id: 'stale' } } as never, { key: 'webhook', id: 'p2' });
+    expect((await queue.find(id))!.progress).toEqual({ predictionId: 'p2', done: 1 });
+    await queue.progressKeeping(id, 'someone else', { predictionId: 'p3', done: 9 }, { key: 'webhook', id: 'p3' });
+    expect((await queue.find(id))!.progress).toEqual({ predictionId: 'p2', done: 1 });
+  });
+
   test('a job cut short by a database outage goes back without using an attempt and runs again soon', async () => {
     const queue = createJobQueue(db.db, now);
     const id = (await queue.enqueue({ queue: 'q.f', payload: {}, maxAttempts: 1 }))!;

@@ -189,6 +189,30 @@ export function createJobQueue(db: Executor, now: () => Date) {
       await db.update(jobs).set({ progress, updatedAt: now() }).where(and(eq(jobs.id, id), eq(jobs.lockedBy, workerId)));
     },
 
+    /**
+     * The handler's progress, keeping the entry `keep.key` that `mergeProgress` wrote meanwhile while that entry's
+     * `id` is still `keep.id` (a webhook's note about the prediction under way): one statement, so neither write
+     * undoes the other. Only while `workerId` holds the job (null: no claim to check, a handler run by hand).
+     */
+    async progressKeeping(id: number, workerId: string | null, progress: JobProgress, keep: { key: string; id: string }): Promise<void> {
+      const { [keep.key]: _replaced, ...rest } = progress as Record<string, unknown>;
+      await db
+        .update(jobs)
+        .set({
+          progress: sql`${JSON.stringify(rest)}::jsonb || case when ${jobs.progress}->${keep.key}->>'id' = ${keep.id} then jsonb_build_object(${keep.key}::text, ${jobs.progress}->${keep.key}) else '{}'::jsonb end`,
+          updatedAt: now(),
+        })
+        .where(and(eq(jobs.id, id), workerId ? eq(jobs.lockedBy, workerId) : sql`true`));
+    },
+
+    /**
+     * Merges `patch` into a job's progress from outside its handler (a provider's webhook, answered by whichever
+     * process it reaches): one statement, so it cannot undo what the handler writes meanwhile.
+     */
+    async mergeProgress(id: number, patch: JobProgress): Promise<void> {
+      await db.update(jobs).set({ progress: sql`coalesce(${jobs.progress}, '{}'::jsonb) || ${JSON.stringify(patch)}::jsonb` }).where(eq(jobs.id, id));
+    },
+
     async complete(id: number, workerId: string): Promise<void> {
       await db
         .update(jobs)

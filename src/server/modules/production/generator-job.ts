@@ -2,12 +2,10 @@
 // and plan, the customer's faces as the provider fetches them, its progress as stored (attempts, the gate's
 // verdicts, pictures given up), and what every step of it asks: the call for a picture, whether its pictures
 // are still wanted.
-import { and, eq, sql } from 'drizzle-orm';
 import { isInProduction } from '../../../domain/order-state.js';
 import type { DiscardedPicture, GeneratorJobProgress, StoredPhotoQuality } from '../../../domain/stored-json.js';
 import type { FaceDescriptor } from '../../../studio/inference/types.js';
 import { seedFor, type PlannedPicture } from '../../../studio/prompts.js';
-import { jobs } from '../../db/schema.js';
 import { GeneratorError } from '../../generator/generator-error.js';
 import type { ModelCall } from '../../generator/profiles/profile.js';
 import type { ImageGenerator } from '../../generator/provider.js';
@@ -67,22 +65,15 @@ async function faceLinks(ctx: GeneratorContext, order: OrderRow): Promise<string
 }
 
 export async function openGeneratorJob(ctx: GeneratorContext, generator: ImageGenerator, job: Job<GeneratorPayload, GeneratorJobProgress>, order: OrderRow, plan: PlannedPicture[]): Promise<GeneratorJob> {
-  const { db, now } = ctx.deps;
+  const { db } = ctx.deps;
   const { generation } = job.payload;
   const references = await ctx.referencesOf(order);
   let progress: GeneratorJobProgress = job.progress ?? {};
   // The webhook route writes the end of a prediction into the same progress, from another request: one
   // statement keeps it (when it is about the prediction under way), so neither write can undo the other.
   const save = async (next: GeneratorJobProgress) => {
-    const { webhook: _ignored, ...rest } = next;
-    await db
-      .update(jobs)
-      .set({
-        progress: sql`${JSON.stringify(rest)}::jsonb || case when ${jobs.progress}->'webhook'->>'id' = ${next.predictionId ?? ''} then jsonb_build_object('webhook', ${jobs.progress}->'webhook') else '{}'::jsonb end`,
-        updatedAt: now(),
-      })
-      // Only while this worker holds the job (as queue.progress does): a worker whose lease ran out writes nothing.
-      .where(and(eq(jobs.id, job.id), job.lockedBy ? eq(jobs.lockedBy, job.lockedBy) : sql`true`));
+    // Only while this worker holds the job (as queue.progress does): a worker whose lease ran out writes nothing.
+    await ctx.deps.queue.progressKeeping(job.id, job.lockedBy, next, { key: 'webhook', id: next.predictionId ?? '' });
     progress = await ctx.storedProgress(job.id);
   };
   const attempts: Record<string, number> = { ...(progress.attempts ?? {}) };

@@ -1,7 +1,7 @@
 // The provider's way back into the shop: its "completed" webhook, and (Cog) the upload address the container
 // PUTs each output file to before its webhook.
 import { randomBytes } from 'node:crypto';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { GeneratorJobProgress } from '../../../domain/stored-json.js';
@@ -36,7 +36,7 @@ export function createGeneratorWebhook(ctx: GeneratorContext): FastifyPluginAsyn
 
   /** Writes the end of a prediction into its job's progress, where the job (or the self-check) reads it. */
   async function note(jobId: number, webhook: NonNullable<WebhookEnd>): Promise<void> {
-    await db.update(jobs).set({ progress: sql`coalesce(${jobs.progress}, '{}'::jsonb) || ${JSON.stringify({ webhook })}::jsonb` }).where(eq(jobs.id, jobId));
+    await deps.queue.mergeProgress(jobId, { webhook });
   }
 
   /** An order's picture, checked and stored as soon as its prediction succeeded; the end the job learns, with the gate's verdict. */
