@@ -2,7 +2,8 @@
 // or the order's pictures start the way its production mode makes them (the studio's drafts, the generator's
 // predictions; staff by hand: nothing starts). Refunded: the refund service applies the provider's refund events
 // and owes their mails. The payment event service (orders/payment-events.ts) calls these inside the transactions
-// that record the payment, so the work exists exactly when the payment does; app.ts only wires them.
+// that record the payment, so the work exists exactly when the payment does; the composition root
+// (app-services.ts) only wires them.
 import type { Executor } from '../../db/client.js';
 import { invoiceUrl, type InvoiceService } from '../invoices/invoice-service.js';
 import type { OrderLifecycle } from '../orders/payment-event-context.js';

@@ -34,7 +34,7 @@ export interface TeamDeps {
   signedUrlTtlSeconds: number;
   /** The team order's invoice (and cancellation invoices), for the buyer's download links. */
   invoices: Pick<InvoiceService, 'forOrder'>;
-  /** A member's order is paid by the team: its pictures start the way a paid order's do (app.ts). */
+  /** A member's order is paid by the team: its pictures start the way a paid order's do (order-lifecycle.ts). */
   startProduction: (tx: Executor, order: OrderRow) => Promise<void>;
   now: () => Date;
   log: FastifyBaseLogger;

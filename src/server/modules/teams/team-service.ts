@@ -4,8 +4,8 @@
 // A member's order is an ordinary order row that names its team order: uploads, the photo gate, production,
 // staff review, results and the 30-day deletion work for it as for any customer.
 // Each group of operations has its own file (team-checkout.ts, team-payment-hooks.ts, team-page.ts, team-join.ts,
-// member-submission.ts, team-zip.ts), put together here into the one service the routes, app.ts and the order
-// lifecycle use. What the parts share is in team-context.ts.
+// member-submission.ts, team-zip.ts), put together here into the one service the routes, the composition root and
+// the order lifecycle use. What the parts share is in team-context.ts.
 import { createMemberSubmission } from './member-submission.js';
 import { createTeamCheckout } from './team-checkout.js';
 import { createTeamContext, type TeamDeps } from './team-context.js';
