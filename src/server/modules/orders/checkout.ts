@@ -50,16 +50,21 @@ export function createCheckout(ctx: OrderContext) {
       if (reusable(order)) return { url: order.providerSessionUrl!, sessionId: order.providerSessionId! };
 
       // Claim the order for this request; a parallel click waits for the claim holder's session.
-      const claimed = await db.transaction(async (tx) => {
+      type Claim = { session: { url: string; sessionId: string } } | { claimed: boolean };
+      const claim = await db.transaction(async (tx): Promise<Claim> => {
         const repo = createOrderRepository(tx);
         const locked = await repo.lock(orderId);
         if (!locked) throw notFound('orderNotFound');
+        // A parallel click may have made its session and let go of the order since this request first read it:
+        // that session serves this click too (claiming now would expire it and make a second one).
+        if (reusable(locked)) return { session: { url: locked.providerSessionUrl!, sessionId: locked.providerSessionId! } };
         const claimAge = locked.checkoutClaimedAt ? now.getTime() - locked.checkoutClaimedAt.getTime() : Infinity;
-        if (claimAge < CHECKOUT_CLAIM_SECONDS * 1000) return false;
+        if (claimAge < CHECKOUT_CLAIM_SECONDS * 1000) return { claimed: false };
         await repo.update(orderId, { checkoutClaimedAt: now });
-        return true;
+        return { claimed: true };
       });
-      if (!claimed) {
+      if ('session' in claim) return claim.session;
+      if (!claim.claimed) {
         for (let i = 0; i < 300; i++) {
           await new Promise((r) => setTimeout(r, 100));
           const current = await requireOrder(orderId);
