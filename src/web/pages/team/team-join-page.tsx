@@ -11,7 +11,7 @@ import { useI18n, useNamespace } from '../../lib/i18n.js';
 import { ApiError, api } from '../../lib/api.js';
 import { checkForm, loadChecksOnUse } from '../../lib/form-checks.js';
 import { PhotoConsent } from '../order/photo-uploader.js';
-import { ProblemPage } from '../tracking/problem-page.js';
+import { ProblemPage } from '../../components/problem-page.js';
 import { rememberMember } from './member-access.js';
 import { LookRows, TextField, useTeamErrorText, type TeamLook } from './team-parts.js';
 

@@ -3,7 +3,7 @@ import { useRef, useState } from 'react';
 import type { TeamView } from '../../../domain/team-rules.js';
 import { useI18n } from '../../lib/i18n.js';
 import { ApiError, api } from '../../lib/api.js';
-import { ConfirmedButton } from '../tracking/confirm-box.js';
+import { ConfirmedButton } from '../../components/confirm-box.js';
 import { useTeamErrorText, type Notice } from './team-parts.js';
 
 export function JoinLinkCard({ view, token, onChange }: { view: TeamView; token: string; onChange: (view: TeamView) => void }) {

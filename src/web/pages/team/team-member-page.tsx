@@ -14,7 +14,7 @@ import type { DraftResponse } from '../order/draft-uploads.js';
 import { PhotoExamples, PhotoUploader } from '../order/photo-uploader.js';
 import { usePhotoUploads } from '../order/use-photo-uploads.js';
 import { rememberOrderAccess } from '../tracking/order-access.js';
-import { ProblemPage } from '../tracking/problem-page.js';
+import { ProblemPage } from '../../components/problem-page.js';
 import { memberAccess, rememberMember, type MemberAccess } from './member-access.js';
 import { LookRows, NumberedHeading, useTeamErrorText } from './team-parts.js';
 

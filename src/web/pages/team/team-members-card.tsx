@@ -6,7 +6,7 @@ import { TEAM_LIMITS, type TeamView } from '../../../domain/team-rules.js';
 import { useI18n } from '../../lib/i18n.js';
 import { ApiError, api } from '../../lib/api.js';
 import { checkForm, loadChecksOnUse } from '../../lib/form-checks.js';
-import { ConfirmBox } from '../tracking/confirm-box.js';
+import { ConfirmBox } from '../../components/confirm-box.js';
 import { TextField, useTeamErrorText, type Notice } from './team-parts.js';
 
 type Member = TeamView['members'][number];

@@ -5,7 +5,7 @@ import { useParams } from 'react-router';
 import { ORDER_ID_SHAPE } from '../../../domain/validation-rules.js';
 import { useAppData } from '../../app-data.js';
 import { useI18n, useNamespace } from '../../lib/i18n.js';
-import { ProblemPage } from '../tracking/problem-page.js';
+import { ProblemPage } from '../../components/problem-page.js';
 import { JoinLinkCard } from './team-link-card.js';
 import { MembersCard } from './team-members-card.js';
 import { DownloadsCard, OrderCard } from './team-order-card.js';

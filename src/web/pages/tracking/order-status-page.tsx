@@ -6,11 +6,11 @@ import { ORDER_ID_SHAPE } from '../../../domain/validation-rules.js';
 import { ApiError, api } from '../../lib/api.js';
 import { linkTarget } from '../../routes.js';
 import { useI18n } from '../../lib/i18n.js';
-import { ConfirmedButton } from './confirm-box.js';
+import { ConfirmedButton } from '../../components/confirm-box.js';
 import { orderAccessToken, rememberOrderAccess } from './order-access.js';
 import { Revision } from './order-revision.js';
 import { DownloadLink, OrderSummary, ProcessingInfo, ProgressSteps, ResultsGallery, StatusBanner, UploadsGallery, type OrderView } from './order-view.js';
-import { ProblemPage } from './problem-page.js';
+import { ProblemPage } from '../../components/problem-page.js';
 
 const HISTORY_EVENTS = [
   'order_created',

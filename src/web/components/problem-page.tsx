@@ -1,7 +1,7 @@
 // What a page shows instead of an order or team it cannot show (no such address, no access, a failed load):
 // the reason, and the way home.
 import type { ReactNode } from 'react';
-import { Link } from '../../components/link.js';
+import { Link } from './link.js';
 
 export function ProblemPage(props: {
   heading?: ReactNode;
